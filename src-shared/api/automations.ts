@@ -167,7 +167,8 @@ export const ClaimResponse = z.looseObject({
 export type ClaimResponse = z.infer<typeof ClaimResponse>;
 export const RenewRequest = z.object({
   claim_token: z.string().min(1),
-  lease_seconds: ClaimRequest.shape.lease_seconds,
+  /** Without it the lease restarts with the claim's own length (not the 900 s claim default). */
+  lease_seconds: z.number().int().min(LIMITS.leaseSeconds.min).max(LIMITS.leaseSeconds.max).optional(),
 });
 export const LegacyCompleteRequest = CompleteLocalRequest.omit({ published_targets: true }).extend({
   claim_token: z.string().min(1),

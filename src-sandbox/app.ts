@@ -1,0 +1,267 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registerAgentRoutes } from './agent/routes';
+import { SandboxClock } from './clock';
+import { registerControlRoutes, isLoopback } from './control/routes';
+import type { SandboxContext } from './context';
+import { metaGet, metaSet, openDatabase } from './db';
+import { seedDemoContent } from './demo-content';
+import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
+import { SandboxError } from './errors';
+import { Faults, type FaultDecision } from './faults';
+import { loadFixture } from './fixture';
+import { registerMcp } from './mcp/server';
+import { registerMediaRoutes } from './media/routes';
+import { expireReservations } from './media/service';
+import { registerPostRoutes } from './posts/routes';
+import { publishDue } from './posts/publisher';
+import { registerBulkRoutes } from './posts/bulk-routes';
+import { registerArticleRoutes } from './articles/routes';
+import { registerAnalyticsRoutes } from './analytics/routes';
+import { registerSkillRoutes } from './skills/routes';
+import { registerLlmsTxt } from './llms-txt';
+
+export interface StartSandboxOptions {
+  port?: number;
+  host?: string;
+  /** Keep the database and objects here; without it a temporary directory, removed on close. */
+  dataDir?: string;
+  /** A fixture JSON file to load instead of the built-in demo fixture. */
+  seedFile?: string;
+  /** A fixture object to load instead of the built-in demo fixture. */
+  fixture?: object;
+  /** Also serve every route on this port (the alias host). */
+  aliasPort?: number;
+  quiet?: boolean;
+}
+
+export interface RunningSandbox {
+  url: string;
+  /** The demo key, or the first key of the first owner of a given fixture; null when there is none. */
+  apiKey: string | null;
+  ctx: SandboxContext;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sandboxFault?: FaultDecision | null;
+  }
+}
+
+const TICK_MS = 1000;
+const BODY_LIMIT = 5 * 1024 * 1024;
+
+const firstKeyOf = (fixture: object): string | null => {
+  const owners = (fixture as { owners?: { api_keys?: { key?: unknown }[] }[] }).owners;
+  const key = owners?.[0]?.api_keys?.[0]?.key;
+  return typeof key === 'string' ? key : null;
+};
+
+const urlHost = (host: string): string => {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+};
+
+/** Turns every thrown error into the service's `{error, code}` body, never echoing secrets or stacks. */
+function errorHandler(err: FastifyError | SandboxError | Error, reply: FastifyReply, quiet: boolean): void {
+  if (err instanceof SandboxError) {
+    void reply.code(err.status).send(err.body());
+    return;
+  }
+  const fe = err as FastifyError;
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    void reply
+      .code(415)
+      .send({ error: 'unsupported content-type: send application/json', code: 'VALIDATION_FAILED' });
+    return;
+  }
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    void reply
+      .code(413)
+      .send({ error: `body: must be at most ${BODY_LIMIT} bytes`, code: 'VALIDATION_FAILED' });
+    return;
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    void reply.code(fe.statusCode).send({ error: `body: ${fe.message}`, code: 'VALIDATION_FAILED' });
+    return;
+  }
+  if (!quiet) console.error('sandbox: internal error:', err.message);
+  void reply.code(500).send({ error: 'internal sandbox error', code: 'INTERNAL' });
+}
+
+/** Builds the Fastify app with every route; exported for tests that want no socket. */
+export function buildApp(
+  ctx: SandboxContext,
+  deps: { faults: Faults; runTick(): void; runDue(): void; quiet: boolean },
+): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: 'idle' });
+
+  // Uploads (media PUTs, direct uploads) arrive as raw streams: hashed while written, never buffered.
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  // An empty JSON body (e.g. DELETE without a body) parses as undefined rather than failing.
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, text, done) => {
+      const s = String(text);
+      if (s.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(s) as unknown);
+      } catch {
+        done(new SandboxError(400, 'VALIDATION_FAILED', 'body: is not valid JSON'), undefined);
+      }
+    },
+  );
+
+  app.setErrorHandler((err, _req, reply) => errorHandler(err as Error, reply, deps.quiet));
+  app.setNotFoundHandler((req, reply) => {
+    void reply
+      .code(404)
+      .send({ error: `no route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (path.startsWith('/_sandbox/') && !isLoopback(req)) {
+      throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
+    }
+    // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
+    if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
+    const fault = deps.faults.decide(path);
+    req.sandboxFault = fault;
+    if (fault?.error)
+      throw new SandboxError(503, 'SANDBOX_FAULT', 'injected fault: service unavailable, retry');
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const fault = req.sandboxFault;
+    if (!fault) return payload;
+    if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
+    if (fault.reset) {
+      // The handler has run and committed; the client sees the connection die before any byte.
+      reply.raw.socket?.destroy();
+    }
+    return payload;
+  });
+
+  registerControlRoutes(app, ctx, deps);
+  registerPostRoutes(app, ctx);
+  registerBulkRoutes(app, ctx);
+  registerMediaRoutes(app, ctx);
+  registerArticleRoutes(app, ctx);
+  registerAnalyticsRoutes(app, ctx);
+  registerSkillRoutes(app, ctx);
+  registerLlmsTxt(app, ctx);
+  registerAgentRoutes(app, ctx);
+  registerMcp(app, ctx);
+  return app;
+}
+
+/** Starts the sandbox: opens (or creates) the store, loads a fixture when the store is new, listens. */
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const quiet = opts.quiet ?? false;
+  const tempDir = opts.dataDir ? null : mkdtempSync(join(tmpdir(), 'postdesk-sandbox-'));
+  const dataDir = opts.dataDir ?? tempDir!;
+  mkdirSync(dataDir, { recursive: true });
+  const objectsDir = join(dataDir, 'objects');
+  mkdirSync(objectsDir, { recursive: true });
+  const db = openDatabase(dataDir);
+  const clock = new SandboxClock();
+  const stored = metaGet(db, 'clock_ms');
+  if (stored) clock.reset(new Date(Number(stored)));
+  clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
+
+  const tickFns: ((now: Date) => void)[] = [];
+  let baseUrl = '';
+  let aliasUrl: string | null = null;
+  const ctx: SandboxContext = {
+    db,
+    clock,
+    dataDir,
+    objectsDir,
+    publicBaseUrl: () => baseUrl,
+    aliasBaseUrl: () => aliasUrl,
+    onTick: (fn) => void tickFns.push(fn),
+    uuid: () => randomUUID(),
+  };
+  const runTick = (): void => {
+    const now = clock.now();
+    for (const fn of tickFns) {
+      try {
+        fn(now);
+      } catch (err) {
+        if (!quiet) console.error('sandbox: due work failed:', err instanceof Error ? err.message : err);
+      }
+    }
+  };
+  ctx.onTick((now) => {
+    publishDue(ctx, now);
+    expireReservations(ctx, now);
+  });
+
+  const faults = new Faults();
+  const runDue = (): void => {
+    const now = clock.now();
+    publishDue(ctx, now);
+    expireReservations(ctx, now);
+  };
+  const app = buildApp(ctx, { faults, runTick, runDue, quiet });
+
+  // A new store gets a fixture; an existing `--data` store keeps everything it holds.
+  let apiKey: string | null = null;
+  const seeded = metaGet(db, 'seeded');
+  if (!seeded) {
+    const fixture =
+      opts.fixture ?? (opts.seedFile ? (JSON.parse(readFileSync(opts.seedFile, 'utf8')) as object) : null);
+    loadFixture(ctx, fixture ?? demoFixture());
+    if (!fixture) seedDemoContent(ctx, DEMO_OWNER_ID);
+    metaSet(db, 'seeded', fixture ? 'fixture' : 'demo');
+    apiKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
+  } else if (seeded === 'demo') {
+    apiKey = DEMO_API_KEY;
+  }
+
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: opts.port ?? 4010, host });
+  const address = app.server.address() as AddressInfo;
+  baseUrl = `http://${urlHost(host)}:${address.port}`;
+
+  let alias: Server | null = null;
+  if (opts.aliasPort !== undefined) {
+    alias = createServer((req, res) => app.routing(req, res));
+    await new Promise<void>((resolve, reject) => {
+      alias!.once('error', reject);
+      alias!.listen(opts.aliasPort, host, () => resolve());
+    });
+    aliasUrl = `http://${urlHost(host)}:${(alias.address() as AddressInfo).port}`;
+  }
+
+  runTick();
+  const timer = setInterval(() => {
+    if (!clock.isVirtual) runTick();
+  }, TICK_MS);
+  timer.unref();
+
+  let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      clearInterval(timer);
+      if (alias) {
+        alias.closeIdleConnections();
+        await new Promise<void>((resolve) => alias!.close(() => resolve()));
+      }
+      await app.close();
+      db.close();
+      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    })();
+    return closed;
+  };
+
+  return { url: baseUrl, apiKey, ctx, close };
+}

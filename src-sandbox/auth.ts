@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { SandboxContext } from './context';
+import { stmt } from './db';
+import { SandboxError } from './errors';
+
+export interface ApiKeyOwner {
+  ownerId: string;
+  keyId: string;
+}
+
+/** Keys are stored as their sha256 only, so the database never holds a usable key. */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+const unauthorized = (message: string): SandboxError => new SandboxError(401, 'UNAUTHORIZED', message);
+
+/** The bearer token of the request, or null when there is no `Authorization: Bearer` header. */
+export function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+interface KeyRow {
+  id: string;
+  owner_id: string;
+  scopes: string;
+  expires_at: string;
+  revoked: number;
+}
+
+/** Looks an API key up; null when it is unknown. Does not check expiry or revocation. */
+function findKey(ctx: SandboxContext, token: string): KeyRow | null {
+  const row = stmt(
+    ctx.db,
+    'SELECT id, owner_id, scopes, expires_at, revoked FROM api_keys WHERE key_hash = ?',
+  ).get(hashApiKey(token)) as KeyRow | undefined;
+  return row ?? null;
+}
+
+/**
+ * Checks `Authorization: Bearer <API key>`. Missing, invalid, expired or revoked keys answer 401
+ * `UNAUTHORIZED`; `x-api-key` alone is rejected the same way. A key without a required scope answers
+ * 403 `FORBIDDEN_SCOPE`. Messages never echo the key.
+ */
+export function requireApiKey(
+  req: FastifyRequest,
+  ctx: SandboxContext,
+  opts: { scope?: 'media:write' } = {},
+): ApiKeyOwner {
+  const token = bearerToken(req);
+  if (token === null) {
+    if (req.headers['x-api-key'] !== undefined) {
+      throw unauthorized('the x-api-key header is not accepted; send Authorization: Bearer <API key>');
+    }
+    throw unauthorized('missing API key: send Authorization: Bearer <API key>');
+  }
+  const key = findKey(ctx, token);
+  if (!key) throw unauthorized('invalid API key');
+  if (key.revoked) throw unauthorized('this API key has been revoked');
+  if (key.expires_at <= ctx.clock.now().toISOString()) throw unauthorized('this API key has expired');
+  if (opts.scope) {
+    const scopes = JSON.parse(key.scopes) as string[];
+    if (!scopes.includes(opts.scope)) {
+      throw new SandboxError(403, 'FORBIDDEN_SCOPE', `this API key lacks the scope ${opts.scope}`);
+    }
+  }
+  return { ownerId: key.owner_id, keyId: key.id };
+}
+
+/** The owner of a valid API key, or null (no header, or not a valid, current API key). */
+export function optionalApiKey(req: FastifyRequest, ctx: SandboxContext): ApiKeyOwner | null {
+  const token = bearerToken(req);
+  if (token === null) return null;
+  const key = findKey(ctx, token);
+  if (!key || key.revoked || key.expires_at <= ctx.clock.now().toISOString()) return null;
+  return { ownerId: key.owner_id, keyId: key.id };
+}

@@ -1,0 +1,73 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startSandbox } from './app';
+
+const port = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  return n;
+};
+
+/**
+ * The sandbox CLI (`npm run sandbox`, `postdesk sandbox`): runs in the foreground until SIGINT or
+ * SIGTERM, then stops accepting, finishes requests in flight, closes the database and exits 0.
+ */
+export async function runSandboxCli(argv: readonly string[]): Promise<void> {
+  const program = new Command('sandbox')
+    .description('Run the local Postdesk sandbox: the whole service, offline')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 4010)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'keep the database and uploaded objects in this directory')
+    .option('--seed <file>', 'load this fixture (JSON) instead of the built-in demo fixture')
+    .option('--alias-port <n>', 'also serve every route on this port (the alias host)', port)
+    .option('--quiet', 'do not log internal errors');
+  program.parse([...argv], { from: 'user' });
+  const o = program.opts<{
+    port: number;
+    host: string;
+    data?: string;
+    seed?: string;
+    aliasPort?: number;
+    quiet?: boolean;
+  }>();
+
+  const sandbox = await startSandbox({
+    port: o.port,
+    host: o.host,
+    ...(o.data ? { dataDir: resolve(o.data) } : {}),
+    ...(o.seed ? { seedFile: resolve(o.seed) } : {}),
+    ...(o.aliasPort !== undefined ? { aliasPort: o.aliasPort } : {}),
+    quiet: o.quiet ?? false,
+  });
+  process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
+  if (sandbox.apiKey && !o.seed) process.stdout.write(`api key: ${sandbox.apiKey}\n`);
+  const alias = sandbox.ctx.aliasBaseUrl();
+  if (alias) process.stdout.write(`alias listening on ${alias}\n`);
+
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void sandbox.close().then(done, (err: unknown) => {
+        console.error('sandbox: error while closing:', err instanceof Error ? err.message : err);
+        done();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+const isMain =
+  process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (isMain) {
+  runSandboxCli(process.argv.slice(2)).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(`sandbox: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

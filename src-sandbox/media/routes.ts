@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import { CompleteUploadRequest } from '../../src-shared/api';
+import { requireApiKey } from '../auth';
+import type { SandboxContext } from '../context';
+import { notFound } from '../errors';
+import { parse } from '../validate';
+import { completeMedia, receiveUpload, reserveMedia, storedObject } from './service';
+
+const RANGE = /^bytes=(\d*)-(\d*)$/;
+
+export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/api/cli/media/uploads', async (req, reply) => {
+    const { ownerId } = requireApiKey(req, ctx, { scope: 'media:write' });
+    return reply.code(201).send(reserveMedia(ctx, ownerId, req.body));
+  });
+
+  app.patch('/api/cli/media/uploads', async (req) => {
+    const { ownerId } = requireApiKey(req, ctx);
+    const { asset_id } = parse(CompleteUploadRequest, req.body);
+    return completeMedia(ctx, ownerId, asset_id);
+  });
+
+  // The presigned address; app.ts passes request bodies of non-JSON types through as raw streams.
+  app.put<{ Params: { id: string }; Querystring: Record<string, string> }>(
+    '/uploads/media/:id',
+    async (req) => {
+      const body = req.body instanceof Readable ? req.body : req.raw;
+      return {
+        ok: true,
+        ...(await receiveUpload(ctx, {
+          assetId: req.params.id,
+          query: req.query,
+          headers: req.headers,
+          body,
+        })),
+      };
+    },
+  );
+
+  // Public URLs of completed assets, with single-range support for video players.
+  app.get<{ Params: { file: string } }>('/media/:file', async (req, reply) => {
+    const id = req.params.file.replace(/\.[a-z0-9]+$/, '');
+    const object = await storedObject(ctx, id);
+    if (!object) throw notFound('media object');
+    reply
+      .header('accept-ranges', 'bytes')
+      .header('content-type', object.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable');
+    const range = typeof req.headers.range === 'string' ? RANGE.exec(req.headers.range) : null;
+    if (range && (range[1] || range[2])) {
+      let start = range[1] ? Number(range[1]) : object.size - Number(range[2]);
+      let end = range[1] && range[2] ? Number(range[2]) : object.size - 1;
+      start = Math.max(0, start);
+      end = Math.min(end, object.size - 1);
+      if (start > end || start >= object.size) {
+        return reply
+          .code(416)
+          .header('content-range', `bytes */${object.size}`)
+          .send({ error: 'range not satisfiable', code: 'RANGE_NOT_SATISFIABLE' });
+      }
+      reply
+        .code(206)
+        .header('content-range', `bytes ${start}-${end}/${object.size}`)
+        .header('content-length', end - start + 1);
+      return reply.send(object.open(start, end));
+    }
+    reply.header('content-length', object.size);
+    return reply.send(object.open());
+  });
+}

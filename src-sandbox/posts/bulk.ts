@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import {
+  BulkCreateRequest,
+  BulkInspectQuery,
+  BulkUpdateRequest,
+  LIMITS,
+  type BulkItem,
+  type BulkItemResult,
+  type BulkResult,
+  type BulkUpdateResponse,
+} from '../../src-shared/api';
+import type { SandboxContext } from '../context';
+import { stmt } from '../db';
+import { SandboxError } from '../errors';
+import { parse } from '../validate';
+import { createParsedPost, updatePost } from './service';
+
+interface ItemRow {
+  item_key: string;
+  idx: number;
+  request_hash: string;
+  status: 'created' | 'failed';
+  post_id: string | null;
+  social_post_ids: string;
+  error: string | null;
+}
+
+/** A stable hash of an item (keys sorted), so a retry with the same content matches byte for byte. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
+}
+const hashItem = (item: BulkItem): string =>
+  createHash('sha256')
+    .update(JSON.stringify(canonical(item)))
+    .digest('hex');
+
+const itemJson = (r: ItemRow): BulkItemResult => ({
+  item_key: r.item_key,
+  index: r.idx,
+  status: r.status,
+  post_id: r.post_id,
+  social_post_ids: JSON.parse(r.social_post_ids) as string[],
+  error: r.error,
+});
+
+/**
+ * `POST /api/cli/posts/bulk`. The whole request runs in one SQLite transaction over a unique index on
+ * (owner, batch_id, item_key): an item seen before with the same content returns its stored result
+ * and creates nothing; with other content the request answers 409 and nothing of it is applied. A new
+ * item whose targets or media are invalid is stored as `failed` (a retry returns that result).
+ */
+export function bulkCreate(
+  ctx: SandboxContext,
+  ownerId: string,
+  body: unknown,
+): BulkResult & { replayed_count: number } {
+  const req = parse(BulkCreateRequest, body);
+  const keys = new Set<string>();
+  req.items.forEach((item, i) => {
+    if (keys.has(item.item_key)) {
+      throw new SandboxError(
+        400,
+        'VALIDATION_FAILED',
+        `items.${i}.item_key: duplicate key ${JSON.stringify(item.item_key)} in the batch`,
+      );
+    }
+    keys.add(item.item_key);
+  });
+  const iso = ctx.clock.now().toISOString();
+  const db = ctx.db;
+  return db.transaction(() => {
+    const find = stmt(db, 'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ? AND item_key = ?');
+    const hashes = req.items.map(hashItem);
+    const existing = req.items.map(
+      (item) => find.get(ownerId, req.batch_id, item.item_key) as ItemRow | undefined,
+    );
+    existing.forEach((row, i) => {
+      if (row && row.request_hash !== hashes[i]) {
+        throw new SandboxError(
+          409,
+          'BULK_IDEMPOTENCY_CONFLICT',
+          `items.${i}.item_key: ${JSON.stringify(row.item_key)} was already used in batch ${req.batch_id} for a different item`,
+        );
+      }
+    });
+    stmt(db, 'INSERT OR IGNORE INTO bulk_batches (owner_id, batch_id, created_at) VALUES (?, ?, ?)').run(
+      ownerId,
+      req.batch_id,
+      iso,
+    );
+    let nextIdx = (
+      stmt(
+        db,
+        'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM bulk_items WHERE owner_id = ? AND batch_id = ?',
+      ).get(ownerId, req.batch_id) as { n: number }
+    ).n;
+    let replayed = 0;
+    const results = req.items.map((item, i): BulkItemResult => {
+      const prior = existing[i];
+      if (prior) {
+        replayed += 1;
+        return itemJson(prior);
+      }
+      let row: ItemRow;
+      try {
+        const created = createParsedPost(ctx, ownerId, item, {
+          source: 'bulk',
+          batchId: req.batch_id,
+          itemKey: item.item_key,
+        });
+        row = {
+          item_key: item.item_key,
+          idx: nextIdx,
+          request_hash: hashes[i]!,
+          status: 'created',
+          post_id: created.post.id,
+          social_post_ids: JSON.stringify(created.social_posts.map((d) => d.id)),
+          error: null,
+        };
+      } catch (err) {
+        if (!(err instanceof SandboxError) || err.status !== 400) throw err;
+        row = {
+          item_key: item.item_key,
+          idx: nextIdx,
+          request_hash: hashes[i]!,
+          status: 'failed',
+          post_id: null,
+          social_post_ids: '[]',
+          error: err.message,
+        };
+      }
+      nextIdx += 1;
+      stmt(
+        db,
+        `INSERT INTO bulk_items (owner_id, batch_id, item_key, idx, request_hash, status, post_id, social_post_ids, error, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        ownerId,
+        req.batch_id,
+        row.item_key,
+        row.idx,
+        row.request_hash,
+        row.status,
+        row.post_id,
+        row.social_post_ids,
+        row.error,
+        iso,
+      );
+      return itemJson(row);
+    });
+    const created = results.filter((r) => r.status === 'created').length;
+    return {
+      batch_id: req.batch_id,
+      total: results.length,
+      created_count: created,
+      failed_count: results.length - created,
+      replayed_count: replayed,
+      offset: 0,
+      limit: results.length,
+      items: results,
+      next: null,
+    };
+  })();
+}
+
+/** `GET /api/cli/posts/bulk`: a page of the batch's item results in batch order. */
+export function bulkInspect(ctx: SandboxContext, ownerId: string, query: unknown): BulkResult {
+  const q = parse(BulkInspectQuery, query);
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? LIMITS.pageSizeDefault.bulkInspect;
+  // An unknown (or foreign) batch is an empty result: the contract lists no 404 for this operation.
+  const counts = stmt(
+    ctx.db,
+    `SELECT COUNT(*) AS total, SUM(CASE WHEN status = 'created' THEN 1 ELSE 0 END) AS created
+     FROM bulk_items WHERE owner_id = ? AND batch_id = ?`,
+  ).get(ownerId, q.batch_id) as { total: number; created: number | null };
+  const rows = stmt(
+    ctx.db,
+    'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ? ORDER BY idx LIMIT ? OFFSET ?',
+  ).all(ownerId, q.batch_id, limit, offset) as ItemRow[];
+  const nextOffset = offset + rows.length;
+  return {
+    batch_id: q.batch_id,
+    total: counts.total,
+    created_count: counts.created ?? 0,
+    failed_count: counts.total - (counts.created ?? 0),
+    offset,
+    limit,
+    items: rows.map(itemJson),
+    next:
+      nextOffset < counts.total
+        ? `/api/cli/posts/bulk?batch_id=${q.batch_id}&offset=${nextOffset}&limit=${limit}`
+        : null,
+  };
+}
+
+/** `PATCH /api/cli/posts/bulk`: each update applied on its own, with a result per update. */
+export function bulkUpdate(ctx: SandboxContext, ownerId: string, body: unknown): BulkUpdateResponse {
+  const req = parse(BulkUpdateRequest, body);
+  const results = req.updates.map((u) => {
+    try {
+      const { social_posts } = updatePost(ctx, ownerId, {
+        id: u.post_id,
+        ...(u.caption !== undefined ? { caption: u.caption } : {}),
+        ...(u.scheduled_at !== undefined ? { scheduled_at: u.scheduled_at } : {}),
+        ...(u.add_targets !== undefined ? { add_targets: u.add_targets } : {}),
+      });
+      return { post_id: u.post_id, ok: true, social_posts };
+    } catch (err) {
+      if (!(err instanceof SandboxError)) throw err;
+      return {
+        post_id: u.post_id,
+        ok: false,
+        status: err.status,
+        error: err.message,
+        code: err.code ?? 'INVALID_POST_UPDATE',
+      };
+    }
+  });
+  const updated = results.filter((r) => r.ok).length;
+  return {
+    total: results.length,
+    updated_count: updated,
+    failed_count: results.length - updated,
+    results,
+    next: null,
+  };
+}

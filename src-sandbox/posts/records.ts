@@ -1,0 +1,97 @@
+import type { Account, Delivery, ParentPost } from '../../src-shared/api';
+
+/** Rows as better-sqlite3 returns them (see db.ts). */
+export interface AccountRow {
+  id: string;
+  owner_id: string;
+  platform: Account['platform'];
+  name: string;
+  token_expired: number;
+  publish_failures: number;
+  created_at: string;
+}
+
+export interface PostRow {
+  id: string;
+  owner_id: string;
+  caption: string;
+  title: string | null;
+  media: string;
+  source: string;
+  batch_id: string | null;
+  item_key: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryRow {
+  id: string;
+  post_id: string;
+  owner_id: string;
+  social_account_id: string;
+  platform: Delivery['platform'];
+  settings: string;
+  caption: string;
+  status: Delivery['status'];
+  scheduled_at: string | null;
+  next_attempt_at: string | null;
+  attempts: number;
+  last_error: string | null;
+  published_at: string | null;
+  external_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PostMedia = {
+  asset_id?: string;
+  url: string;
+  mime_type?: string;
+};
+
+export function accountJson(row: AccountRow): Account {
+  return {
+    id: row.id,
+    platform: row.platform,
+    name: row.name,
+    created_at: row.created_at,
+    token_expired: row.token_expired === 1,
+  };
+}
+
+export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'title'>): Delivery {
+  return {
+    id: row.id,
+    post_id: row.post_id,
+    status: row.status,
+    platform: row.platform,
+    social_account_id: row.social_account_id,
+    caption: row.caption,
+    title: post.title,
+    media: JSON.parse(post.media) as PostMedia[],
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    scheduled_at: row.scheduled_at,
+    next_attempt_at: row.next_attempt_at,
+    published_at: row.published_at,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    external_url: row.external_url,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function postJson(row: PostRow, deliveries: readonly DeliveryRow[]): ParentPost {
+  return {
+    id: row.id,
+    caption: row.caption,
+    title: row.title,
+    media: JSON.parse(row.media) as PostMedia[],
+    source: row.source,
+    batch_id: row.batch_id,
+    item_key: row.item_key,
+    social_post_ids: deliveries.map((d) => d.id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,447 @@
+import { z } from 'zod';
+import {
+  CreatePostRequest,
+  DELETABLE_STATUSES,
+  DeliveryStatus,
+  ListPostsQuery,
+  UpdatePostRequest,
+  type Account,
+  type CreatePostResponse,
+  type Delivery,
+  type Target,
+  type UpdatePostResponse,
+} from '../../src-shared/api';
+import type { SandboxContext } from '../context';
+import { nextSeq, stmt } from '../db';
+import { SandboxError, notFound } from '../errors';
+import { uploadedAssetRef } from '../media/service';
+import { parse } from '../validate';
+import { attemptPublish } from './publisher';
+import {
+  accountJson,
+  deliveryJson,
+  postJson,
+  type AccountRow,
+  type DeliveryRow,
+  type PostMedia,
+  type PostRow,
+} from './records';
+
+// ---- accounts ----
+
+export function listAccounts(ctx: SandboxContext, ownerId: string): Account[] {
+  const rows = stmt(
+    ctx.db,
+    'SELECT * FROM accounts WHERE owner_id = ? ORDER BY created_at DESC, seq DESC',
+  ).all(ownerId) as AccountRow[];
+  return rows.map(accountJson);
+}
+
+/** The owner's account, or null: a foreign id is indistinguishable from a missing one. */
+export function getAccount(ctx: SandboxContext, ownerId: string, accountId: string): AccountRow | null {
+  const row = stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
+    AccountRow | undefined;
+  return row ?? null;
+}
+
+// ---- shared checks ----
+
+export const YOUTUBE_REFUSED =
+  'youtube cannot be published or scheduled through /api/cli/posts; YouTube is reached through agent automations and direct uploads';
+
+/** Checks targets against the owner's accounts; returns issues keyed by field path (empty when fine). */
+export function targetIssues(
+  ctx: SandboxContext,
+  ownerId: string,
+  targets: readonly Target[],
+  opts: { path: string; allowYoutube?: boolean; existingAccountIds?: readonly string[] },
+): Record<string, string> {
+  const issues: Record<string, string> = {};
+  const seen = new Set(opts.existingAccountIds ?? []);
+  targets.forEach((t, i) => {
+    const at = `${opts.path}.${i}`;
+    if (t.platform === 'youtube' && !opts.allowYoutube) {
+      issues[`${at}.platform`] = YOUTUBE_REFUSED;
+      return;
+    }
+    const account = getAccount(ctx, ownerId, t.social_account_id);
+    if (!account) {
+      issues[`${at}.social_account_id`] = 'no connected account with this id';
+      return;
+    }
+    if (account.platform !== t.platform) {
+      issues[`${at}.platform`] = `account ${account.id} is a ${account.platform} account, not ${t.platform}`;
+      return;
+    }
+    if (seen.has(t.social_account_id)) {
+      issues[`${at}.social_account_id`] =
+        'this account is already a target of this post (one delivery per target)';
+      return;
+    }
+    seen.add(t.social_account_id);
+  });
+  return issues;
+}
+
+/** Resolves media references to stored `{asset_id?, url}` entries; unknown or pending assets are issues. */
+function resolveMedia(
+  ctx: SandboxContext,
+  ownerId: string,
+  media: readonly ({ asset_id: string } | { url: string })[],
+  issues: Record<string, string>,
+): PostMedia[] {
+  const out: PostMedia[] = [];
+  media.forEach((m, i) => {
+    if ('asset_id' in m) {
+      const ref = uploadedAssetRef(ctx, ownerId, m.asset_id);
+      if (!ref)
+        issues[`media.${i}.asset_id`] =
+          'no completed media upload with this id (reserve, PUT and complete it first)';
+      else out.push(ref);
+    } else {
+      out.push({ url: m.url });
+    }
+  });
+  return out;
+}
+
+const issuesError = (issues: Record<string, string>): SandboxError =>
+  new SandboxError(
+    400,
+    undefined,
+    Object.entries(issues)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; '),
+    issues,
+  );
+
+// ---- create ----
+
+export interface CreateOptions {
+  /** complete-local may create drafts for youtube targets; /api/cli/posts refuses them. */
+  allowYoutube?: boolean;
+  source?: 'api' | 'bulk' | 'automation';
+  batchId?: string;
+  itemKey?: string;
+}
+
+/** A parsed create request, as the bulk path hands it over (media by asset_id only). */
+export interface CreateInput {
+  caption: string;
+  title?: string | undefined;
+  media?: readonly ({ asset_id: string } | { url: string })[] | undefined;
+  targets: readonly Target[];
+  action?: 'draft' | undefined;
+  scheduled_at?: string | undefined;
+}
+
+/**
+ * `POST /api/cli/posts`: a parent post with one delivery per target. A draft stays `draft`; with
+ * `scheduled_at` it is `scheduled`; otherwise it is published inline (`posted`, or `retry_scheduled`
+ * when the account's simulated `publish_failures` make the first attempt fail). 400s are `{error, issues}`.
+ */
+export function createPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  body: Readonly<z.input<typeof CreatePostRequest>> | unknown,
+  opts: CreateOptions = {},
+): CreatePostResponse {
+  const input = parse(CreatePostRequest, body, { postCreation: true });
+  return createParsedPost(ctx, ownerId, input, opts);
+}
+
+export function createParsedPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  input: Readonly<CreateInput>,
+  opts: CreateOptions = {},
+): CreatePostResponse {
+  const now = ctx.clock.now();
+  const iso = now.toISOString();
+  const issues = targetIssues(ctx, ownerId, input.targets, {
+    path: 'targets',
+    allowYoutube: opts.allowYoutube ?? false,
+  });
+  const media = resolveMedia(ctx, ownerId, input.media ?? [], issues);
+  if (input.scheduled_at !== undefined && input.action !== 'draft' && new Date(input.scheduled_at) <= now) {
+    issues.scheduled_at = `must be in the future (the sandbox clock says ${iso})`;
+  }
+  if (Object.keys(issues).length > 0) throw issuesError(issues);
+
+  const scheduledAt = input.scheduled_at !== undefined ? new Date(input.scheduled_at).toISOString() : null;
+  // Publish-now deliveries are inserted as scheduled-for-now, then attempted inline below.
+  const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
+  const publishNow = input.action !== 'draft' && scheduledAt === null;
+  const postId = ctx.uuid();
+  const db = ctx.db;
+  db.transaction(() => {
+    stmt(
+      db,
+      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, created_at, updated_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      postId,
+      ownerId,
+      input.caption,
+      input.title ?? null,
+      JSON.stringify(media),
+      opts.source ?? 'api',
+      opts.batchId ?? null,
+      opts.itemKey ?? null,
+      iso,
+      iso,
+      nextSeq(db),
+    );
+    for (const target of input.targets) {
+      const id = ctx.uuid();
+      insertDelivery(ctx, {
+        id,
+        postId,
+        ownerId,
+        target,
+        caption: input.caption,
+        status,
+        scheduledAt,
+        nextAttemptAt: input.action === 'draft' ? null : (scheduledAt ?? iso),
+        iso,
+      });
+      if (publishNow) attemptPublish(ctx, getDeliveryRow(ctx, ownerId, id)!, now);
+    }
+  })();
+  return postResponse(ctx, ownerId, postId);
+}
+
+function insertDelivery(
+  ctx: SandboxContext,
+  d: {
+    id: string;
+    postId: string;
+    ownerId: string;
+    target: Target;
+    caption: string;
+    status: Delivery['status'];
+    scheduledAt: string | null;
+    nextAttemptAt: string | null;
+    iso: string;
+  },
+): void {
+  stmt(
+    ctx.db,
+    `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
+       scheduled_at, next_attempt_at, attempts, created_at, updated_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+  ).run(
+    d.id,
+    d.postId,
+    d.ownerId,
+    d.target.social_account_id,
+    d.target.platform,
+    JSON.stringify(d.target.settings ?? {}),
+    d.caption,
+    d.status,
+    d.scheduledAt,
+    d.nextAttemptAt,
+    d.iso,
+    d.iso,
+    nextSeq(ctx.db),
+  );
+}
+
+// ---- read ----
+
+function getPostRow(ctx: SandboxContext, ownerId: string, postId: string): PostRow | null {
+  return (
+    (stmt(ctx.db, 'SELECT * FROM posts WHERE id = ? AND owner_id = ?').get(postId, ownerId) as PostRow) ??
+    null
+  );
+}
+
+function getDeliveryRow(ctx: SandboxContext, ownerId: string, id: string): DeliveryRow | null {
+  return (
+    (stmt(ctx.db, 'SELECT * FROM deliveries WHERE id = ? AND owner_id = ?').get(
+      id,
+      ownerId,
+    ) as DeliveryRow) ?? null
+  );
+}
+
+function deliveriesOf(ctx: SandboxContext, postId: string): DeliveryRow[] {
+  return stmt(ctx.db, 'SELECT * FROM deliveries WHERE post_id = ? ORDER BY seq').all(postId) as DeliveryRow[];
+}
+
+export function postResponse(ctx: SandboxContext, ownerId: string, postId: string): CreatePostResponse {
+  const post = getPostRow(ctx, ownerId, postId);
+  if (!post) throw notFound('post');
+  const deliveries = deliveriesOf(ctx, postId);
+  return { post: postJson(post, deliveries), social_posts: deliveries.map((d) => deliveryJson(d, post)) };
+}
+
+/** A parent post id, or the parent of a delivery id; null when neither belongs to the owner. */
+export function resolvePostId(ctx: SandboxContext, ownerId: string, id: string): string | null {
+  if (getPostRow(ctx, ownerId, id)) return id;
+  return getDeliveryRow(ctx, ownerId, id)?.post_id ?? null;
+}
+
+const StatusFilter = z.object({ status: DeliveryStatus.optional() });
+
+/** `GET /api/cli/posts`: the owner's deliveries, newest first. */
+export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown): Delivery[] {
+  const q = parse(ListPostsQuery, query);
+  const { status } = parse(StatusFilter, { status: q.status });
+  const rows = stmt(
+    ctx.db,
+    `SELECT d.*, p.media AS post_media, p.title AS post_title FROM deliveries d JOIN posts p ON p.id = d.post_id
+     WHERE d.owner_id = @owner AND (@status IS NULL OR d.status = @status) AND (@platform IS NULL OR d.platform = @platform)
+     ORDER BY d.created_at DESC, d.seq DESC LIMIT @limit`,
+  ).all({
+    owner: ownerId,
+    status: status ?? null,
+    platform: q.platform ?? null,
+    limit: q.limit ?? 50,
+  }) as (DeliveryRow & {
+    post_media: string;
+    post_title: string | null;
+  })[];
+  return rows.map((r) => deliveryJson(r, { media: r.post_media, title: r.post_title }));
+}
+
+// ---- update ----
+
+const invalidUpdate = (message: string): SandboxError =>
+  new SandboxError(400, 'INVALID_POST_UPDATE', message);
+
+/**
+ * `PATCH /api/cli/posts` by delivery id or parent id. The editable deliveries of the parent are its
+ * `draft` and `scheduled` ones; they change together. `status: "draft"` cancels the scheduled ones,
+ * `status: "scheduled"` schedules the drafts (needs a future `scheduled_at`), `scheduled_at` moves the
+ * scheduled ones, `caption` rewrites all editable ones, and `add_targets` adds deliveries in the
+ * post's current editable status.
+ */
+export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown): UpdatePostResponse {
+  const u = parse(UpdatePostRequest, body, { code: 'INVALID_POST_UPDATE' });
+  const postId = resolvePostId(ctx, ownerId, u.id);
+  if (!postId) throw notFound('post');
+  const now = ctx.clock.now();
+  const iso = now.toISOString();
+  if (u.scheduled_at !== undefined && u.scheduled_time !== undefined && u.scheduled_at !== u.scheduled_time) {
+    throw invalidUpdate('scheduled_at and scheduled_time (its alias) disagree; send one of them');
+  }
+  const whenRaw = u.scheduled_at ?? u.scheduled_time;
+  const when = whenRaw !== undefined ? new Date(whenRaw) : undefined;
+  if (when && when <= now)
+    throw invalidUpdate(`scheduled_at: must be in the future (the sandbox clock says ${iso})`);
+  if (u.status === 'draft' && when)
+    throw invalidUpdate('status "draft" cancels the schedule; do not send scheduled_at with it');
+
+  const all = deliveriesOf(ctx, postId);
+  const editable = all.filter((d) => d.status === 'draft' || d.status === 'scheduled');
+  if (editable.length === 0) {
+    throw invalidUpdate('nothing to update: the post has no draft or scheduled delivery left');
+  }
+  const scheduled = editable.filter((d) => d.status === 'scheduled');
+  const drafts = editable.filter((d) => d.status === 'draft');
+  if (u.status === 'scheduled' && drafts.length > 0 && !when) {
+    throw invalidUpdate(
+      'status "scheduled": scheduled_at (a future date-time) is required to schedule a draft',
+    );
+  }
+  if (when && u.status !== 'scheduled' && scheduled.length === 0) {
+    throw invalidUpdate(
+      'scheduled_at: the post has no scheduled delivery; send status "scheduled" to schedule its drafts',
+    );
+  }
+  if (u.add_targets) {
+    const issues = targetIssues(ctx, ownerId, u.add_targets, {
+      path: 'add_targets',
+      existingAccountIds: all.map((d) => d.social_account_id),
+    });
+    if (Object.keys(issues).length > 0) {
+      throw invalidUpdate(
+        Object.entries(issues)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('; '),
+      );
+    }
+  }
+
+  const db = ctx.db;
+  db.transaction(() => {
+    const set = (d: DeliveryRow, status: Delivery['status'], scheduledAt: string | null) =>
+      stmt(
+        db,
+        `UPDATE deliveries SET status = ?, scheduled_at = ?, next_attempt_at = ?, caption = ?, updated_at = ? WHERE id = ?`,
+      ).run(
+        status,
+        scheduledAt,
+        status === 'scheduled' ? scheduledAt : null,
+        u.caption ?? d.caption,
+        iso,
+        d.id,
+      );
+    const whenIso = when?.toISOString() ?? null;
+    for (const d of scheduled) {
+      if (u.status === 'draft') set(d, 'draft', null);
+      else set(d, 'scheduled', whenIso ?? d.scheduled_at);
+    }
+    for (const d of drafts) {
+      if (u.status === 'scheduled') set(d, 'scheduled', whenIso);
+      else set(d, 'draft', d.scheduled_at);
+    }
+    if (u.caption !== undefined) {
+      stmt(db, 'UPDATE posts SET caption = ?, updated_at = ? WHERE id = ?').run(u.caption, iso, postId);
+    } else {
+      stmt(db, 'UPDATE posts SET updated_at = ? WHERE id = ?').run(iso, postId);
+    }
+    if (u.add_targets && u.add_targets.length > 0) {
+      // New targets join the post's editable state: scheduled with the others, else draft.
+      const after = deliveriesOf(ctx, postId).filter((d) => d.status === 'draft' || d.status === 'scheduled');
+      const model = after.find((d) => d.status === 'scheduled') ?? after[0];
+      const status = model?.status ?? 'draft';
+      const caption = u.caption ?? model?.caption ?? getPostRow(ctx, ownerId, postId)!.caption;
+      for (const target of u.add_targets) {
+        insertDelivery(ctx, {
+          id: ctx.uuid(),
+          postId,
+          ownerId,
+          target,
+          caption,
+          status,
+          scheduledAt: model?.scheduled_at ?? null,
+          nextAttemptAt: status === 'scheduled' ? (model?.scheduled_at ?? null) : null,
+          iso,
+        });
+      }
+    }
+  })();
+  const response = postResponse(ctx, ownerId, postId);
+  return { post_id: postId, post: response.post, social_posts: response.social_posts };
+}
+
+// ---- delete ----
+
+/**
+ * `DELETE /api/cli/posts` by delivery id (a parent id removes every delivery of the post). Deletable
+ * statuses: draft, scheduled, retry_scheduled, failed; others answer 409 POST_NOT_DELETABLE.
+ */
+export function deletePost(ctx: SandboxContext, ownerId: string, id: string): void {
+  const delivery = getDeliveryRow(ctx, ownerId, id);
+  const postId = delivery?.post_id ?? (getPostRow(ctx, ownerId, id) ? id : null);
+  if (!postId) throw notFound('post');
+  const targets = delivery ? [delivery] : deliveriesOf(ctx, postId);
+  const blocked = targets.find((d) => !DELETABLE_STATUSES.includes(d.status));
+  if (blocked) {
+    throw new SandboxError(
+      409,
+      'POST_NOT_DELETABLE',
+      `delivery ${blocked.id} is ${blocked.status}; only ${DELETABLE_STATUSES.join(', ')} deliveries can be deleted`,
+    );
+  }
+  const db = ctx.db;
+  db.transaction(() => {
+    for (const d of targets) stmt(db, 'DELETE FROM deliveries WHERE id = ?').run(d.id);
+    const left = (
+      stmt(db, 'SELECT COUNT(*) AS n FROM deliveries WHERE post_id = ?').get(postId) as { n: number }
+    ).n;
+    if (left === 0) stmt(db, 'DELETE FROM posts WHERE id = ?').run(postId);
+  })();
+}
