@@ -1,0 +1,65 @@
+import { Option, type Command } from 'commander';
+import { PLATFORMS } from '../../../src-shared/api/common';
+import type { AnalyticsQuery } from '../../../src-shared/api/analytics';
+import { LIMITS } from '../../../src-shared/api/limits';
+import { parseDateTime, positiveInt } from '../args';
+import type { CliDeps } from '../context';
+
+interface Opts {
+  platform?: (typeof PLATFORMS)[number];
+  account?: string;
+  post?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+}
+
+export function registerAnalyticsCommand(program: Command, deps: CliDeps): void {
+  program
+    .command('analytics')
+    .description('impressions, likes, comments and shares: an overview, or one post with --post')
+    .addOption(new Option('--platform <platform>').choices(PLATFORMS))
+    .option('--account <id>', 'one account')
+    .option('--post <id>', 'one post')
+    .option('--from <date-time>', 'start, ISO 8601 with offset')
+    .option('--to <date-time>', 'end, ISO 8601 with offset')
+    .option(
+      '--limit <n>',
+      `top posts, 1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.analytics})`,
+      positiveInt('--limit', LIMITS.pageSizeMax),
+    )
+    .action(async (opts: Opts, cmd: Command) => {
+      const out = deps.output(cmd);
+      const query: AnalyticsQuery = {};
+      if (opts.platform) query.platform = opts.platform;
+      if (opts.account) query.account_id = opts.account;
+      if (opts.post) query.post_id = opts.post;
+      if (opts.from) query.start_date = parseDateTime(opts.from, 'from');
+      if (opts.to) query.end_date = parseDateTime(opts.to, 'to');
+      if (opts.limit) query.limit = opts.limit;
+      const core = await deps.core(cmd);
+      const res = await out.spin('fetching analytics', () => core.client.analytics(query));
+      out.result(res, () => {
+        const t = res.totals;
+        out.line(out.colors.bold('totals'));
+        out.table(
+          ['impressions', 'likes', 'comments', 'shares'],
+          [[t.impressions, t.likes, t.comments, t.shares]],
+        );
+        if (res.by_platform?.length) {
+          out.line(out.colors.bold('by platform'));
+          out.table(
+            ['platform', 'impressions', 'likes', 'comments', 'shares'],
+            res.by_platform.map((p) => [p.platform, p.impressions, p.likes, p.comments, p.shares]),
+          );
+        }
+        if (res.top_posts?.length) {
+          out.line(out.colors.bold('top posts'));
+          out.table(
+            ['post', 'impressions', 'likes', 'comments', 'shares'],
+            res.top_posts.map((p) => [p.post_id, p.impressions, p.likes, p.comments, p.shares]),
+          );
+        }
+      });
+    });
+}

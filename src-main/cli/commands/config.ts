@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { SETTING_KEYS, Settings, type SettingKey } from '../../core/config/settings';
+import { ValidationError, toFieldIssue } from '../../core/api/errors';
+import type { CliDeps } from '../context';
+
+function keyOf(name: string): SettingKey {
+  if (!(SETTING_KEYS as string[]).includes(name)) {
+    throw new ValidationError(
+      [{ path: 'key', message: `"${name}" is not a setting; one of ${SETTING_KEYS.join(', ')}` }],
+      null,
+      'argument',
+    );
+  }
+  return name as SettingKey;
+}
+
+/** Values are JSON when they parse as JSON (numbers, booleans, null, objects), else plain strings. */
+function valueOf(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export function registerConfigCommand(program: Command, deps: CliDeps): void {
+  const config = program.command('config').description('show or change settings (kept in the local store)');
+  config
+    .command('show', { isDefault: true })
+    .description('every setting with its value')
+    .action((_opts: unknown, cmd: Command) => {
+      const out = deps.output(cmd);
+      const s = deps.local().settings.get();
+      out.result(s, () => out.fields(SETTING_KEYS.map((k) => [k, JSON.stringify(s[k])])));
+    });
+  config
+    .command('set <key> <value>')
+    .description('set a setting (value as JSON when it parses, e.g. 4, true, null, {"a":1})')
+    .action((name: string, value: string, _opts: unknown, cmd: Command) => {
+      const out = deps.output(cmd);
+      const key = keyOf(name);
+      const field = Settings.shape[key];
+      const first = field.safeParse(valueOf(value));
+      // "123" for a text setting: JSON made it a number, but the text itself is fine.
+      const parsed = first.success ? first : field.safeParse(value);
+      if (!parsed.success) {
+        const issues = first
+          .error!.issues.map(toFieldIssue)
+          .map((i) => ({ ...i, path: [key, i.path].filter(Boolean).join('.') }));
+        throw new ValidationError(issues, null, 'setting');
+      }
+      const s = deps.local().settings.update({ [key]: parsed.data });
+      out.result({ [key]: s[key] }, () => out.line(`${key} = ${JSON.stringify(s[key])}`));
+    });
+  config
+    .command('unset <key>')
+    .description('back to the default')
+    .action((name: string, _opts: unknown, cmd: Command) => {
+      const out = deps.output(cmd);
+      const key = keyOf(name);
+      const local = deps.local();
+      local.store.settings.delete(key);
+      const s = local.settings.get();
+      out.result({ [key]: s[key] }, () => out.line(`${key} = ${JSON.stringify(s[key])} (default)`));
+    });
+}

@@ -1,0 +1,207 @@
+import { Option, type Command } from 'commander';
+import { LIMITS } from '../../../src-shared/api/limits';
+import { PLATFORMS } from '../../../src-shared/api/common';
+import type { CreatePostRequest, Delivery, UpdatePostRequest } from '../../../src-shared/api/posts';
+import { CredentialMissingError, ValidationError } from '../../core/api/errors';
+import type { OutboxEntry } from '../../core/outbox/outbox';
+import { collect, parseDateTime, parseMedia, parseTargets, positiveInt } from '../args';
+import type { CliDeps } from '../context';
+import { EXIT } from '../exit-codes';
+import type { Output } from '../output';
+import { truncate } from '../output';
+
+export function printDeliveries(out: Output, posts: readonly Delivery[]): void {
+  out.table(
+    ['id', 'post', 'platform', 'status', 'scheduled', 'caption'],
+    posts.map((p) => [p.id, p.post_id, p.platform, p.status, p.scheduled_at ?? '', truncate(p.caption, 40)]),
+  );
+}
+
+/** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
+export function entryJson(e: OutboxEntry) {
+  return {
+    entry_id: e.id,
+    kind: e.kind,
+    state: e.state,
+    attempts: e.attempts,
+    post_id: e.result?.postId ?? null,
+    social_post_ids: e.result?.socialPostIds ?? [],
+    error: e.error,
+    caption: e.request.caption,
+    scheduled_at: e.request.scheduled_at ?? null,
+    action: e.request.action ?? (e.request.scheduled_at ? 'schedule' : 'publish'),
+    created_at: e.createdAt,
+  };
+}
+
+interface CreateOpts {
+  caption: string;
+  target: string[];
+  media: string[];
+  title?: string;
+  draft?: boolean;
+  at?: string;
+  now?: boolean;
+  queue?: boolean;
+  wait: number;
+}
+
+export function registerPostsCommand(program: Command, deps: CliDeps): void {
+  const posts = program
+    .command('posts')
+    .description('social posts: list, create (draft, schedule, publish now), update, delete');
+
+  posts
+    .command('list', { isDefault: true })
+    .description('post deliveries (one row per platform target)')
+    .option('--status <status>', 'draft, scheduled, retry_scheduled, posted or failed')
+    .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
+    .option(
+      '--limit <n>',
+      `1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.posts})`,
+      positiveInt('--limit', LIMITS.pageSizeMax),
+    )
+    .action(
+      async (
+        opts: { status?: string; platform?: (typeof PLATFORMS)[number]; limit?: number },
+        cmd: Command,
+      ) => {
+        const out = deps.output(cmd);
+        const core = await deps.core(cmd);
+        const res = await out.spin('listing posts', () =>
+          core.client.listPosts({ status: opts.status, platform: opts.platform, limit: opts.limit }),
+        );
+        out.result(res, () => printDeliveries(out, res.posts));
+      },
+    );
+
+  posts
+    .command('create')
+    .description(
+      'create a post through the outbox: a draft (--draft), a schedule (--at) or a publish now (--now)',
+    )
+    .requiredOption('-c, --caption <text>', `the caption (max ${LIMITS.captionLength} characters)`)
+    .option('-t, --target <platform:account_id>', 'a target; repeat or separate with commas', collect, [])
+    .option(
+      '-m, --media <asset_id|url>',
+      'media: an uploaded asset id or a public URL; repeatable',
+      collect,
+      [],
+    )
+    .option('--title <text>', 'a title (YouTube-style platforms)')
+    .option('--draft', 'create a draft')
+    .option('--at <date-time>', 'schedule at this ISO 8601 date-time with offset, e.g. 2030-01-01T09:00:00Z')
+    .option('--now', 'publish immediately')
+    .option('--queue', 'only write it to the outbox; the next postdesk command (or `outbox flush`) sends it')
+    .option('--wait <seconds>', 'how long to keep trying before leaving it queued', positiveInt('--wait'), 20)
+    .action(async (opts: CreateOpts, cmd: Command) => {
+      const out = deps.output(cmd);
+      const modes = [opts.draft, opts.at !== undefined, opts.now].filter(Boolean).length;
+      if (modes !== 1) {
+        throw new ValidationError(
+          [{ path: 'mode', message: 'choose exactly one of --draft, --at <date-time> or --now' }],
+          null,
+          'argument',
+        );
+      }
+      if (opts.target.length === 0) {
+        throw new ValidationError(
+          [
+            {
+              path: 'target',
+              message: `at least 1 and at most ${LIMITS.addTargetsPerUpdate} --target platform:account_id`,
+            },
+          ],
+          null,
+          'argument',
+        );
+      }
+      const req: CreatePostRequest = {
+        caption: opts.caption,
+        targets: parseTargets(opts.target),
+        media: parseMedia(opts.media),
+      };
+      if (opts.title !== undefined) req.title = opts.title;
+      if (opts.draft) req.action = 'draft';
+      if (opts.at !== undefined) req.scheduled_at = parseDateTime(opts.at, 'at');
+
+      const core = await deps.core(cmd);
+      // Without a key nothing could be sent: say so now rather than queue a post that waits for a login.
+      if ((await core.apiKeySource()) === 'none') {
+        throw new CredentialMissingError(
+          'createPost',
+          'an API key',
+          'run `postdesk login` or set POSTDESK_API_KEY',
+        );
+      }
+      const { entryId } = core.outbox.enqueuePost(req);
+      let entry = core.outbox.get(entryId) as OutboxEntry;
+      if (!opts.queue) {
+        entry = await out.spin('sending', () => core.outbox.settle(entryId, { timeoutMs: opts.wait * 1000 }));
+      }
+      out.result(entryJson(entry), () => {
+        const c = out.colors;
+        if (entry.state === 'sent') {
+          const what =
+            req.action === 'draft'
+              ? 'draft created'
+              : req.scheduled_at
+                ? `scheduled for ${req.scheduled_at}`
+                : 'published';
+          out.line(`${c.green('✓')} ${what}: post ${entry.result?.postId}`);
+          out.line(`  deliveries: ${entry.result?.socialPostIds.join(', ')}`);
+        } else if (entry.state === 'failed') {
+          out.line(`${c.red('✗')} the service refused the post: ${entry.error?.message ?? ''}`);
+        } else {
+          out.line(`${c.yellow('…')} queued in the outbox (${entry.state}) as ${entry.id}`);
+          out.line('  it is sent by the next postdesk command or `postdesk outbox flush`');
+          if (entry.error) out.line(`  last error: ${entry.error.message}`);
+        }
+      });
+      if (entry.state === 'failed') deps.setExitCode(EXIT.service);
+      else if (entry.state !== 'sent' && !opts.queue) deps.setExitCode(EXIT.network);
+    });
+
+  posts
+    .command('update <id>')
+    .description('change a draft or scheduled post (delivery id or parent post id)')
+    .option('-c, --caption <text>', `new caption (max ${LIMITS.captionLength} characters)`)
+    .option('--at <date-time>', 'new schedule time, in the future')
+    .addOption(new Option('--status <status>', 'draft cancels the schedule').choices(['draft', 'scheduled']))
+    .option(
+      '--add-target <platform:account_id>',
+      `add targets (max ${LIMITS.addTargetsPerUpdate})`,
+      collect,
+      [],
+    )
+    .action(
+      async (
+        id: string,
+        opts: { caption?: string; at?: string; status?: 'draft' | 'scheduled'; addTarget: string[] },
+        cmd: Command,
+      ) => {
+        const out = deps.output(cmd);
+        const body: UpdatePostRequest = { id };
+        if (opts.caption !== undefined) body.caption = opts.caption;
+        if (opts.at !== undefined) body.scheduled_at = parseDateTime(opts.at, 'at');
+        if (opts.status !== undefined) body.status = opts.status;
+        if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
+        const core = await deps.core(cmd);
+        const res = await out.spin('updating', () => core.client.updatePost(body));
+        out.result(res, () => {
+          out.line(`${out.colors.green('✓')} updated post ${res.post_id}`);
+          printDeliveries(out, res.social_posts);
+        });
+      },
+    );
+
+  posts
+    .command('delete <id>')
+    .description('delete a delivery (draft, scheduled, retry_scheduled or failed)')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const out = deps.output(cmd);
+      const core = await deps.core(cmd);
+      const res = await out.spin('deleting', () => core.client.deletePost(id));
+      out.result({ ...res, id }, () => out.line(`${out.colors.green('✓')} deleted ${id}`));
+    });
+}

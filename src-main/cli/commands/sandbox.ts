@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import type { CliDeps } from '../context';
+
+export function registerSandboxCommand(program: Command, deps: CliDeps): void {
+  program
+    .command('sandbox')
+    .description(
+      'run the offline sandbox in the foreground (same as `npm run sandbox`; --port, --host, --data, --seed)',
+    )
+    .helpOption(false)
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .argument('[args...]', 'passed to the sandbox')
+    .action(async (args: string[]) => {
+      const { runSandboxCli } = await import('../../../src-sandbox/main');
+      const code = await runSandboxCli(args);
+      if (typeof code === 'number') deps.setExitCode(code);
+    });
+}

@@ -1,0 +1,69 @@
+import { Command, CommanderError, Option } from 'commander';
+import { COMMANDS } from './commands/index';
+import { createDeps } from './context';
+import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
+import { Output, type CliIo } from './output';
+
+export function buildProgram(io: CliIo): { program: Command; close(): Promise<void>; exitCode(): number } {
+  const { deps, state } = createDeps(io);
+  const program = new Command('postdesk')
+    .description(
+      'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
+    )
+    .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
+    .addOption(new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)'))
+    .addOption(
+      new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
+    )
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
+        'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: keychain, or $POSTDESK_API_KEY.',
+    );
+  program.configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+  });
+  for (const register of COMMANDS) register(program, deps);
+  // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  override(program);
+  return { program, close: () => state.close(), exitCode: () => state.exitCode };
+}
+
+/** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  const { program, close, exitCode } = buildProgram(io);
+  const json = args.includes('--json');
+  let code: number = EXIT.ok;
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    code = exitCode();
+  } catch (err) {
+    code = exitCodeFor(err);
+    if (err instanceof CommanderError) {
+      // Commander already printed its message (or the help).
+      if (json && code !== EXIT.ok) {
+        io.stdout.write(
+          `${JSON.stringify({ error: { name: 'UsageError', message: err.message } }, null, 2)}\n`,
+        );
+      }
+    } else {
+      const out = new Output(io, json);
+      if (json) io.stdout.write(`${JSON.stringify(errorJson(err), null, 2)}\n`);
+      else {
+        const [first, ...rest] = errorLines(err);
+        io.stderr.write(`${out.colors.red('error:')} ${first ?? ''}\n`);
+        for (const l of rest) io.stderr.write(`${l}\n`);
+      }
+    }
+  } finally {
+    await close().catch(() => undefined);
+  }
+  return code;
+}

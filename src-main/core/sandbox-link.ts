@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { request } from 'undici';
+import { z } from 'zod';
+import { registerSecret } from './api/redact';
+import { sandboxDataDir, sandboxRegistryFile } from './paths';
+
+/** What src-sandbox/app.ts's `startSandbox` gives back; core takes the function as a parameter and never imports it. */
+export interface StartedSandbox {
+  readonly url: string;
+  readonly apiKey: string;
+  close(): Promise<void>;
+}
+export type StartSandboxFn = (opts: {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  quiet?: boolean;
+}) => Promise<StartedSandbox>;
+
+export interface SandboxLink {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly pid: number;
+  /** True when another process runs it and we only talk to it. */
+  readonly reused: boolean;
+  close(): Promise<void>;
+}
+
+const Registry = z.object({ url: z.url(), pid: z.number().int(), apiKey: z.string().min(1) });
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await request(`${url}/_sandbox/clock`, { signal: AbortSignal.timeout(1_500) });
+    await res.body.dump();
+    return res.statusCode === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** The sandbox registered for this data directory, if its process is alive and it answers. */
+export async function findRunningSandbox(dataDir: string): Promise<Omit<SandboxLink, 'close'> | null> {
+  const file = sandboxRegistryFile(dataDir);
+  if (!existsSync(file)) return null;
+  let reg: z.infer<typeof Registry>;
+  try {
+    reg = Registry.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return null;
+  }
+  if (!pidAlive(reg.pid) || !(await answers(reg.url))) return null;
+  registerSecret(reg.apiKey);
+  return { url: reg.url, apiKey: reg.apiKey, pid: reg.pid, reused: reg.pid !== process.pid };
+}
+
+/**
+ * `--sandbox`: reuse the sandbox another Postdesk process runs for this data directory, or start one in this
+ * process with its data in `<dataDir>/sandbox`, so state lasts from one command to the next.
+ * The registry holds the sandbox's demo key: a local, offline key, never a real one.
+ */
+export async function connectSandbox(dataDir: string, start: StartSandboxFn): Promise<SandboxLink> {
+  const running = await findRunningSandbox(dataDir);
+  if (running) return { ...running, close: async () => undefined };
+  const started = await start({ port: 0, host: '127.0.0.1', dataDir: sandboxDataDir(dataDir), quiet: true });
+  registerSecret(started.apiKey);
+  const file = sandboxRegistryFile(dataDir);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ url: started.url, pid: process.pid, apiKey: started.apiKey }), {
+    mode: 0o600,
+  });
+  return {
+    url: started.url,
+    apiKey: started.apiKey,
+    pid: process.pid,
+    reused: false,
+    async close() {
+      try {
+        const reg = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+        if (reg.success && reg.data.pid === process.pid && reg.data.url === started.url)
+          rmSync(file, { force: true });
+      } catch {
+        // Already gone.
+      }
+      await started.close();
+    },
+  };
+}

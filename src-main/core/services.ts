@@ -1,0 +1,156 @@
+import { createApiClient, type ApiClient } from './api/client';
+import type { RetryOptions } from './api/transport';
+import { readSettings, updateSettings, type Settings, type SettingsPatch } from './config/settings';
+import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
+import { storeFile } from './paths';
+import { connectSandbox, type SandboxLink, type StartSandboxFn } from './sandbox-link';
+import {
+  KeychainSecretStore,
+  resolveApiKeyWithSource,
+  type ApiKeySource,
+  type SecretStore,
+} from './secrets/secret-store';
+import { openStore, type Store } from './store/store';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface CoreOptions {
+  dataDir: string;
+  env?: Env;
+  /** Overrides the setting (the CLI's `--base-url`). */
+  baseUrl?: string | null;
+  /** Use the local sandbox: reuse a running one or start it with `startSandbox`. */
+  sandbox?: boolean;
+  startSandbox?: StartSandboxFn;
+  /** Defaults to the OS keychain. */
+  secrets?: SecretStore;
+  retry?: RetryOptions;
+  outbox?: Omit<OutboxOptions, 'scope'>;
+  userAgent?: string;
+}
+
+export interface SettingsService {
+  get(): Readonly<Settings>;
+  update(patch: Readonly<SettingsPatch>): Readonly<Settings>;
+}
+
+export interface Core {
+  readonly dataDir: string;
+  readonly store: Store;
+  readonly secrets: SecretStore;
+  readonly client: ApiClient;
+  readonly outbox: Outbox;
+  readonly settings: SettingsService;
+  /** Where requests go, and the sandbox when `sandbox` was asked for. */
+  readonly endpoint: {
+    baseUrl: string;
+    aliasUrl: string | null;
+    sandbox: Omit<SandboxLink, 'close' | 'apiKey'> | null;
+  };
+  /** A client for the same service, proxy and retry settings, with this key (e.g. to check one before storing it). */
+  withApiKey(key: string): ApiClient;
+  /** Where the API key comes from right now (never the key itself). */
+  apiKeySource(): Promise<ApiKeySource | 'sandbox'>;
+  close(): Promise<void>;
+}
+
+/** No service address is configured and none was given. */
+export class ServiceNotConfiguredError extends Error {
+  constructor() {
+    super(
+      'no service address: pass --base-url URL, save one with `postdesk config set baseUrl URL`, ' +
+        'set POSTDESK_BASE_URL, or try everything offline with --sandbox',
+    );
+    this.name = 'ServiceNotConfiguredError';
+  }
+}
+
+/** Store, secrets and settings only: for commands that never talk to the service. */
+export function openLocal(
+  dataDir: string,
+  secrets?: SecretStore,
+  env: Env = process.env,
+): {
+  store: Store;
+  secrets: SecretStore;
+  settings: SettingsService;
+} {
+  const store = openStore(storeFile(dataDir));
+  return {
+    store,
+    // POSTDESK_KEYCHAIN_SERVICE lets tests use a keychain entry of their own.
+    secrets: secrets ?? new KeychainSecretStore(env.POSTDESK_KEYCHAIN_SERVICE || undefined),
+    settings: { get: () => readSettings(store), update: (p) => updateSettings(store, p) },
+  };
+}
+
+/** The one way the CLI, the web host and the desktop app build the core. */
+export async function createCore(opts: CoreOptions): Promise<Core> {
+  const env = opts.env ?? process.env;
+  const local = openLocal(opts.dataDir, opts.secrets, env);
+  const { store, secrets, settings } = local;
+  let sandbox: SandboxLink | null = null;
+  try {
+    const s = settings.get();
+    if (opts.sandbox) {
+      if (!opts.startSandbox)
+        throw new Error('createCore: sandbox requested without a startSandbox function');
+      sandbox = await connectSandbox(opts.dataDir, opts.startSandbox);
+    }
+    const baseUrl = sandbox?.url ?? opts.baseUrl ?? env.POSTDESK_BASE_URL ?? s.baseUrl;
+    if (!baseUrl) throw new ServiceNotConfiguredError();
+    const aliasUrl = sandbox ? null : (env.POSTDESK_ALIAS_URL ?? s.aliasUrl);
+    const proxyUrl = s.proxyUrl ?? env.HTTPS_PROXY ?? env.https_proxy ?? null;
+    const sandboxKey = sandbox?.apiKey;
+    // For scripts and tests that want a failure reported at once rather than after the backoff.
+    const retriesFromEnv = Number(env.POSTDESK_HTTP_RETRIES);
+    const clientOptions = {
+      baseUrl,
+      aliasUrl,
+      proxyUrl: sandbox ? null : proxyUrl,
+      retry:
+        env.POSTDESK_HTTP_RETRIES && Number.isInteger(retriesFromEnv) && retriesFromEnv >= 0
+          ? { ...opts.retry, retries: retriesFromEnv }
+          : opts.retry,
+      userAgent: opts.userAgent,
+    };
+    const client = createApiClient({
+      ...clientOptions,
+      apiKey: sandboxKey ?? (async () => (await resolveApiKeyWithSource(secrets, env)).key),
+    });
+    const settleFromEnv = Number(env.POSTDESK_OUTBOX_SETTLE_MS);
+    const outbox = createOutbox(store, client, {
+      ...opts.outbox,
+      ...(Number.isFinite(settleFromEnv) && settleFromEnv >= 0 ? { settleMs: settleFromEnv } : {}),
+      // The in-process sandbox gets a fresh port each time; its entries belong to "the sandbox of this data dir".
+      scope: sandbox ? 'sandbox' : client.baseUrl,
+    });
+    return {
+      dataDir: opts.dataDir,
+      store,
+      secrets,
+      client,
+      outbox,
+      settings,
+      endpoint: {
+        baseUrl: client.baseUrl,
+        aliasUrl: client.aliasUrl,
+        sandbox: sandbox ? { url: sandbox.url, pid: sandbox.pid, reused: sandbox.reused } : null,
+      },
+      withApiKey: (key) => createApiClient({ ...clientOptions, apiKey: key }),
+      async apiKeySource() {
+        if (sandboxKey) return 'sandbox';
+        return (await resolveApiKeyWithSource(secrets, env)).source;
+      },
+      async close() {
+        await client.close().catch(() => undefined);
+        await sandbox?.close();
+        store.close();
+      },
+    };
+  } catch (err) {
+    await sandbox?.close().catch(() => undefined);
+    store.close();
+    throw err;
+  }
+}

@@ -1,0 +1,172 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient, type ApiClient } from '../../../../src-main/core/api/client';
+import { ValidationError } from '../../../../src-main/core/api/errors';
+import { createOutbox, type Outbox } from '../../../../src-main/core/outbox/outbox';
+import { openStore, type Store } from '../../../../src-main/core/store/store';
+import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../../../helpers/sandbox';
+
+let sb: TestSandbox;
+let dir: string;
+let store: Store;
+let client: ApiClient;
+
+beforeAll(async () => {
+  sb = await startTestSandbox(demoFixture({ now: null }));
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async () => {
+  await sb.control.reset(demoFixture({ now: null }));
+  dir = mkdtempSync(join(tmpdir(), 'pd-outbox-'));
+  store = openStore(join(dir, 'postdesk.db'));
+  client = createApiClient({ baseUrl: sb.url, apiKey: TEST_KEYS.a, retry: { retries: 1, minTimeoutMs: 5 } });
+});
+afterEach(async () => {
+  await client.close();
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const X = { platform: 'x' as const, social_account_id: IDS.accounts.x };
+/** A pid that belonged to a process that has exited: what a crash leaves behind. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '0']).pid as number;
+}
+/** Puts an entry in the state a process killed mid-send leaves behind. */
+function crashedWhileSending(id: string, sentAt: number | null): void {
+  store.db
+    .prepare(
+      'UPDATE outbox_entries SET state = ?, owner = ?, sent_at = ?, attempts = 1, known_post_ids = ? WHERE id = ?',
+    )
+    .run('sending', `${hostname()}|${deadPid()}|x`, sentAt, '[]', id);
+}
+
+describe('outbox', () => {
+  it('writes before sending, validates first, and sends drafts, schedules and publishes', async () => {
+    const outbox = createOutbox(store, client);
+    expect(() => outbox.enqueuePost({ caption: 'x'.repeat(2201), targets: [X] })).toThrow(ValidationError);
+    const draft = outbox.enqueuePost({ caption: 'd', action: 'draft', targets: [X] }).entryId;
+    const sched = outbox.enqueuePost({
+      caption: 's',
+      scheduled_at: '2099-01-01T00:00:00Z',
+      targets: [X],
+    }).entryId;
+    const now = outbox.enqueuePost({ caption: 'n', targets: [X] }).entryId;
+    expect(outbox.list().map((e) => [e.state, e.kind])).toEqual([
+      ['pending', 'single'],
+      ['pending', 'bulk'],
+      ['pending', 'bulk'],
+    ]);
+    expect((await sb.control.state()).posts).toBe(0);
+
+    const report = await outbox.flush();
+    expect(report).toMatchObject({ sent: 3, pending: 0, unconfirmed: 0, failed: 0 });
+    const { posts } = await client.listPosts();
+    const byCaption = Object.fromEntries(posts.map((p) => [p.caption, p]));
+    expect(byCaption.d?.status).toBe('draft');
+    expect(byCaption.s?.status).toBe('scheduled');
+    expect(outbox.get(now)?.result?.postId).toBe(byCaption.n?.post_id);
+    expect(outbox.get(draft)?.result?.postId).toBe(byCaption.d?.post_id);
+    expect(outbox.get(sched)?.result?.socialPostIds).toEqual([byCaption.s?.id]);
+  });
+
+  it('a refused post is failed with the reason, and is not retried', async () => {
+    const outbox = createOutbox(store, client);
+    const foreign = { platform: 'x' as const, social_account_id: IDS.accountB };
+    const a = outbox.enqueuePost({ caption: 'foreign', action: 'draft', targets: [foreign] }).entryId;
+    const b = outbox.enqueuePost({ caption: 'foreign now', targets: [foreign] }).entryId;
+    await outbox.flush();
+    expect(outbox.get(a)?.state).toBe('failed');
+    expect(outbox.get(b)?.state).toBe('failed');
+    expect(outbox.get(b)?.error?.status).toBeGreaterThanOrEqual(400);
+    await outbox.flush({ force: true });
+    expect((await sb.control.state()).posts).toBe(0);
+  });
+
+  it('without an API key nothing is sent and entries wait', async () => {
+    const anon = createApiClient({ baseUrl: sb.url });
+    const outbox = createOutbox(store, anon);
+    const id = outbox.enqueuePost({ caption: 'later', action: 'draft', targets: [X] }).entryId;
+    const report = await outbox.flush();
+    expect(report.blocked).toMatch(/POSTDESK_API_KEY/);
+    expect(outbox.get(id)).toMatchObject({ state: 'pending', attempts: 0 });
+    await anon.close();
+  });
+
+  describe('crash recovery', () => {
+    it('a bulk send cut off after the service committed is re-sent and lands once', async () => {
+      const outbox = createOutbox(store, client);
+      const id = outbox.enqueuePost({ caption: 'bulk crash', action: 'draft', targets: [X] }).entryId;
+      const e = outbox.get(id)!;
+      // The request reached the service, then the process died before recording the answer.
+      const first = await client.bulkCreate({
+        batch_id: e.batchId!,
+        items: [{ item_key: e.itemKey!, caption: 'bulk crash', action: 'draft', targets: [X] }],
+      });
+      crashedWhileSending(id, null);
+
+      const report = await createOutbox(store, client).replay();
+      expect(report.sent).toBe(1);
+      expect(outbox.get(id)?.result?.postId).toBe(first.items[0]?.post_id);
+      expect((await sb.control.state()).posts).toBe(1);
+    });
+
+    it('a publish cut off after it was created is found by reconciliation, not sent again', async () => {
+      const outbox = createOutbox(store, client, { settleMs: 0 });
+      const id = outbox.enqueuePost({ caption: 'publish crash', targets: [X] }).entryId;
+      const sentAt = Date.now();
+      const created = await client.createPost({ caption: 'publish crash', targets: [X] });
+      crashedWhileSending(id, sentAt);
+
+      await createOutbox(store, client, { settleMs: 0 }).replay();
+      expect(outbox.get(id)).toMatchObject({ state: 'sent', result: { postId: created.post.id } });
+      expect((await sb.control.state()).posts).toBe(1);
+    });
+
+    it('a publish cut off before it reached the service is sent again only after the settle interval', async () => {
+      // The clock is the test's, so "before" and "after" the interval do not depend on how busy the machine is.
+      let t = Date.UTC(2030, 0, 1);
+      const now = () => t;
+      const outbox = createOutbox(store, client, { settleMs: 30_000, now });
+      // An identical post that existed before: it must not be taken for ours.
+      const older = await client.createPost({ caption: 'lost', targets: [X] });
+      const id = outbox.enqueuePost({ caption: 'lost', targets: [X] }).entryId;
+      crashedWhileSending(id, t);
+      store.db
+        .prepare('UPDATE outbox_entries SET known_post_ids = ? WHERE id = ?')
+        .run(JSON.stringify([older.post.id]), id);
+
+      const restarted = createOutbox(store, client, { settleMs: 30_000, now });
+      await restarted.replay();
+      expect(outbox.get(id)?.state).toBe('unconfirmed');
+      t += 29_000;
+      await restarted.flush();
+      expect(outbox.get(id)?.state).toBe('unconfirmed');
+      expect((await sb.control.state()).posts).toBe(1);
+
+      t += 1_000;
+      await restarted.flush();
+      const settled = outbox.get(id)!;
+      expect(settled.state).toBe('sent');
+      expect(settled.result?.postId).not.toBe(older.post.id);
+      expect((await sb.control.state()).posts).toBe(2);
+    });
+
+    it('an entry a live process is sending is left alone', async () => {
+      const outbox: Outbox = createOutbox(store, client);
+      const id = outbox.enqueuePost({ caption: 'busy', action: 'draft', targets: [X] }).entryId;
+      store.db
+        .prepare('UPDATE outbox_entries SET state = ?, owner = ? WHERE id = ?')
+        .run('sending', `${hostname()}|${process.ppid}|${randomUUID()}`, id);
+      await createOutbox(store, client).replay();
+      expect(outbox.get(id)?.state).toBe('sending');
+      expect((await sb.control.state()).posts).toBe(0);
+    });
+  });
+});
