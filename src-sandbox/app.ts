@@ -1,4 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +17,7 @@ import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
-import { SandboxError } from './errors';
+import { InvalidJsonBody, SandboxError } from './errors';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
 import { registerMcp } from './mcp/server';
@@ -69,8 +74,34 @@ const urlHost = (host: string): string => {
   return host.includes(':') ? `[${host}]` : host;
 };
 
+/**
+ * Routes whose contract names the shape of their 400: an unparsable JSON body answers in that shape
+ * too, as a schema error there does (post creation `{error, issues}`, the named codes otherwise).
+ */
+const INVALID_BODY_ANSWERS: Readonly<Record<string, { code?: string; issues?: true }>> = {
+  'POST /api/cli/posts': { issues: true },
+  'PATCH /api/cli/posts': { code: 'INVALID_POST_UPDATE' },
+  'POST /api/agent/runs/:id/complete-local': { code: 'INVALID_RUN_OUTPUT' },
+};
+
+function invalidBodyAnswer(err: InvalidJsonBody, req: FastifyRequest): SandboxError {
+  const answer = INVALID_BODY_ANSWERS[`${req.method} ${req.routeOptions.url ?? ''}`];
+  if (answer?.issues) return new SandboxError(400, undefined, err.message, { body: 'is not valid JSON' });
+  if (answer?.code) return new SandboxError(400, answer.code, err.message);
+  return err;
+}
+
 /** Turns every thrown error into the service's `{error, code}` body, never echoing secrets or stacks. */
-function errorHandler(err: FastifyError | SandboxError | Error, reply: FastifyReply, quiet: boolean): void {
+function errorHandler(
+  err: FastifyError | SandboxError | Error,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  quiet: boolean,
+): void {
+  if (err instanceof InvalidJsonBody) {
+    void reply.code(400).send(invalidBodyAnswer(err, req).body());
+    return;
+  }
   if (err instanceof SandboxError) {
     void reply.code(err.status).send(err.body());
     return;
@@ -115,12 +146,12 @@ export function buildApp(
       try {
         done(null, JSON.parse(s) as unknown);
       } catch {
-        done(new SandboxError(400, 'VALIDATION_FAILED', 'body: is not valid JSON'), undefined);
+        done(new InvalidJsonBody(), undefined);
       }
     },
   );
 
-  app.setErrorHandler((err, _req, reply) => errorHandler(err as Error, reply, deps.quiet));
+  app.setErrorHandler((err, req, reply) => errorHandler(err as Error, req, reply, deps.quiet));
   app.setNotFoundHandler((req, reply) => {
     void reply
       .code(404)
@@ -248,15 +279,29 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   }, TICK_MS);
   timer.unref();
 
+  const closeServers = async (): Promise<void> => {
+    if (alias) {
+      alias.closeIdleConnections();
+      await new Promise<void>((resolve) => alias!.close(() => resolve()));
+    }
+    await app.close();
+  };
+
   let closed: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       clearInterval(timer);
-      if (alias) {
-        alias.closeIdleConnections();
-        await new Promise<void>((resolve) => alias!.close(() => resolve()));
+      // A keep-alive connection that was busy when closing began stays open after its answer, and
+      // the server would wait for the client to drop it: close each one as soon as it falls idle.
+      const sweep = setInterval(() => {
+        app.server.closeIdleConnections();
+        alias?.closeIdleConnections();
+      }, 50);
+      try {
+        await closeServers();
+      } finally {
+        clearInterval(sweep);
       }
-      await app.close();
       db.close();
       if (tempDir) rmSync(tempDir, { recursive: true, force: true });
     })();

@@ -24,6 +24,13 @@ export class SandboxError extends Error {
   }
 }
 
+/** A JSON body that does not parse; app.ts answers it in the shape the route's contract names. */
+export class InvalidJsonBody extends SandboxError {
+  constructor() {
+    super(400, 'VALIDATION_FAILED', 'body: is not valid JSON');
+  }
+}
+
 export const notFound = (what: string): SandboxError =>
   new SandboxError(404, 'NOT_FOUND', `${what} not found`);
 

@@ -7,7 +7,6 @@ import type {
   Run,
   Target,
 } from '../../src-shared/api';
-import { LIMITS } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError } from '../errors';
@@ -48,15 +47,14 @@ function checkAutomationLive(automation: AutomationRow, run: RunRow): void {
 
 type Output = Omit<CompleteLocalRequest, 'published_targets'>;
 
+/**
+ * The post's media. The contract caps media_urls and slides at 10 each; a carousel's slides are its media, so
+ * when slides are present they are what the post carries, otherwise the media URLs.
+ */
 function mediaOf(output: Output): MediaRef[] {
-  const media: MediaRef[] = [
-    ...(output.media_urls ?? []).map((url) => ({ url })),
-    ...(output.slides ?? []).map((s) => ({ url: s.url })),
-  ];
-  if (media.length > LIMITS.mediaPerPost) {
-    throw invalidOutput(`media_urls and slides together must be at most ${LIMITS.mediaPerPost} items`);
-  }
-  return media;
+  if (output.slides !== undefined && output.slides.length > 0)
+    return output.slides.map((s) => ({ url: s.url }));
+  return (output.media_urls ?? []).map((url) => ({ url }));
 }
 
 /** Creates the post through the posts service; its 400s are the run output's fault. */

@@ -149,7 +149,8 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
     api.post('/api/agent/runs/:id/complete-local', async (req: IdRequest) => {
       const caller = requireRunTokenOrApiKey(ctx, req, req.params.id);
-      const body = parse(CompleteLocalRequest, req.body);
+      // The contract's one 400 for complete-local is INVALID_RUN_OUTPUT, schema errors included.
+      const body = parse(CompleteLocalRequest, req.body, { code: 'INVALID_RUN_OUTPUT' });
       return completeLocal(ctx, caller, req.params.id, body);
     });
 

@@ -227,11 +227,16 @@ export function bulkUpdate(ctx: SandboxContext, ownerId: string, body: unknown):
     }
   });
   const updated = results.filter((r) => r.ok).length;
+  const failed = results.length - updated;
   return {
     total: results.length,
     updated_count: updated,
-    failed_count: results.length - updated,
+    failed_count: failed,
     results,
-    next: null,
+    // The contract types `next` as a string: a hint for the next step, like the media reservation's.
+    next:
+      failed > 0
+        ? `${failed} update(s) were not applied (results with ok: false say why); fix and send only those again`
+        : 'every update was applied; GET /api/cli/posts shows the deliveries',
   };
 }

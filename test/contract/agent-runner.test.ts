@@ -468,8 +468,7 @@ describe('complete-local', () => {
       key: run_token,
       body: {
         caption: 'x',
-        media_urls: Array.from({ length: 6 }, (_, i) => `https://cdn.example.com/${i}.jpg`),
-        slides: Array.from({ length: 5 }, (_, i) => ({ url: `https://cdn.example.com/s${i}.jpg` })),
+        media_urls: Array.from({ length: 11 }, (_, i) => `https://cdn.example.com/${i}.jpg`),
       },
     });
     expect(tooMany.status).toBe(400);
