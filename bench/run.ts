@@ -1,9 +1,11 @@
 /**
  * `npm run bench [part…]`: runs each benchmark part, each printing its figures beside a baseline measured in
- * the same run. Parts: sandbox. With no argument, all of them.
+ * the same run. Parts: sandbox, media, bulk. With no argument, all of them.
  */
 const PARTS = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
+  media: async () => (await import('./media')).benchMedia(),
+  bulk: async () => (await import('./bulk')).benchBulk(),
 } as const;
 
 type Part = keyof typeof PARTS;

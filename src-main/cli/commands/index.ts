@@ -12,6 +12,9 @@ import { registerAnalyticsCommand } from './analytics';
 import { registerSkillsCommand } from './skills';
 import { registerAutomationsCommand } from './automations';
 import { registerSandboxCommand } from './sandbox';
+import { registerUploadCommand } from './upload';
+import { registerMediaCommand } from './media';
+import { registerBulkCommand } from './bulk';
 
 export type RegisterCommand = (program: Command, deps: CliDeps) => void;
 
@@ -29,4 +32,7 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerSkillsCommand,
   registerAutomationsCommand,
   registerSandboxCommand,
+  registerUploadCommand,
+  registerMediaCommand,
+  registerBulkCommand,
 ];

@@ -1,0 +1,353 @@
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { isTimeZone } from '../../core/bulk/fields';
+import { BulkInterruptedError, createBulk } from '../../core/bulk/bulk';
+import type { BatchStatus, BulkEvent, ImportReport } from '../../core/bulk/bulk';
+import type { ImportPlan } from '../../core/bulk/plan';
+import { updateFromFile } from '../../core/bulk/update';
+import type { UpdateReport } from '../../core/bulk/update';
+import { formatProblem } from '../../core/bulk/validate';
+import { ValidationError } from '../../core/api/errors';
+import { formatBytes } from '../../core/media/size';
+import { positiveInt } from '../args';
+import type { CliDeps } from '../context';
+import { EXIT } from '../exit-codes';
+import type { Output } from '../output';
+import { truncate } from '../output';
+import { exitCodeForUpload, outcomeJson, recordScope, uploadBars } from './upload';
+
+function zoneOption(zone: string | undefined): string | undefined {
+  if (zone !== undefined && !isTimeZone(zone)) {
+    throw new ValidationError(
+      [{ path: 'timezone', message: `"${zone}" is not an IANA time zone (e.g. Europe/Paris)` }],
+      null,
+      'argument',
+    );
+  }
+  return zone;
+}
+
+/** Upload bars for the media, then one bar for the batches; on a TTY only. */
+function bulkProgress(out: Output): { onEvent(e: BulkEvent): void; stop(): void } {
+  const uploads = uploadBars(out);
+  if (!out.io.stderr.isTTY || out.json) {
+    return { onEvent: (e) => e.type === 'media' && uploads.onEvent(e.event), stop: () => uploads.stop() };
+  }
+  let bar: cliProgress.SingleBar | null = null;
+  let done = 0;
+  return {
+    onEvent(e) {
+      if (e.type === 'media') uploads.onEvent(e.event);
+      else if (e.type === 'planned' || e.type === 'resuming') {
+        uploads.stop();
+        const total = e.type === 'planned' ? e.batches : e.pending;
+        bar ??= new cliProgress.SingleBar(
+          { stream: out.io.stderr, format: ' batches |{bar}| {value}/{total} {note}', hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(total, 0, { note: '' });
+      } else if (e.type === 'batch-sent' || e.type === 'batch-rejected') {
+        done += 1;
+        bar?.update(done, {
+          note: e.type === 'batch-sent' ? `(${e.created} created, ${e.failed} failed)` : 'rejected',
+        });
+      } else if (e.type === 'batch-retry') {
+        bar?.update(done, { note: `retrying batch ${e.seq} (attempt ${e.attempt + 1})` });
+      }
+    },
+    stop() {
+      uploads.stop();
+      bar?.stop();
+    },
+  };
+}
+
+function printProblems(out: Output, report: { problems: ImportReport['problems'] }): void {
+  const c = out.colors;
+  out.line(c.red(`${report.problems.length} problem(s); nothing was sent:`));
+  for (const p of report.problems) out.line(`  ${formatProblem(p)}`);
+}
+
+function printPlan(out: Output, plan: ImportPlan): void {
+  out.fields([
+    ['rows', `${plan.validRows} valid of ${plan.totalRows}`],
+    [
+      'batches',
+      plan.batches.map((b) => `#${b.seq}: ${b.items} (rows ${b.firstRow}-${b.lastRow})`).join(', ') || 'none',
+    ],
+    [
+      'uploads',
+      `${plan.uploads.filter((u) => !u.uploadedBefore).length} to upload, ${plan.uploads.filter((u) => u.uploadedBefore).length} uploaded before` +
+        `${plan.duplicateFiles ? `, ${plan.duplicateFiles} duplicate reference(s) deduplicated` : ''}${plan.assetRefs ? `, ${plan.assetRefs} by asset id` : ''}`,
+    ],
+  ]);
+  if (plan.uploads.length) {
+    out.table(
+      ['file(s)', 'size', 'rows', 'status'],
+      plan.uploads.map((u) => [
+        u.files.join(', '),
+        formatBytes(u.bytes),
+        u.rows.length,
+        u.uploadedBefore ? 'uploaded before' : 'to upload',
+      ]),
+    );
+  }
+  if (plan.schedule.length) {
+    out.table(
+      ['target', 'drafts', 'scheduled', 'first', 'last'],
+      plan.schedule.map((s) => [
+        s.target,
+        s.drafts,
+        s.scheduled.length,
+        s.scheduled[0]?.at ?? '',
+        s.scheduled.at(-1)?.at ?? '',
+      ]),
+    );
+  }
+}
+
+function printImport(out: Output, r: ImportReport): void {
+  const c = out.colors;
+  if (r.state === 'invalid') return printProblems(out, r);
+  if (r.plan) printPlan(out, r.plan);
+  if (r.state === 'dry-run') {
+    if (r.problems.length) printProblems(out, r);
+    out.line(c.dim('dry run: nothing was uploaded or sent'));
+    return;
+  }
+  if (r.state === 'upload-failed') {
+    out.line(c.red('a media upload failed; no post was sent:'));
+    for (const u of r.uploads) if (!u.ok) out.line(`  ${u.error.message}`);
+    return;
+  }
+  if (r.resumed)
+    out.note(
+      `import ${r.importId} was started before: its saved batches were resumed, nothing was created twice`,
+    );
+  out.table(
+    ['batch', '#', 'items', 'created', 'failed', 'state'],
+    r.batches.map((b) => [
+      b.batchId,
+      b.seq,
+      b.items,
+      b.created ?? '',
+      b.failed ?? '',
+      b.state === 'rejected' ? c.red(`rejected: ${b.error ?? ''}`) : b.state,
+    ]),
+  );
+  out.line(
+    `${c.green(`${r.created} created`)}${r.failed ? `, ${c.red(`${r.failed} failed`)}` : ''} (import ${r.importId})`,
+  );
+  if (r.failedRows.length) {
+    for (const f of r.failedRows) out.line(`  row ${f.row}: ${f.error ?? 'failed'}`);
+    const batches = [...new Set(r.failedRows.map((f) => f.batchId))];
+    out.line(
+      `resubmit only the failed rows with: ${batches.map((b) => `postdesk bulk resubmit ${b}`).join('; ')}`,
+    );
+  }
+}
+
+const importJson = (r: ImportReport) => ({
+  ...r,
+  uploads: r.uploads.map(outcomeJson),
+  plan: r.plan,
+});
+
+function importExitCode(r: ImportReport): number {
+  if (r.state === 'invalid') return EXIT.badInput;
+  if (r.state === 'upload-failed') {
+    const first = r.uploads.find((u) => !u.ok);
+    return first && !first.ok ? exitCodeForUpload(first.error.kind) : EXIT.other;
+  }
+  if (r.state === 'rejected' || r.failed > 0) return EXIT.service;
+  return EXIT.ok;
+}
+
+function printStatus(out: Output, s: BatchStatus): void {
+  const c = out.colors;
+  out.fields([
+    ['batch', s.batchId],
+    ['import', s.importId ?? 'not from this machine'],
+    ['items', `${s.total}: ${s.created} created, ${s.failed} failed`],
+  ]);
+  const failed = s.items.filter((i) => i.status === 'failed');
+  if (failed.length) {
+    out.table(
+      ['row', 'item', 'error'],
+      failed.map((i) => [i.row ?? '', i.item_key, c.red(truncate(i.error ?? '', 80))]),
+    );
+    if (s.importId) out.line(`resubmit them with: postdesk bulk resubmit ${s.batchId}`);
+  }
+}
+
+function printUpdate(out: Output, r: UpdateReport): void {
+  const c = out.colors;
+  if (r.state === 'invalid') return printProblems(out, r);
+  if (r.state === 'dry-run') {
+    out.line(`${r.total} update(s) are valid; dry run: nothing was sent`);
+    return;
+  }
+  out.table(
+    ['row', 'post', 'result'],
+    r.results.map((u) => [
+      u.row,
+      u.postId,
+      u.status === 'updated'
+        ? c.green('updated')
+        : u.status === 'failed'
+          ? c.red(`failed: ${u.error ?? ''}`)
+          : c.yellow(`unknown: ${u.error ?? ''}`),
+    ]),
+  );
+  out.line(
+    `${r.updated} updated, ${r.failed} failed${r.unknown ? `, ${r.unknown} unknown (the answer was lost; check before repeating)` : ''}`,
+  );
+}
+
+export function registerBulkCommand(program: Command, deps: CliDeps): void {
+  const bulk = program
+    .command('bulk')
+    .description('queue posts by the hundred from CSV or JSON: import, status, resubmit, update');
+
+  const withBulk = async (cmd: Command, zone: string | undefined, concurrency = 2) => {
+    const out = deps.output(cmd);
+    const core = await deps.core(cmd);
+    const progress = bulkProgress(out);
+    const b = createBulk({
+      api: core.client,
+      store: core.store,
+      scope: recordScope(core),
+      defaultTimezone: zone,
+      concurrency,
+      onEvent: progress.onEvent,
+    });
+    return { out, core, b, progress };
+  };
+
+  const finishImport = (out: Output, r: ImportReport): void => {
+    out.result(importJson(r), () => printImport(out, r));
+    deps.setExitCode(importExitCode(r));
+  };
+
+  bulk
+    .command('import')
+    .argument('<file>', 'a CSV (header row) or JSON file of posts; docs/bulk.md lists the columns')
+    .description(
+      'validate every row, upload the media once per content, and send the posts in idempotent batches of 100',
+    )
+    .option('--dry-run', 'validate and show the plan (batches, uploads, schedule per target); send nothing')
+    .option(
+      '--timezone <zone>',
+      "zone for local date-times without a timezone column (default: this machine's)",
+    )
+    .option('--skip-invalid', 'send the valid rows even if some rows are invalid')
+    .option('--again', 'import a file that was imported before once more (new posts)')
+    .option('--concurrency <n>', 'batches in flight at once', positiveInt('--concurrency', 8), 2)
+    .action(
+      async (
+        file: string,
+        opts: {
+          dryRun?: boolean;
+          timezone?: string;
+          skipInvalid?: boolean;
+          again?: boolean;
+          concurrency: number;
+        },
+        cmd: Command,
+      ) => {
+        const { out, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        let report: ImportReport;
+        try {
+          report = await b.importFile(file, {
+            dryRun: opts.dryRun,
+            again: opts.again,
+            skipInvalid: opts.skipInvalid,
+          });
+        } catch (err) {
+          progress.stop();
+          if (!(err instanceof BulkInterruptedError)) throw err;
+          // Not a failure of the data: the same command picks up where this one stopped.
+          out.result({ error: { kind: err.name, ...err.toJSON() } }, () =>
+            out.io.stderr.write(`${out.colors.yellow('paused:')} ${err.message}\n`),
+          );
+          deps.setExitCode(EXIT.network);
+          return;
+        }
+        progress.stop();
+        finishImport(out, report);
+      },
+    );
+
+  bulk
+    .command('resume')
+    .description('send every batch a crash or a lost connection left unconfirmed')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { out, b, progress } = await withBulk(cmd, undefined);
+      let reports: ImportReport[];
+      try {
+        reports = await b.resumeImports();
+      } finally {
+        progress.stop();
+      }
+      out.result({ imports: reports.map(importJson) }, () => {
+        if (!reports.length) out.line('nothing to resume');
+        for (const r of reports) printImport(out, r);
+      });
+      deps.setExitCode(Math.max(EXIT.ok, ...reports.map(importExitCode)));
+    });
+
+  bulk
+    .command('status')
+    .argument('<batch_id>', 'a batch id from `bulk import`')
+    .description("a batch's results, read back from the service page by page")
+    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+      const { out, b, progress } = await withBulk(cmd, undefined);
+      progress.stop();
+      const s = await out.spin('reading results', () => b.batchStatus(batchId));
+      out.result(s, () => printStatus(out, s));
+      if (s.total === 0) deps.setExitCode(EXIT.service);
+    });
+
+  bulk
+    .command('resubmit')
+    .argument('<batch_id>', 'a batch sent from this machine')
+    .description('send only the failed items of a batch again, as a new batch')
+    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+      const { out, b, progress } = await withBulk(cmd, undefined);
+      let report: ImportReport;
+      try {
+        report = await b.resubmitFailed(batchId);
+      } finally {
+        progress.stop();
+      }
+      finishImport(out, report);
+    });
+
+  bulk
+    .command('update')
+    .argument(
+      '<file>',
+      'a CSV or JSON file with post_id and what to change (caption, scheduled_at, add_targets)',
+    )
+    .description('reschedule and edit posts in bulk; each update gets its own result')
+    .option('--dry-run', 'validate only')
+    .option('--timezone <zone>', 'zone for local date-times without a timezone column')
+    .action(async (file: string, opts: { dryRun?: boolean; timezone?: string }, cmd: Command) => {
+      const out = deps.output(cmd);
+      const zone = zoneOption(opts.timezone);
+      const core = opts.dryRun ? null : await deps.core(cmd);
+      const report = await out.spin('updating', () =>
+        updateFromFile(file, {
+          api: core?.client ?? {
+            bulkUpdate: () => Promise.reject(new Error('dry run')),
+          },
+          defaultTimezone: zone,
+          dryRun: opts.dryRun,
+        }),
+      );
+      out.result(report, () => printUpdate(out, report));
+      if (report.state === 'invalid') deps.setExitCode(EXIT.badInput);
+      else if (report.failed) deps.setExitCode(EXIT.service);
+      else if (report.unknown) deps.setExitCode(EXIT.network);
+    });
+}

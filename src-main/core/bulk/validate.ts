@@ -1,0 +1,205 @@
+import { BulkItem } from '../../../src-shared/api/bulk';
+import type { Target } from '../../../src-shared/api/common';
+import { toFieldIssue } from '../api/errors';
+import { checkFile } from '../media/check';
+import type { FileCheck } from '../media/check';
+import type { Tools } from '../media/tools';
+import { isTimeZone, parseAction, parseMedia, parseScheduledAt, parseTargets } from './fields';
+import type { Action, MediaSpec } from './fields';
+import type { RawRow } from './rows';
+
+/** The columns (CSV) or keys (JSON) of an import file; docs/bulk.md describes each. */
+export const IMPORT_COLUMNS = [
+  'caption',
+  'title',
+  'media',
+  'targets',
+  'scheduled_at',
+  'timezone',
+  'action',
+] as const;
+
+export interface RowProblem {
+  /** The 1-based data row, or null for a problem with the file itself (a header, say). */
+  readonly row: number | null;
+  readonly line: number | null;
+  readonly field: string | null;
+  readonly message: string;
+}
+
+/** A row that passed every check, in the shape batches are built from. */
+export interface PostRow {
+  readonly row: number;
+  readonly line: number | null;
+  readonly caption: string;
+  readonly title?: string | undefined;
+  readonly media: readonly MediaSpec[];
+  readonly targets: readonly Target[];
+  readonly action: Action;
+  /** UTC ISO instant. */
+  readonly scheduledAt?: string | undefined;
+}
+
+export interface Validation {
+  readonly total: number;
+  readonly valid: readonly PostRow[];
+  readonly problems: readonly RowProblem[];
+  /** The check of every media file the rows name, by absolute path. */
+  readonly files: ReadonlyMap<string, FileCheck>;
+}
+
+export interface ValidateOptions {
+  /** Relative media paths are read from here: the import file's folder. */
+  readonly baseDir: string;
+  /** Zone for local date-times in rows without a `timezone`. */
+  readonly defaultTimezone: string;
+  readonly now?: Date | undefined;
+  readonly tools?: Tools | undefined;
+}
+
+// Stands in for the asset id a media file will get, so the contract schema can check everything else now.
+const PLACEHOLDER_ASSET = '00000000-0000-4000-8000-000000000000';
+
+const str = (v: unknown): string | undefined =>
+  v === undefined || v === null ? undefined : typeof v === 'string' ? v : undefined;
+
+/**
+ * Validates every row before anything is sent: column names, each field, the contract's schema for a bulk item,
+ * schedules in the future, and every media file against the upload limits. Problems name the row and field.
+ */
+export async function validateRows(rows: readonly RawRow[], opts: ValidateOptions): Promise<Validation> {
+  const problems: RowProblem[] = [];
+  const now = opts.now ?? new Date();
+  if (!isTimeZone(opts.defaultTimezone)) {
+    problems.push({
+      row: null,
+      line: null,
+      field: 'timezone',
+      message: `default time zone "${opts.defaultTimezone}" is not an IANA zone`,
+    });
+  }
+  const seen = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r.fields)) seen.add(k);
+  for (const k of seen) {
+    if (k !== '__invalid' && !(IMPORT_COLUMNS as readonly string[]).includes(k)) {
+      problems.push({
+        row: null,
+        line: rows[0]?.line !== null ? 1 : null,
+        field: k,
+        message: `unknown column "${k}"; the columns are ${IMPORT_COLUMNS.join(', ')}`,
+      });
+    }
+  }
+  if (problems.length > 0) return { total: rows.length, valid: [], problems, files: new Map() };
+
+  type Draft = Omit<PostRow, 'media'> & { media: MediaSpec[] };
+  const drafts: Draft[] = [];
+  for (const r of rows) {
+    const f = r.fields;
+    const add = (field: string | null, message: string): void => {
+      problems.push({ row: r.row, line: r.line, field, message });
+    };
+    if (typeof f.__invalid === 'string') {
+      add(null, f.__invalid);
+      continue;
+    }
+    const before = problems.length;
+    const caption = f.caption;
+    if (typeof caption !== 'string')
+      add('caption', 'is required (it may be empty text, but the column must be there)');
+    const title = f.title === undefined || f.title === '' ? undefined : str(f.title);
+    if (f.title !== undefined && f.title !== '' && title === undefined) add('title', 'must be text');
+
+    const targets = parseTargets(f.targets);
+    if (!targets.ok) add('targets', targets.message);
+    const media = parseMedia(f.media, opts.baseDir);
+    if (!media.ok) add('media', media.message);
+
+    const zoneText = str(f.timezone)?.trim() || undefined;
+    if (zoneText !== undefined && !isTimeZone(zoneText))
+      add('timezone', `"${zoneText}" is not an IANA time zone (e.g. Europe/Paris)`);
+    const zone = zoneText && isTimeZone(zoneText) ? zoneText : opts.defaultTimezone;
+    const when = parseScheduledAt(f.scheduled_at, zone);
+    if (!when.ok) add('scheduled_at', when.message);
+    const action = parseAction(f.action, when.ok && when.value !== undefined);
+    if (!action.ok) add('action', action.message);
+    if (action.ok && action.value === 'schedule' && when.ok && when.value === undefined) {
+      add(
+        'scheduled_at',
+        'is required to schedule (action schedule); leave action empty or write draft for a draft',
+      );
+    }
+    if (action.ok && action.value === 'schedule' && when.ok && when.value && new Date(when.value) <= now) {
+      add('scheduled_at', `${when.value} is in the past`);
+    }
+    if (problems.length > before || !targets.ok || !media.ok || !when.ok || !action.ok) continue;
+
+    // Everything the contract itself says about a bulk item (caption length, media count, target count…).
+    const candidate = BulkItem.safeParse({
+      item_key: `row-${r.row}`,
+      caption,
+      ...(title !== undefined ? { title } : {}),
+      ...(media.value.length
+        ? {
+            media: media.value.map((m) => ({ asset_id: m.kind === 'asset' ? m.assetId : PLACEHOLDER_ASSET })),
+          }
+        : {}),
+      targets: targets.value,
+      ...(action.value === 'draft' ? { action: 'draft' } : {}),
+      ...(when.value ? { scheduled_at: when.value } : {}),
+    });
+    if (!candidate.success) {
+      for (const issue of candidate.error.issues) {
+        const fi = toFieldIssue(issue);
+        add(String(issue.path[0] ?? '') || null, fi.message);
+      }
+      continue;
+    }
+    drafts.push({
+      row: r.row,
+      line: r.line,
+      caption: caption as string,
+      title,
+      media: media.value,
+      targets: targets.value,
+      action: action.value,
+      scheduledAt: when.value,
+    });
+  }
+
+  // Each media file is checked once, however many rows use it.
+  const files = new Map<string, FileCheck>();
+  for (const d of drafts) {
+    for (const m of d.media) {
+      if (m.kind === 'file' && !files.has(m.path))
+        files.set(m.path, await checkFile(m.path, { tools: opts.tools }));
+    }
+  }
+  const valid: PostRow[] = [];
+  for (const d of drafts) {
+    let fine = true;
+    for (const m of d.media) {
+      if (m.kind !== 'file') continue;
+      const check = files.get(m.path);
+      for (const p of check?.problems ?? []) {
+        if (p.severity !== 'error') continue;
+        fine = false;
+        problems.push({
+          row: d.row,
+          line: d.line,
+          field: 'media',
+          message: p.message.replaceAll(m.path, m.given),
+        });
+      }
+    }
+    if (fine) valid.push(d);
+  }
+  problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  return { total: rows.length, valid, problems, files };
+}
+
+/** `row 3 (line 4), targets: …` */
+export function formatProblem(p: RowProblem): string {
+  const where = p.row === null ? 'file' : `row ${p.row}${p.line !== null ? ` (line ${p.line})` : ''}`;
+  return `${where}${p.field ? `, ${p.field}` : ''}: ${p.message}`;
+}

@@ -1,0 +1,305 @@
+import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { LIMITS, uploadLimitFor } from '../../../src-shared/api/limits';
+import type { UploadContentType } from '../../../src-shared/api/media';
+import { detectFile } from './detect';
+import type { Detected, MediaFormat } from './detect';
+import { readMp4Layout } from './mp4-boxes';
+import { probeFile } from './probe';
+import type { ProbeResult } from './probe';
+import { formatBytes } from './size';
+import { ToolFailedError, ToolNotFoundError } from './tools';
+import type { Tools } from './tools';
+
+/** `upload`: a managed media upload. `direct-upload`: the executor's direct upload (MP4 only, 64 MiB). */
+export type CheckPurpose = 'upload' | 'direct-upload';
+
+export type ProblemRule =
+  | 'file'
+  | 'type'
+  | 'size'
+  | 'direct-upload-type'
+  | 'direct-upload-size'
+  | 'integrity'
+  | 'media-count'
+  | 'extension';
+
+export interface Problem {
+  /** The file's name as the user gave it, or `N files` for a rule about a whole set. */
+  readonly file: string;
+  readonly rule: ProblemRule;
+  /** Errors stop an upload; warnings are worth reading but do not. */
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly limit?: number;
+  readonly actual?: number;
+}
+
+export interface FileCheck {
+  readonly path: string;
+  readonly size: number;
+  readonly detected: Detected | null;
+  readonly probe: ProbeResult | null;
+  /** What the file would be uploaded as; null when it cannot be uploaded as it is. */
+  readonly contentType: UploadContentType | null;
+  readonly problems: readonly Problem[];
+  readonly ok: boolean;
+}
+
+export interface CheckOptions {
+  readonly purpose?: CheckPurpose;
+  /** Which files to run ffprobe on. Videos are always worth it: that is how a corrupt MP4 shows. */
+  readonly probe?: 'video' | 'all' | 'none';
+  readonly tools?: Tools | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+const ACCEPTED = 'JPEG, PNG or WebP images, or MP4 video';
+const EXTENSIONS: Readonly<Record<string, MediaFormat>> = {
+  '.jpg': 'jpeg',
+  '.jpeg': 'jpeg',
+  '.png': 'png',
+  '.webp': 'webp',
+  '.mp4': 'mp4',
+  '.mov': 'mov',
+  '.m4v': 'm4v',
+  '.webm': 'webm',
+  '.mkv': 'mkv',
+  '.gif': 'gif',
+};
+
+const limitText = (limit: number): string => `${formatBytes(limit)} (${limit} bytes)`;
+
+function sizeProblems(
+  name: string,
+  size: number,
+  detected: Detected,
+  purpose: CheckPurpose,
+  path: string,
+): Problem[] {
+  const problems: Problem[] = [];
+  if (purpose === 'direct-upload') {
+    if (detected.format !== 'mp4') {
+      problems.push({
+        file: name,
+        rule: 'direct-upload-type',
+        severity: 'error',
+        message: `${name}: direct uploads take MP4 video only; this file is ${aOrAn(detected.label)}${
+          detected.convertible ? `; convert it with \`postdesk media convert ${path}\`` : ''
+        }`,
+      });
+    }
+    const limit = LIMITS.directUploadBytes;
+    if (size > limit) {
+      problems.push({
+        file: name,
+        rule: 'direct-upload-size',
+        severity: 'error',
+        limit,
+        actual: size,
+        message: `${name}: direct uploads are limited to ${limitText(limit)}; this file is ${formatBytes(size)}; compress it with \`postdesk media convert ${path} --max-size 64MiB\``,
+      });
+    }
+    return problems;
+  }
+  if (detected.mime) {
+    const limit = uploadLimitFor(detected.mime);
+    if (size > limit) {
+      const what = detected.mime === 'video/mp4' ? 'MP4 uploads' : 'image uploads';
+      const hint =
+        detected.mime === 'video/mp4'
+          ? `; compress it with \`postdesk media convert ${path} --max-size 200MiB\``
+          : '';
+      problems.push({
+        file: name,
+        rule: 'size',
+        severity: 'error',
+        limit,
+        actual: size,
+        message: `${name}: ${what} are limited to ${limitText(limit)}; this file is ${formatBytes(size)}${hint}`,
+      });
+    }
+  }
+  return problems;
+}
+
+const aOrAn = (label: string): string =>
+  /^([aeiou]|MP4|M4V|MPEG)/i.test(label) ? `an ${label}` : `a ${label}`;
+
+async function integrityProblems(
+  name: string,
+  path: string,
+  wantProbe: boolean,
+  opts: CheckOptions,
+): Promise<{ problems: Problem[]; probe: ProbeResult | null }> {
+  const problems: Problem[] = [];
+  const layout = await readMp4Layout(path);
+  if (layout.truncated) {
+    const t = layout.truncated;
+    problems.push({
+      file: name,
+      rule: 'integrity',
+      severity: 'error',
+      limit: t.declaredEnd,
+      actual: t.fileSize,
+      message: `${name}: the MP4 is truncated: its "${t.box}" box ends at byte ${t.declaredEnd} but the file has ${t.fileSize} bytes`,
+    });
+  } else if (!layout.hasMoov) {
+    problems.push({
+      file: name,
+      rule: 'integrity',
+      severity: 'error',
+      message: `${name}: the MP4 has no "moov" box (its index), so it cannot be played; it was probably cut short`,
+    });
+  }
+  let probe: ProbeResult | null = null;
+  if (wantProbe) {
+    try {
+      probe = await probeFile(path, { tools: opts.tools, signal: opts.signal });
+      if (!probe.video && problems.length === 0) {
+        problems.push({
+          file: name,
+          rule: 'integrity',
+          severity: 'error',
+          message: `${name}: the MP4 holds no video stream`,
+        });
+      }
+    } catch (err) {
+      if (err instanceof ToolNotFoundError) {
+        problems.push({
+          file: name,
+          rule: 'integrity',
+          severity: 'warning',
+          message: `${name}: could not verify the video (${err.message})`,
+        });
+      } else if (err instanceof ToolFailedError) {
+        if (problems.length === 0) {
+          problems.push({
+            file: name,
+            rule: 'integrity',
+            severity: 'error',
+            message: `${name}: the MP4 is corrupt: ffprobe cannot read it (${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'})`,
+          });
+        }
+      } else {
+        throw err;
+      }
+    }
+  }
+  return { problems, probe };
+}
+
+/** Checks one file against the service's limits before anything is sent. */
+export async function checkFile(path: string, opts: CheckOptions = {}): Promise<FileCheck> {
+  const purpose = opts.purpose ?? 'upload';
+  const name = basename(path);
+  const fail = (problem: Omit<Problem, 'file' | 'severity'>, size = 0, detected: Detected | null = null) => ({
+    path,
+    size,
+    detected,
+    probe: null,
+    contentType: null,
+    problems: [{ file: name, severity: 'error' as const, ...problem }],
+    ok: false,
+  });
+
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) return fail({ rule: 'file', message: `${name}: not a regular file` });
+    size = st.size;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return fail({ rule: 'file', message: `${name}: cannot read the file (${code})` });
+  }
+  if (size === 0) {
+    return fail({
+      rule: 'file',
+      limit: 1,
+      actual: 0,
+      message: `${name}: the file is empty; uploads need at least 1 byte`,
+    });
+  }
+  const detected = await detectFile(path);
+  const problems: Problem[] = [];
+  if (!detected.mime && purpose === 'upload') {
+    problems.push({
+      file: name,
+      rule: 'type',
+      severity: 'error',
+      message: detected.convertible
+        ? `${name}: ${aOrAn(detected.label)} is not accepted as it is; convert it to MP4 with \`postdesk media convert ${path}\``
+        : `${name}: ${aOrAn(detected.label)} is not accepted; uploads take ${ACCEPTED}`,
+    });
+  }
+  const extFormat = EXTENSIONS[extname(name).toLowerCase()];
+  if (extFormat && extFormat !== detected.format && detected.format !== 'unknown') {
+    problems.push({
+      file: name,
+      rule: 'extension',
+      severity: 'warning',
+      message: `${name}: named ${extname(name)} but the bytes are ${aOrAn(detected.label)}${
+        detected.mime ? `; it is sent as ${detected.mime}` : ''
+      }`,
+    });
+  }
+  problems.push(...sizeProblems(name, size, detected, purpose, path));
+
+  let probe: ProbeResult | null = null;
+  const mode = opts.probe ?? 'video';
+  if (detected.format === 'mp4') {
+    const integrity = await integrityProblems(name, path, mode !== 'none', opts);
+    problems.push(...integrity.problems);
+    probe = integrity.probe;
+  } else if (mode === 'all' || (mode === 'video' && detected.convertible)) {
+    try {
+      probe = await probeFile(path, { tools: opts.tools, signal: opts.signal });
+    } catch (err) {
+      if (!(err instanceof ToolFailedError || err instanceof ToolNotFoundError)) throw err;
+      if (err instanceof ToolFailedError && (detected.convertible || detected.mime)) {
+        problems.push({
+          file: name,
+          rule: 'integrity',
+          severity: 'error',
+          message: `${name}: the file is corrupt: ffprobe cannot read it (${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'})`,
+        });
+      }
+    }
+  }
+  const ok = !problems.some((p) => p.severity === 'error');
+  const contentType =
+    purpose === 'direct-upload' ? (detected.format === 'mp4' ? 'video/mp4' : null) : detected.mime;
+  return { path, size, detected, probe, contentType: ok ? contentType : null, problems, ok };
+}
+
+export interface SetCheck {
+  readonly files: readonly FileCheck[];
+  /** Problems about the set as a whole (the 10-media limit of one post or run output). */
+  readonly setProblems: readonly Problem[];
+  readonly ok: boolean;
+}
+
+/**
+ * Checks several files. With `asOneOutput` they are the media of one post or run output, which carries at
+ * most `LIMITS.mediaPerPost`.
+ */
+export async function checkFiles(
+  paths: readonly string[],
+  opts: CheckOptions & { readonly asOneOutput?: boolean } = {},
+): Promise<SetCheck> {
+  const files: FileCheck[] = [];
+  for (const p of paths) files.push(await checkFile(p, opts));
+  const setProblems: Problem[] = [];
+  const max = LIMITS.mediaPerPost;
+  if (opts.asOneOutput && paths.length > max) {
+    setProblems.push({
+      file: `${paths.length} files`,
+      rule: 'media-count',
+      severity: 'error',
+      limit: max,
+      actual: paths.length,
+      message: `${paths.length} files: one post or run output carries at most ${max} media; this one has ${paths.length}`,
+    });
+  }
+  return { files, setProblems, ok: files.every((f) => f.ok) && setProblems.length === 0 };
+}
