@@ -1,11 +1,13 @@
 /**
  * `npm run bench [part…]`: runs each benchmark part, each printing its figures beside a baseline measured in
- * the same run. Parts: sandbox, media, bulk. With no argument, all of them.
+ * the same run. Parts: sandbox, media, bulk, executor, ui. With no argument, all of them.
  */
 const PARTS = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   media: async () => (await import('./media')).benchMedia(),
   bulk: async () => (await import('./bulk')).benchBulk(),
+  executor: async () => (await import('./executor')).benchExecutor(),
+  ui: async () => (await import('./ui')).benchUi(),
 } as const;
 
 type Part = keyof typeof PARTS;

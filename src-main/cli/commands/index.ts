@@ -12,6 +12,9 @@ import { registerAnalyticsCommand } from './analytics';
 import { registerSkillsCommand } from './skills';
 import { registerAutomationsCommand } from './automations';
 import { registerSandboxCommand } from './sandbox';
+import { registerWebCommand } from './web';
+import { registerExecutorCommand } from './executor';
+import { registerRunsCommand } from './runs';
 import { registerUploadCommand } from './upload';
 import { registerMediaCommand } from './media';
 import { registerBulkCommand } from './bulk';
@@ -31,8 +34,11 @@ export const COMMANDS: readonly RegisterCommand[] = [
   registerAnalyticsCommand,
   registerSkillsCommand,
   registerAutomationsCommand,
+  registerExecutorCommand,
+  registerRunsCommand,
   registerSandboxCommand,
   registerUploadCommand,
   registerMediaCommand,
   registerBulkCommand,
+  registerWebCommand,
 ];

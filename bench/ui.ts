@@ -1,0 +1,226 @@
+/**
+ * UI: time to first render of the posts screen with 10,000 deliveries, and the worst frame while
+ * scrolling it, beside the same screen rendered empty, all in one run of Debian's Chromium driven by
+ * Playwright against a real `postdesk web --sandbox`. The deliveries are seeded through the app's own
+ * bulk import (`bulk.plan` + `bulk.submit` on the page's bridge: 100 batches of 100), so the app's local
+ * delivery index learns them as a user's import would; the service itself lists at most 100.
+ */
+import { chromium, type Page } from '@playwright/test';
+import type { Account } from '../src-shared/api/accounts';
+import { CHROMIUM_ARGS } from '../playwright.config';
+import { openConnected } from '../test/e2e/support/page';
+import { sandboxApi, startWebHost, type WebHost } from '../test/e2e/support/web-host';
+
+const DELIVERIES = 10_000;
+const SAMPLES = 5;
+
+/** The page's globals the measurements use, typed here (this tsconfig has no DOM library). */
+interface PageGlobals {
+  location: { hash: string };
+  performance: { now(): number };
+  requestAnimationFrame(cb: (t: number) => void): number;
+  document: {
+    querySelector(
+      s: string,
+    ): { scrollTop: number; scrollHeight: number; clientHeight: number; textContent: string | null } | null;
+    querySelectorAll(s: string): { length: number };
+  };
+}
+
+/** The page's bridge calls the seeding makes, typed here (this tsconfig has no DOM library). */
+interface SeedGlobals {
+  postdesk: {
+    bulk: {
+      plan(i: {
+        source: { text: string; name: string };
+      }): Promise<{ ok: boolean; value?: { plan_id: string; valid_count: number } }>;
+      submit(i: {
+        plan_id: string;
+      }): Promise<{ ok: boolean; value?: { created_count: number }; error?: unknown }>;
+    };
+  };
+}
+
+async function seed(host: WebHost, page: Page): Promise<void> {
+  const { accounts } = await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts');
+  const target = accounts.find((a) => a.platform !== 'youtube');
+  if (!target) throw new Error('the sandbox has no account to post to');
+  const base = Date.now() + 7 * 86_400_000;
+  const lines = ['caption,targets,scheduled_at'];
+  for (let n = 0; n < DELIVERIES; n++) {
+    lines.push(
+      `Bench post ${n}: a caption long enough to fill the column and get truncated with an ellipsis,${target.platform}:${target.id},${new Date(base + n * 60_000).toISOString()}`,
+    );
+  }
+  const created = await page.evaluate(async (text) => {
+    const g = globalThis as unknown as SeedGlobals;
+    const plan = await g.postdesk.bulk.plan({ source: { text, name: 'bench.csv' } });
+    if (!plan.ok || !plan.value) throw new Error(`bulk.plan failed: ${JSON.stringify(plan)}`);
+    const sent = await g.postdesk.bulk.submit({ plan_id: plan.value.plan_id });
+    if (!sent.ok || !sent.value) throw new Error(`bulk.submit failed: ${JSON.stringify(sent)}`);
+    return sent.value.created_count;
+  }, lines.join('\n'));
+  if (created !== DELIVERIES) throw new Error(`seeding created ${created} deliveries, not ${DELIVERIES}`);
+}
+
+/** From the hash change until every row is loaded (the subtitle says when the list was updated). */
+async function fullLoad(page: Page, origin: string): Promise<{ ms: number; rows: number }> {
+  await freshPage(page, origin);
+  const t0 = performance.now();
+  await page.evaluate(() => {
+    (globalThis as unknown as PageGlobals).location.hash = '#/posts';
+  });
+  const subtitle = page.getByText(/deliver(y|ies) · updated/);
+  await subtitle.waitFor({ timeout: 120_000 });
+  const ms = performance.now() - t0;
+  const text = (await subtitle.textContent()) ?? '';
+  return { ms, rows: Number(/([\d,]+) deliver/.exec(text)?.[1]?.replace(/,/g, '') ?? 0) };
+}
+
+/**
+ * A newly loaded document on the accounts screen, so nothing is cached in the stores. (A `goto` that
+ * only changes the hash stays in the same document.) The launch secret stays in sessionStorage.
+ */
+async function freshPage(page: Page, origin: string): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${origin}/#/accounts`);
+  await page.getByRole('heading', { level: 1, name: 'Accounts' }).waitFor();
+  await page.getByRole('list', { name: 'Accounts' }).waitFor();
+}
+
+/** From the hash change to the first frame painted with the screen's content (rows, or its empty state). */
+async function firstRender(page: Page, origin: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    await freshPage(page, origin);
+    times.push(
+      await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const g = globalThis as unknown as PageGlobals;
+            const t0 = g.performance.now();
+            g.location.hash = '#/posts';
+            const tick = () => {
+              const rows = g.document.querySelectorAll('.post-table__body [role=row]').length;
+              const empty = g.document.querySelector('.state__title')?.textContent === 'No posts yet';
+              if (rows > 0 || empty) g.requestAnimationFrame(() => resolve(g.performance.now() - t0));
+              else g.requestAnimationFrame(tick);
+            };
+            tick();
+          }),
+      ),
+    );
+  }
+  return times;
+}
+
+interface Frames {
+  readonly frames: number;
+  readonly worst: number;
+  readonly p95: number;
+  readonly mean: number;
+  readonly rows: number;
+  readonly worstAt: number;
+}
+
+/** Scrolls the list top to bottom at a fling's pace (12 rows a frame), timing every frame. */
+async function scrollFrames(page: Page): Promise<Frames> {
+  return page.evaluate(
+    () =>
+      new Promise<Frames>((resolve) => {
+        const g = globalThis as unknown as PageGlobals;
+        const el = g.document.querySelector('[data-testid=posts-scroll]');
+        const rows =
+          Number(
+            (
+              g.document.querySelector('[role=table][aria-label=Posts]') as unknown as {
+                getAttribute(n: string): string | null;
+              } | null
+            )?.getAttribute('aria-rowcount') ?? 1,
+          ) - 1;
+        const deltas: number[] = [];
+        let last = 0;
+        let count = 0;
+        const step = (t: number) => {
+          if (last) deltas.push(t - last);
+          last = t;
+          count += 1;
+          const done = !el || el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || count > 1200;
+          if (done && count > 120) {
+            const sorted = [...deltas].sort((a, b) => a - b);
+            resolve({
+              frames: deltas.length,
+              worst: sorted[sorted.length - 1] ?? 0,
+              worstAt: deltas.indexOf(sorted[sorted.length - 1] ?? 0),
+              p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+              mean: deltas.reduce((a, b) => a + b, 0) / Math.max(1, deltas.length),
+              rows,
+            });
+            return;
+          }
+          if (el) el.scrollTop += 12 * 56;
+          g.requestAnimationFrame(step);
+        };
+        g.requestAnimationFrame(step);
+      }),
+  );
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+export async function benchUi(): Promise<void> {
+  const host = await startWebHost();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    // tsx compiles this file with esbuild's keepNames, which wraps inner functions in `__name(…)`;
+    // the functions sent to the page need that helper there too.
+    await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
+    await openConnected(page, host.url);
+
+    const emptyTimes = await firstRender(page, host.origin);
+    const emptyFrames = await scrollFrames(page);
+
+    const t0 = performance.now();
+    await seed(host, page);
+    const seedMs = performance.now() - t0;
+
+    const fullTimes = await firstRender(page, host.origin);
+    // Scrolled once every page is in, so the frames measure 10,000 real rows, not placeholders.
+    const loadedAll = await fullLoad(page, host.origin);
+    const fullFrames = await scrollFrames(page);
+
+    console.log(
+      `seeded ${DELIVERIES} deliveries through the app's bulk import in ${(seedMs / 1000).toFixed(1)} s`,
+    );
+    console.log('posts screen, first render (median of 5, hash change → first painted frame):');
+    console.log(
+      `  empty (baseline)      ${ms(median(emptyTimes))}   [${emptyTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+    );
+    console.log(
+      `  ${String(fullFrames.rows).padStart(6)} rows listed   ${ms(median(fullTimes))}   [${fullTimes.map((t) => t.toFixed(0)).join(', ')}]`,
+    );
+    console.log(
+      `  all ${loadedAll.rows} rows loaded      ${ms(loadedAll.ms)}   (posts:list pages of 500 from the local index)`,
+    );
+    console.log('frames (requestAnimationFrame deltas):');
+    console.log(
+      `  empty screen, idle    worst ${ms(emptyFrames.worst)}  p95 ${ms(emptyFrames.p95)}  mean ${ms(emptyFrames.mean)}  (${emptyFrames.frames} frames)`,
+    );
+    console.log(
+      `  scrolling the list    worst ${ms(fullFrames.worst)}  p95 ${ms(fullFrames.p95)}  mean ${ms(fullFrames.mean)}  (${fullFrames.frames} frames, worst #${fullFrames.worstAt})`,
+    );
+    if (fullFrames.rows < DELIVERIES) {
+      console.log(
+        `  note: the posts screen lists only ${fullFrames.rows} of ${DELIVERIES} deliveries: the local index is missing some.`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await host.stop();
+  }
+}

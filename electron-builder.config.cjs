@@ -1,0 +1,105 @@
+// @ts-check
+/**
+ * Packaging for the desktop app (`npm run dist`, on a build machine: it downloads Electron).
+ * docs/desktop.md explains each choice; test/unit/app/packaging-config.test.ts holds the fuses and
+ * asarUnpack rows of that document and this file to each other.
+ *
+ * Release feed: the first `publish` entry is written into the app as app-update.yml and is where the
+ * updater looks. POSTDESK_UPDATE_PROVIDER=github puts the GitHub entry first.
+ */
+
+const UPDATE_URL = process.env.POSTDESK_UPDATE_URL ?? 'https://updates.postdesk.app/desktop';
+const GITHUB_OWNER = process.env.POSTDESK_GITHUB_OWNER ?? 'postdesk';
+const GITHUB_REPO = process.env.POSTDESK_GITHUB_REPO ?? 'postdesk-desktop';
+
+/** @type {Array<import('builder-util-runtime').GenericServerOptions | import('builder-util-runtime').GithubOptions>} */
+const feeds = [
+  { provider: 'generic', url: UPDATE_URL },
+  { provider: 'github', owner: GITHUB_OWNER, repo: GITHUB_REPO, releaseType: 'release' },
+];
+const publish = process.env.POSTDESK_UPDATE_PROVIDER === 'github' ? [...feeds].reverse() : feeds;
+
+/** @type {import('electron-builder').Configuration} */
+const config = {
+  appId: 'app.postdesk.desktop',
+  productName: 'Postdesk',
+  executableName: 'postdesk',
+  copyright: 'Copyright © Postdesk contributors',
+  directories: { buildResources: 'resources', output: 'release/${version}' },
+  // The deb target requires a homepage and a maintainer; package.json has neither yet.
+  extraMetadata: { homepage: process.env.POSTDESK_HOMEPAGE ?? 'https://postdesk.app' },
+
+  // electron-vite's output plus package.json; production dependencies are added by electron-builder.
+  files: ['out/**/*', 'package.json', '!**/*.map'],
+  extraResources: [
+    { from: 'resources/tray', to: 'tray', filter: ['*.png'] },
+    { from: 'resources/icon.png', to: 'icon.png' },
+  ],
+
+  asar: true,
+  // Native code cannot be loaded from inside app.asar: these are unpacked next to it (app.asar.unpacked).
+  asarUnpack: [
+    'node_modules/better-sqlite3/**',
+    'node_modules/@napi-rs/keyring*/**',
+    'node_modules/@ffmpeg-installer/**',
+    'node_modules/@ffprobe-installer/**',
+    '**/*.node',
+  ],
+  // Rebuild native modules (better-sqlite3) against Electron's ABI while packaging.
+  npmRebuild: true,
+  nodeGypRebuild: false,
+
+  // Flipped in the Electron binary right before signing. See docs/desktop.md, "Fuses".
+  electronFuses: {
+    runAsNode: false,
+    enableCookieEncryption: true,
+    enableNodeOptionsEnvironmentVariable: false,
+    enableNodeCliInspectArguments: false,
+    enableEmbeddedAsarIntegrityValidation: true,
+    onlyLoadAppFromAsar: true,
+    loadBrowserProcessSpecificV8Snapshot: false,
+    grantFileProtocolExtraPrivileges: false,
+  },
+
+  protocols: [{ name: 'Postdesk link', schemes: ['postdesk'] }],
+
+  publish,
+  // Stable builds also write beta-*.yml, so the beta channel gets stable releases too.
+  generateUpdatesFilesForAllChannels: true,
+  detectUpdateChannel: true,
+
+  linux: {
+    target: ['AppImage', 'deb'],
+    icon: 'resources/icons',
+    category: 'Office',
+    maintainer: process.env.POSTDESK_MAINTAINER ?? 'Postdesk <support@postdesk.app>',
+    vendor: 'Postdesk',
+    synopsis: 'Schedule and publish posts; run automations on your machine',
+    // The .desktop file registers postdesk:// with xdg (electron-builder adds the MimeType from `protocols`).
+    desktop: { entry: { StartupWMClass: 'Postdesk' } },
+  },
+  deb: {
+    // libsecret is the OS keychain behind @napi-rs/keyring on Linux.
+    depends: ['libsecret-1-0', 'libnotify4', 'libxtst6', 'libnss3'],
+  },
+  appImage: { artifactName: 'Postdesk-${version}-${arch}.AppImage' },
+
+  win: { target: ['nsis'], icon: 'resources/icon.ico' },
+  nsis: {
+    oneClick: false,
+    perMachine: false,
+    allowToChangeInstallationDirectory: true,
+    artifactName: 'Postdesk-Setup-${version}.exe',
+  },
+
+  mac: {
+    // Squirrel.Mac updates from the zip; the dmg is for first installs.
+    target: ['dmg', 'zip'],
+    icon: 'resources/icon.icns',
+    category: 'public.app-category.productivity',
+    hardenedRuntime: true,
+  },
+  dmg: { artifactName: 'Postdesk-${version}-${arch}.dmg' },
+};
+
+module.exports = config;

@@ -1,0 +1,59 @@
+/**
+ * Ties the shell's services to the bridge: the updater behind the `updates` channels (it exists only
+ * once the shell has started, after the bridge), and the core's delivery watcher behind notifications.
+ */
+import type { DeliveryFailed } from '../../src-shared/ipc/posts';
+import type { UpdatesPort } from '../core/bridge/ports';
+import type { DeliveryEvents } from './capabilities';
+import type { Disposable } from './events';
+import type { UpdateChannel, UpdateState } from './update-state';
+import type { UpdateService } from './updater';
+
+/** The state shown where this app does not update itself (a development run): phase `disabled`. */
+export function disabledUpdateState(channel: UpdateChannel, currentVersion: string): UpdateState {
+  return {
+    phase: 'disabled',
+    channel,
+    currentVersion,
+    availableVersion: null,
+    progress: null,
+    waitingFor: null,
+    restartRequested: false,
+    error: null,
+    lastCheckedAt: null,
+  };
+}
+
+/** The `updates` channels on the shell's update service, read late: it is made after the bridge. */
+export function updatesPortFor(
+  service: () => Pick<UpdateService, 'state' | 'checkNow' | 'restartNow'> | null,
+  fallback: () => UpdateState,
+): UpdatesPort {
+  return {
+    state: () => service()?.state() ?? fallback(),
+    async check() {
+      const s = service();
+      if (!s) return fallback();
+      await s.checkNow();
+      return s.state();
+    },
+    restartNow() {
+      const s = service();
+      if (!s) return fallback();
+      s.restartNow();
+      return s.state();
+    },
+  };
+}
+
+/** The core watcher's failures as the notification service takes them. */
+export function deliveryEventsOf(watch: {
+  onDidFailDelivery(listener: (d: DeliveryFailed) => void): Disposable;
+}): DeliveryEvents {
+  return {
+    onDidFailDelivery: (listener) =>
+      watch.onDidFailDelivery((d) =>
+        listener({ id: d.id, post_id: d.post_id, platform: d.platform, error: d.error }),
+      ),
+  };
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { shell } from 'electron';
+import { openLocal } from '../../core/services';
+import type { StartSandboxFn } from '../../core/sandbox-link';
+import type { Store } from '../../core/store/store';
+import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble';
+import { desktopPreviewUrl } from '../../core/bridge/media-url';
+import { createOfflineLauncher } from '../../core/bridge/offline';
+import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
+import type { BulkPort, ExecutorPort, UpdatesPort } from '../../core/bridge/ports';
+import { createBridgeEvents } from '../../core/bridge/events';
+import { createExecutorHost, type ExecutorHost } from '../../core/bridge/executor-port';
+import { resolveApiKey } from '../../core/secrets/secret-store';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface DesktopBridgeOptions {
+  /** The app's userData directory. */
+  readonly dataDir: string;
+  readonly version: string;
+  /** How "Try offline" starts the sandbox in this process (the app passes src-sandbox's). */
+  readonly startSandbox: StartSandboxFn;
+  readonly env?: Env;
+  /** The store, keychain and settings the rest of the app already opened; opened here otherwise. */
+  readonly local?: ReturnType<typeof openLocal>;
+  readonly openExternal?: (url: string) => Promise<void>;
+  /** Modules on the same store and session, wired in when present. */
+  readonly ports?: (ctx: { store: Store; session: BridgeSession }) => {
+    bulk?: BulkPort;
+    executor?: ExecutorPort;
+  };
+  /**
+   * Run the embedded executor here, following the session (a new one after each connect). Leave false
+   * when the shell runs its own executor and passes it through `ports` (`executorPortFor`).
+   */
+  readonly embeddedExecutor?: boolean;
+  /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
+  readonly updates?: UpdatesPort;
+  readonly log?: (message: string) => void;
+}
+
+export interface DesktopBridge {
+  readonly bridge: AssembledBridge;
+  readonly session: BridgeSession;
+  /** The embedded executor's host, with `embeddedExecutor`. */
+  readonly executor: ExecutorHost | null;
+  close(): Promise<void>;
+}
+
+/**
+ * The bridge of the desktop app. Hand `bridge.dispatcher` to `registerIpcHandlers` and `bridge.media`
+ * to `createMainWindow`; emit app events (deep links, notices) on `bridge.events`.
+ */
+export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
+  const ownsLocal = !o.local;
+  const local = o.local ?? openLocal(o.dataDir);
+  const offline = createOfflineLauncher(o.dataDir, o.startSandbox);
+  const session = createBridgeSession({
+    secrets: local.secrets,
+    settings: local.settings,
+    env: o.env ?? process.env,
+    offline,
+    resume: true,
+    userAgent: `postdesk-desktop/${o.version}`,
+  });
+  const extra = o.ports?.({ store: local.store, session }) ?? {};
+  const events = createBridgeEvents();
+  const env = o.env ?? process.env;
+  const executor =
+    !extra.executor && o.embeddedExecutor
+      ? createExecutorHost({
+          session,
+          store: local.store,
+          settings: local.settings,
+          dataDir: o.dataDir,
+          events,
+          secrets: async () => {
+            const key = await resolveApiKey(local.secrets, env);
+            return key ? [key] : [];
+          },
+        })
+      : null;
+  const stagingDir = mkdtempSync(join(tmpdir(), 'postdesk-staging-'));
+  const bridge = assembleBridge({
+    events,
+    host: 'electron',
+    version: o.version,
+    session,
+    store: local.store,
+    previewUrl: desktopPreviewUrl,
+    stagingDir,
+    bulk: extra.bulk,
+    executor: extra.executor ?? executor?.port,
+    openExternal: o.openExternal ?? ((url) => shell.openExternal(url)),
+    updates: o.updates,
+    ...(o.log ? { log: o.log } : {}),
+  });
+  return {
+    bridge,
+    session,
+    executor,
+    async close() {
+      bridge.close();
+      await executor?.close();
+      await session.close();
+      await offline.close();
+      if (ownsLocal) local.store.close();
+      rmSync(stagingDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Closing the window keeps Postdesk in the tray; Quit really quits, but only after the work in progress
+ * has ended: runs and uploads finish within a grace period or are failed with their reason, never
+ * dropped. The same drain runs before an update installs.
+ */
+import type { App, BrowserWindow } from 'electron';
+import type { ActiveRun, ActiveUpload, ExecutorDrain, Logger, UploadQueueControl } from './capabilities';
+import { DisposableStore, listen, type Disposable } from './events';
+
+export const DEFAULT_GRACE_MS = 30_000;
+
+export type QuitReason = 'quit' | 'update';
+
+export type DrainReport = Readonly<{
+  /** Runs and uploads still active after the grace period (and its settling time), failed with `reason`. */
+  failedRuns: readonly ActiveRun[];
+  failedUploads: readonly ActiveUpload[];
+  reason: string;
+}>;
+
+export type QuitCoordinatorDeps = Readonly<{
+  app: Pick<App, 'on' | 'removeListener' | 'exit'>;
+  executor: ExecutorDrain;
+  uploads: Pick<UploadQueueControl, 'activeUploads' | 'drain' | 'failUpload'>;
+  log: Logger;
+  graceMs?: number;
+  /** Extra time, past the grace, for `stop`/`drain` to settle before we stop waiting for them. */
+  settleMs?: number;
+  /** How long the failure reports may take before we exit anyway. */
+  reportMs?: number;
+  /** Called once the drain is done (tray and timers go away here). */
+  onDrained?: (report: DrainReport) => void;
+  /** Awaited (up to `reportMs`) after the drain and before `exit(0)`: close the store and the core. */
+  beforeExit?: () => Promise<void> | void;
+}>;
+
+const seconds = (ms: number): number => Number((ms / 1000).toFixed(ms < 1000 ? 2 : 0));
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+
+export class QuitCoordinator {
+  private drainPromise: Promise<DrainReport> | null = null;
+  private drained = false;
+  private readonly graceMs: number;
+
+  constructor(private readonly deps: QuitCoordinatorDeps) {
+    this.graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
+  }
+
+  /** True from the first quit request on: windows may then really close. */
+  get isQuitting(): boolean {
+    return this.drainPromise !== null;
+  }
+
+  /**
+   * Listens for `before-quit`. The first one is held (preventDefault) while the drain runs, then the app
+   * exits; later ones during the drain are held too but start nothing. Once drained (the update path
+   * drains before `quitAndInstall`), `before-quit` passes so the updater's own quit proceeds.
+   */
+  install(): Disposable {
+    const store = new DisposableStore();
+    store.add(
+      listen(this.deps.app, 'before-quit', (event: Electron.Event) => {
+        if (this.drained) return;
+        event.preventDefault();
+        const first = this.drainPromise === null;
+        const done = this.drain('quit');
+        if (first) void done.then(() => this.finish()).then(() => this.deps.app.exit(0));
+      }),
+    );
+    // With a listener here Electron no longer quits when the last window closes: the tray keeps us alive.
+    store.add(listen(this.deps.app, 'window-all-closed', () => {}));
+    return store;
+  }
+
+  private async finish(): Promise<void> {
+    const close = this.deps.beforeExit;
+    if (!close) return;
+    const closing = Promise.resolve()
+      .then(close)
+      .catch((e: unknown) => this.deps.log.error('closing before exit failed', { error: String(e) }));
+    await Promise.race([closing, delay(this.deps.reportMs ?? 5_000)]);
+  }
+
+  /** Runs the drain once; every caller gets the same result. */
+  drain(why: QuitReason): Promise<DrainReport> {
+    this.drainPromise ??= this.runDrain(why).then((report) => {
+      this.drained = true;
+      this.deps.onDrained?.(report);
+      return report;
+    });
+    return this.drainPromise;
+  }
+
+  private async runDrain(why: QuitReason): Promise<DrainReport> {
+    const { executor, uploads, log } = this.deps;
+    const graceMs = this.graceMs;
+    // The cause goes to the executor, which words its own failures as "<cause> and the run did not
+    // finish within the N s grace period"; our backstop uses the same words.
+    const cause = why === 'update' ? 'Postdesk restarted to install an update' : 'Postdesk quit';
+    const reason = `${cause} and the work did not finish within the ${seconds(graceMs)} s grace period`;
+    log.info('quitting: waiting for work in progress', {
+      why,
+      graceMs,
+      runs: executor.activeRuns().length,
+      uploads: uploads.activeUploads().length,
+    });
+
+    const settled = Promise.allSettled([
+      executor
+        .stop({ graceMs, reason: cause })
+        .catch((e: unknown) => log.error('executor stop failed', { error: String(e) })),
+      uploads
+        .drain({ graceMs })
+        .catch((e: unknown) => log.error('upload drain failed', { error: String(e) })),
+    ]);
+    await Promise.race([settled, delay(graceMs + (this.deps.settleMs ?? 2_000))]);
+
+    // Whatever is still active is failed with its reason, so the service and the UI know what happened.
+    const failedRuns = executor.activeRuns();
+    const failedUploads = uploads.activeUploads();
+    if (failedRuns.length > 0 || failedUploads.length > 0) {
+      log.warn('quitting: failing work that outlived the grace period', {
+        runs: failedRuns.map((r) => r.id),
+        uploads: failedUploads.map((u) => u.id),
+      });
+      const reports = Promise.allSettled([
+        ...failedRuns.map((r) => executor.failRun(r.id, reason)),
+        ...failedUploads.map((u) => uploads.failUpload(u.id, reason)),
+      ]).then((results) => {
+        for (const r of results) {
+          if (r.status === 'rejected')
+            log.error('could not record a failure before quitting', { error: String(r.reason) });
+        }
+      });
+      await Promise.race([reports, delay(this.deps.reportMs ?? 5_000)]);
+    }
+    return { failedRuns, failedUploads, reason };
+  }
+}
+
+/** Closing the window hides it to the tray, unless we are quitting. */
+export function keepInTrayOnClose(
+  win: Pick<BrowserWindow, 'on' | 'removeListener' | 'hide'>,
+  isQuitting: () => boolean,
+): Disposable {
+  return listen(win, 'close', (event: Electron.Event) => {
+    if (isQuitting()) return;
+    event.preventDefault();
+    win.hide();
+  });
+}

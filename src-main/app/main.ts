@@ -1,0 +1,248 @@
+/**
+ * The Electron entry (electron-vite's main input): builds the core side for the desktop (store,
+ * settings, bridge session, executor) and hands it to the shell. Everything that must happen before
+ * `ready` (privileged schemes, the single-instance lock, `open-url`) happens on the first tick.
+ */
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
+import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
+import type { ApiClient } from '../core/api/client';
+import type { BridgeDispatcher } from '../core/bridge/dispatcher';
+import type { Disposable as BridgeDisposable } from '../core/bridge/events';
+import { executorPortFor, forwardExecutorEvents, viewStatus } from '../core/bridge/executor-port';
+import { Executor } from '../core/executor';
+import { chooseAgent } from '../core/executor/from-core';
+import type { StartSandboxFn } from '../core/sandbox-link';
+import { resolveApiKey } from '../core/secrets/secret-store';
+import { openLocal } from '../core/services';
+import { SessionConnection } from './connection-status';
+import type { DeepLinkRoute } from './deep-links';
+import { ExecutorHost } from './executor-host';
+import { registerIpcHandlers } from './ipc-gate';
+import { createDesktopBridge, type DesktopBridge } from './ipc-handlers';
+import { createConsoleLogger } from './log';
+import { LinuxAutostart, LoginItemService } from './login-item';
+import { observeSettings } from './settings-source';
+import { startShell, type Shell } from './shell';
+import { UploadTracker, UploadsClosedError } from './upload-tracker';
+import { loadAutoUpdater } from './updater';
+import { updateNotice } from './update-state';
+import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-adapters';
+import { createMainWindow, isRendererUrl, registerPrivilegedSchemes } from './window';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const log = createConsoleLogger();
+const devServerUrl = process.env.ELECTRON_RENDERER_URL ?? null;
+const dataDir = process.env.POSTDESK_DATA_DIR ?? app.getPath('userData');
+
+/** "Try offline": the sandbox in this process, loaded on demand (most sessions never need Fastify). */
+const startSandboxInProcess: StartSandboxFn = async (opts) => {
+  const { startSandbox } = await import('../../src-sandbox/app');
+  const s = await startSandbox({ ...opts, quiet: true });
+  if (!s.apiKey) {
+    await s.close();
+    throw new Error('the sandbox data was seeded without an API key');
+  }
+  return { url: s.url, apiKey: s.apiKey, close: () => s.close() };
+};
+
+/** Counts `media:upload` calls as uploads in progress, so quitting and updating wait for them. */
+function trackUploads(dispatcher: BridgeDispatcher, uploads: UploadTracker): BridgeDispatcher {
+  return {
+    subscribe: (listener) => dispatcher.subscribe(listener),
+    invoke: (channel, input): Promise<BridgeResult<unknown>> => {
+      if (channel !== 'media:upload') return dispatcher.invoke(channel, input);
+      return uploads
+        .track('media upload', () => dispatcher.invoke(channel, input))
+        .catch((e: unknown) => {
+          if (e instanceof UploadsClosedError) return fail({ kind: 'unavailable', message: e.message });
+          throw e;
+        });
+    },
+  };
+}
+
+/** The desktop executor for a service client; null when none can be built (no agent chosen yet). */
+async function executorFor(
+  client: ApiClient,
+  offline: boolean,
+  local: ReturnType<typeof openLocal>,
+): Promise<Executor | null> {
+  const s = local.settings.get();
+  try {
+    const { agentType, agent } = chooseAgent(s.agentCommands);
+    const key = offline ? null : await resolveApiKey(local.secrets, process.env).catch(() => null);
+    return new Executor({
+      api: client,
+      store: local.store,
+      scope: offline ? 'sandbox' : client.baseUrl,
+      dataDir: join(dataDir, 'executor'),
+      name: s.executorName ?? `${hostname()} (postdesk)`,
+      agentType,
+      ...(agent ? { agent } : {}),
+      concurrency: s.concurrency,
+      missedRunPolicy: s.missedRunPolicy,
+      graceMs: s.graceWindowMinutes * 60_000,
+      secrets: key ? [key] : [],
+      log: (line) => log.info(`executor: ${line}`),
+    });
+  } catch (error) {
+    log.warn('the executor is not started', { error: String(error) });
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  // The renderer's and the media previews' schemes: one call, before ready.
+  registerPrivilegedSchemes(protocol);
+  // Windows shows notifications only for the AppUserModelID the installer's shortcut carries (appId).
+  if (process.platform === 'win32') app.setAppUserModelId('app.postdesk.desktop');
+
+  let desktop: DesktopBridge | null = null;
+  let shellRef: Shell | null = null;
+  const closers: Array<() => Promise<void> | void> = [];
+  let closing: Promise<void> | null = null;
+  const closeCore = (): Promise<void> =>
+    (closing ??= (async () => {
+      // In order: stop listening first, then the executor and the session, the store last.
+      for (const close of closers.splice(0)) {
+        await Promise.resolve()
+          .then(close)
+          .catch(() => undefined);
+      }
+    })());
+
+  shellRef = await startShell({
+    app,
+    powerMonitor,
+    argv: process.argv,
+    platform: process.platform,
+    protocol: {
+      defaultApp: process.defaultApp === true,
+      execPath: process.execPath,
+      entryScript: process.argv[1] ? resolve(process.argv[1]) : undefined,
+    },
+    resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
+    log,
+    closeCore,
+    createWindow: () => {
+      if (!desktop) throw new Error('the window was asked for before the core was ready');
+      return createMainWindow({
+        preloadPath: join(here, '../preload/index.cjs'),
+        rendererDir: join(here, '../renderer'),
+        devServerUrl,
+        media: desktop.bridge.media,
+        openExternal: (url) => shell.openExternal(url),
+      });
+    },
+    navigate: (win: BrowserWindow, route: DeepLinkRoute) => {
+      // Kept for `app:pendingRoute` too: a window made for this link subscribes only as its page starts.
+      desktop?.bridge.routes.open(route);
+      const emit = (): void => desktop?.bridge.events.emit('app:didOpenRoute', route);
+      if (win.webContents.isLoading()) win.webContents.once('did-finish-load', emit);
+    },
+    services: async () => {
+      const opened = openLocal(dataDir);
+      const settings = observeSettings(opened.settings);
+      const local = { ...opened, settings: settings.service };
+      // The shell owns the executor (sleep, quit and updates drive it); the bridge reads it through a port.
+      const executor = new ExecutorHost<Executor>(log);
+      desktop = createDesktopBridge({
+        dataDir,
+        version: app.getVersion(),
+        startSandbox: startSandboxInProcess,
+        local,
+        openExternal: (url) => shell.openExternal(url),
+        ports: () => ({ executor: executorPortFor(() => executor.current()) }),
+        // The update service is made by the shell after this bridge: read it late.
+        updates: updatesPortFor(
+          () => shellRef?.updates ?? null,
+          () => disabledUpdateState(settings.source.get().updateChannel, app.getVersion()),
+        ),
+        log: (message) => log.info(message),
+      });
+      const bridge = desktop;
+      const uploads = new UploadTracker(log);
+      const gate = registerIpcHandlers({
+        dispatcher: trackUploads(bridge.bridge.dispatcher, uploads),
+        window: () => shellRef?.windows.current() ?? null,
+        isTrustedUrl: (url) => isRendererUrl(url, devServerUrl),
+      });
+
+      let forward: BridgeDisposable | null = null;
+      const switched = executor.onDidSwitch((ex) => {
+        forward?.dispose();
+        forward = ex ? forwardExecutorEvents(ex, bridge.bridge.events) : null;
+        bridge.bridge.events.emit('executor:didChangeStatus', viewStatus(ex));
+      });
+      // A new executor for each connection (Connect, "Try offline"); none while disconnected.
+      const follow = async (client: ApiClient | null): Promise<void> => {
+        await executor.use(client ? await executorFor(client, bridge.session.isOffline(), local) : null);
+      };
+      const unfollow = bridge.session.onDidSwitch((client) => void follow(client));
+      void follow(bridge.session.current());
+
+      const connection = new SessionConnection(bridge.session, log);
+      void connection.refresh();
+
+      closers.push(
+        () => gate.dispose(),
+        unfollow,
+        () => connection.dispose(),
+        () => switched.dispose(),
+        () => forward?.dispose(),
+        () => executor.dispose(),
+        () => bridge.close(),
+        () => opened.store.close(),
+      );
+
+      const engine = app.isPackaged ? loadAutoUpdater() : null;
+      return {
+        executor,
+        uploads,
+        connection,
+        // The core polls for failed deliveries (also sent to the window as posts:didFailDelivery).
+        deliveries: deliveryEventsOf(bridge.bridge.deliveries),
+        settings: settings.source,
+        loginItem: new LoginItemService({
+          app,
+          platform: process.platform,
+          isPackaged: app.isPackaged,
+          linux: new LinuxAutostart({
+            configHome: process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config'),
+            id: 'postdesk',
+            name: 'Postdesk',
+            // An AppImage runs from a temporary mount: autostart must point at the file itself.
+            executable: process.env.APPIMAGE ?? process.execPath,
+          }),
+          log,
+        }),
+        updater: engine,
+      };
+    },
+  });
+
+  if (!shellRef) return;
+  // A quit for an update is not held (it was drained first), so the core closes on its way out here.
+  app.once('will-quit', () => void closeCore());
+
+  // Settings follows the whole state; the moments that matter are also told as notices.
+  const updates = shellRef.updates;
+  if (updates) {
+    let phase = updates.state().phase;
+    updates.onDidChangeUpdateState((s) => {
+      desktop?.bridge.events.emit('updates:didChangeUpdateState', s);
+      if (s.phase === phase) return;
+      phase = s.phase;
+      const notice = updateNotice(s);
+      if (notice) desktop?.bridge.events.emit('app:didNotify', notice);
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  log.error('Postdesk failed to start', { error: String(error) });
+  app.exit(1);
+});

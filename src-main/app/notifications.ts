@@ -1,0 +1,151 @@
+/**
+ * Desktop notifications for what went wrong while nobody was looking: a failed delivery, a failed run,
+ * a run missed (while the machine slept, or while Postdesk was not running). A click opens the exact screen through the same deep-link
+ * path (and validation) as a link from outside.
+ */
+import { Notification } from 'electron';
+import type { Platform } from '../../src-shared/api';
+import type { DeliveryEvents, FailedDelivery, FailedRun, Logger, MissedRun, RunEvents } from './capabilities';
+import { deepLinkFor, type DeepLinkRouter } from './deep-links';
+import { DisposableStore, Emitter, type Disposable } from './events';
+
+export type NoticeContent = Readonly<{ title: string; body: string; link: string | null }>;
+
+const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
+  tiktok: 'TikTok',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  linkedin: 'LinkedIn',
+  x: 'X',
+};
+
+const BODY_MAX = 180;
+
+/** Service and agent messages are shown as plain, single-line, bounded text. */
+export function noticeText(text: string | null | undefined, fallback: string): string {
+  const flat = (text ?? '')
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!flat) return fallback;
+  return flat.length > BODY_MAX ? `${flat.slice(0, BODY_MAX - 1)}…` : flat;
+}
+
+function platformName(p: string): string {
+  return (PLATFORM_NAMES as Readonly<Record<string, string>>)[p] ?? p;
+}
+
+export function deliveryFailedNotice(d: FailedDelivery): NoticeContent {
+  return {
+    title: `${platformName(d.platform)} delivery failed`,
+    body: noticeText(d.error, 'The service gave no reason.'),
+    link: deepLinkFor({ kind: 'post', id: d.id }),
+  };
+}
+
+export function runFailedNotice(r: FailedRun): NoticeContent {
+  return {
+    title: `Run failed: ${noticeText(r.automationName, 'automation')}`,
+    body: noticeText(r.error, 'No reason was recorded.'),
+    link: deepLinkFor({ kind: 'run', id: r.runId }),
+  };
+}
+
+export function runMissedNotice(m: MissedRun): NoticeContent {
+  const when = m.scheduledFor ? new Date(m.scheduledFor) : null;
+  const at =
+    when === null
+      ? null
+      : Number.isNaN(when.getTime())
+        ? m.scheduledFor
+        : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const why = noticeText(m.reason, 'The computer was asleep or Postdesk was not running.');
+  return {
+    title: `Run missed: ${noticeText(m.automationName, 'automation')}`,
+    body: at ? `Due ${noticeText(at, 'earlier')}. ${why}` : why,
+    link: m.runId ? deepLinkFor({ kind: 'run', id: m.runId }) : null,
+  };
+}
+
+export type NotificationServiceDeps = Readonly<{
+  router: Pick<DeepLinkRouter, 'open'>;
+  /** Brings the window up (for notices with no link of their own). */
+  reveal: () => void;
+  log: Logger;
+  /** At most this many notifications a minute; beyond that they only count towards the tray. */
+  maxPerMinute?: number;
+  now?: () => number;
+}>;
+
+export class NotificationService implements Disposable {
+  private unseenCount = 0;
+  private readonly shownAt: number[] = [];
+  /** Electron drops click handlers of notifications that were garbage-collected: keep them alive. */
+  private readonly live = new Set<Notification>();
+  private readonly didChangeUnseen = new Emitter<number>();
+  readonly onDidChangeUnseen = this.didChangeUnseen.event;
+  private readonly store = new DisposableStore();
+
+  constructor(private readonly deps: NotificationServiceDeps) {}
+
+  unseen(): number {
+    return this.unseenCount;
+  }
+
+  /** The user opened the window: what we notified has been seen. */
+  markSeen(): void {
+    if (this.unseenCount === 0) return;
+    this.unseenCount = 0;
+    this.didChangeUnseen.fire(0);
+  }
+
+  deliveryFailed(d: FailedDelivery): void {
+    this.notify(deliveryFailedNotice(d));
+  }
+
+  runFailed(r: FailedRun): void {
+    this.notify(runFailedNotice(r));
+  }
+
+  runMissed(m: MissedRun): void {
+    this.notify(runMissedNotice(m));
+  }
+
+  bind(sources: Readonly<{ runs: RunEvents; deliveries?: DeliveryEvents }>): Disposable {
+    const store = new DisposableStore();
+    store.add(sources.runs.onDidFailRun((r) => this.runFailed(r)));
+    store.add(sources.runs.onDidMissRun((m) => this.runMissed(m)));
+    if (sources.deliveries) store.add(sources.deliveries.onDidFailDelivery((d) => this.deliveryFailed(d)));
+    return this.store.add(store);
+  }
+
+  private notify(content: NoticeContent): void {
+    this.unseenCount += 1;
+    this.didChangeUnseen.fire(this.unseenCount);
+
+    const now = (this.deps.now ?? Date.now)();
+    while (this.shownAt.length > 0 && now - (this.shownAt[0] as number) > 60_000) this.shownAt.shift();
+    if (this.shownAt.length >= (this.deps.maxPerMinute ?? 5)) {
+      this.deps.log.info('notification held back (too many this minute); the tray shows the count');
+      return;
+    }
+    if (!Notification.isSupported()) return;
+    this.shownAt.push(now);
+
+    const n = new Notification({ title: content.title, body: content.body });
+    this.live.add(n);
+    n.on('click', () => {
+      this.live.delete(n);
+      if (content.link === null || !this.deps.router.open(content.link, 'notification')) this.deps.reveal();
+    });
+    n.on('close', () => this.live.delete(n));
+    n.show();
+  }
+
+  dispose(): void {
+    this.store.dispose();
+    this.didChangeUnseen.dispose();
+    for (const n of this.live) n.close();
+    this.live.clear();
+  }
+}

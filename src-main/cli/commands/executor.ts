@@ -1,0 +1,169 @@
+import { Option, type Command } from 'commander';
+import { createPolledClock, type Clock } from '../../core/executor/clock';
+import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
+import type { Executor } from '../../core/executor/executor';
+import { createExecutorFromCore } from '../../core/executor/from-core';
+import type { JournalRun } from '../../core/executor/journal';
+import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../core/executor/occurrences';
+import type { CliDeps } from '../context';
+import { EXIT } from '../exit-codes';
+import { truncate, type Output } from '../output';
+import { runRow } from './runs';
+
+interface ExecutorFlags {
+  once?: boolean;
+  name?: string;
+  agentType?: string;
+  folder?: string;
+  concurrency?: string;
+  syncInterval?: string;
+  missed?: MissedRunPolicy;
+  grace?: string;
+  timeout?: string;
+  stopGrace?: string;
+  sandboxClock?: boolean;
+}
+
+const positive = (flag: string, v: string | undefined): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${flag} must be a number of at least 0, got "${v}"`);
+  return n;
+};
+
+/** Reads the sandbox's virtual clock, so a daemon follows a test (or a demo) that moves it. */
+async function sandboxClock(baseUrl: string): Promise<Clock & { stop(): void }> {
+  const clock = createPolledClock(async () => {
+    const res = await fetch(`${baseUrl}/_sandbox/clock`);
+    if (!res.ok) throw new Error(`GET /_sandbox/clock answered ${res.status}`);
+    return new Date(((await res.json()) as { now: string }).now);
+  }, 50);
+  await clock.start();
+  return clock;
+}
+
+function watch(executor: Executor, out: Output): void {
+  const time = () => new Date().toISOString().slice(11, 19);
+  const c = out.colors;
+  executor.onDidStartRun((r) => out.line(`${time()} ${c.cyan('start')}   ${r.name} (${r.id})`));
+  executor.onDidFinishRun((r) => out.line(`${time()} ${c.green('done')}    ${r.name} (${r.id})`));
+  executor.onDidFailRun((r) =>
+    out.line(`${time()} ${c.red('failed')}  ${r.name} (${r.id}): ${truncate(r.message, 200)}`),
+  );
+  executor.onDidMissRun((r) =>
+    out.line(
+      `${time()} ${c.yellow('not run')} ${r.name} at ${r.scheduledFor ?? '-'}: ${truncate(r.message, 200)}`,
+    ),
+  );
+}
+
+export function registerExecutorCommand(program: Command, deps: CliDeps): void {
+  const cmd = program
+    .command('executor')
+    .description(
+      'run local automations: sync, start each occurrence once, run the agent, publish (SIGTERM stops gracefully)',
+    )
+    .option('--once', 'one sync-and-run pass, wait for its runs, then exit')
+    .option('--name <name>', 'executor name shown in the dashboard (setting executorName)')
+    .option(
+      '--agent-type <type>',
+      'which configured agent to run (setting agentCommands); default the only one, else "folder"',
+    )
+    .option('--folder <dir>', 'for the built-in folder agent: the folder to publish from')
+    .option('--concurrency <n>', 'runs at once (setting concurrency)')
+    .option('--sync-interval <seconds>', 'seconds between syncs', '60')
+    .addOption(
+      new Option('--missed <policy>', 'missed occurrences: run the latest, skip, or run all').choices(
+        MISSED_RUN_POLICIES,
+      ),
+    )
+    .option(
+      '--grace <minutes>',
+      'how late the latest missed occurrence may still run (setting graceWindowMinutes)',
+    )
+    .option('--timeout <minutes>', 'per-run timeout of the agent', '30')
+    .option(
+      '--stop-grace <seconds>',
+      'on SIGTERM, how long running runs may finish before they are failed',
+      '30',
+    )
+    .option(
+      '--sandbox-clock',
+      "follow the sandbox's virtual clock (GET /_sandbox/clock) instead of real time",
+    )
+    .action(async (flags: ExecutorFlags, self: Command) => {
+      const out = deps.output(self);
+      const core = await deps.core(self, { replay: false });
+      const concurrency = positive('--concurrency', flags.concurrency);
+      const grace = positive('--grace', flags.grace);
+      const clock = flags.sandboxClock ? await sandboxClock(core.endpoint.baseUrl) : undefined;
+      if (clock) deps.onClose(() => clock.stop());
+      const executor = await createExecutorFromCore(core, {
+        agentType: flags.agentType,
+        name: flags.name,
+        folder: flags.folder,
+        clock,
+        env: deps.io.env,
+        overrides: {
+          syncIntervalMs: (positive('--sync-interval', flags.syncInterval) ?? 60) * 1000,
+          runTimeoutMs: (positive('--timeout', flags.timeout) ?? 30) * 60_000,
+          ...(concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(concurrency)) } : {}),
+          ...(flags.missed ? { missedRunPolicy: flags.missed } : {}),
+          ...(grace !== undefined ? { graceMs: grace * 60_000 } : {}),
+          log: (line) => out.note(line),
+        },
+      });
+      if (!out.json) watch(executor, out);
+      const stopGraceMs = (positive('--stop-grace', flags.stopGrace) ?? 30) * 1000;
+
+      if (flags.once) {
+        // Journal times follow the executor's clock (virtual with --sandbox-clock): compare rows, not times.
+        const before = new Map(executor.journal.list({ limit: 10_000 }).map((r) => [r.id, r.updated_at]));
+        await executor.runOnce();
+        await executor.stop({ graceMs: 0 });
+        const touched = executor.journal
+          .list({ limit: 10_000 })
+          .filter((r) => before.get(r.id) !== r.updated_at);
+        const failed = touched.filter((r) => r.state === 'failed');
+        out.result({ executor: executor.status(), runs: touched.map(runRow) }, () =>
+          out.note(`${touched.length} run(s) this pass, ${failed.length} failed`),
+        );
+        if (failed.length > 0 || executor.lastError()) deps.setExitCode(EXIT.other);
+        return;
+      }
+
+      // The daemon: passes on the clock until SIGTERM or SIGINT, then a graceful stop.
+      const signalled = new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+        process.once('SIGINT', () => resolve('SIGINT'));
+      });
+      executor.start();
+      out.note(
+        `executor "${executor.name}" running agent type ${executor.agentType}; SIGTERM or Ctrl-C stops it`,
+      );
+      const signal = await signalled;
+      out.note(`${signal}: letting running runs finish for up to ${stopGraceMs / 1000} s`);
+      await executor.stop({ graceMs: stopGraceMs, reason: `the executor received ${signal}` });
+      const runs: JournalRun[] = executor.journal.list({ limit: 50 });
+      out.result({ executor: executor.status(), runs: runs.map(runRow) }, () => out.note('executor stopped'));
+    });
+
+  cmd
+    .command('folder-agent')
+    .description(
+      'the built-in folder agent as an agent command: publishes the next file of a folder (caption from <name>.txt)',
+    )
+    .option(
+      '--folder <dir>',
+      'the folder (else $POSTDESK_FOLDER, else a "folder: <path>" line in the instructions)',
+    )
+    .option(
+      '--state <file>',
+      'where published files are remembered (default <folder>/.postdesk-folder-agent.json)',
+    )
+    .action(async (_flags: unknown, self: Command) => {
+      // `--folder` is also an option of `executor` itself, which commander gives the parent first.
+      const flags = self.optsWithGlobals<{ folder?: string; state?: string }>();
+      deps.setExitCode(await folderAgentMain({ folder: flags.folder, state: flags.state }));
+    });
+}

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openLocal } from '../../core/services';
+import type { StartSandboxFn } from '../../core/sandbox-link';
+import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble';
+import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
+import { createOfflineLauncher } from '../../core/bridge/offline';
+import { MemorySecretStore } from '../../core/bridge/memory-secret-store';
+import { createBridgeEvents } from '../../core/bridge/events';
+import { createExecutorHost } from '../../core/bridge/executor-port';
+import { resolveApiKey } from '../../core/secrets/secret-store';
+import type { BulkPort, ExecutorPort } from '../../core/bridge/ports';
+import type { Store } from '../../core/store/store';
+import { createLaunchSecret, startWebHost, webPreviewUrl, type WebHost } from './web-host';
+import { openInBrowser } from './open-browser';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The renderer build `npm run build:web` writes. */
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../../out/web/', import.meta.url));
+
+export interface WebOptions {
+  /** Start the embedded sandbox now; the data directory and keys then live only as long as this process. */
+  readonly sandbox: boolean;
+  readonly port: number;
+  /** Try to open the page in the browser. */
+  readonly open: boolean;
+  /**
+   * Run the embedded executor on whatever the page connects to. Default: with `sandbox` only, so a
+   * host on the user's real service does not run a second executor beside the desktop app's.
+   */
+  readonly executor?: boolean;
+  /** The user's data directory; with `sandbox` and no `dataDir`, a temporary one. */
+  readonly dataDir?: string | undefined;
+  readonly env: Env;
+  readonly version: string;
+  readonly startSandbox: StartSandboxFn;
+  readonly staticDir?: string;
+  readonly print: (line: string) => void;
+  /** Modules built by others on the same store and session, wired in when present. */
+  readonly ports?: (ctx: { store: Store; session: BridgeSession }) => {
+    bulk?: BulkPort;
+    executor?: ExecutorPort;
+  };
+}
+
+export interface RunningWeb {
+  readonly host: WebHost;
+  readonly bridge: AssembledBridge;
+  readonly session: BridgeSession;
+  /** The sandbox's address, with `sandbox`. */
+  readonly sandboxUrl: string | null;
+  close(): Promise<void>;
+}
+
+/** Builds the core side, the bridge and the host; prints the address (with the launch secret) and opens it. */
+export async function startWeb(o: WebOptions): Promise<RunningWeb> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+  };
+  try {
+    let dataDir = o.dataDir;
+    if (!dataDir) {
+      if (!o.sandbox) throw new Error('startWeb: a data directory is needed without --sandbox');
+      const tmp = await mkdtemp(join(tmpdir(), 'postdesk-web-'));
+      cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+      dataDir = tmp;
+    }
+    const stagingDir = await mkdtemp(join(tmpdir(), 'postdesk-web-drops-'));
+    cleanups.push(() => rm(stagingDir, { recursive: true, force: true }));
+
+    // With --sandbox nothing touches the OS keychain: a demo session keeps its keys in memory.
+    const local = openLocal(dataDir, o.sandbox ? new MemorySecretStore() : undefined);
+    cleanups.push(async () => local.store.close());
+    const offline = createOfflineLauncher(dataDir, o.startSandbox);
+    cleanups.push(() => offline.close());
+    // With --sandbox the saved service of the user's own config is not resumed: the page starts at Connect.
+    const env: Env = o.sandbox
+      ? { ...o.env, POSTDESK_API_KEY: undefined, POSTDESK_BASE_URL: undefined }
+      : o.env;
+    const session = createBridgeSession({
+      secrets: local.secrets,
+      settings: local.settings,
+      env,
+      offline,
+      resume: !o.sandbox,
+      userAgent: `postdesk-web/${o.version}`,
+    });
+    cleanups.push(() => session.close());
+
+    let sandboxUrl: string | null = null;
+    if (o.sandbox) {
+      const svc = await offline();
+      sandboxUrl = svc.baseUrl;
+    }
+
+    const secret = createLaunchSecret();
+    const events = createBridgeEvents();
+    const extra = o.ports?.({ store: local.store, session }) ?? {};
+    let executor = extra.executor;
+    if (!executor && (o.executor ?? o.sandbox)) {
+      // The page's automations screen drives a real executor, following whatever the page connects to.
+      const host = createExecutorHost({
+        session,
+        store: local.store,
+        settings: local.settings,
+        dataDir,
+        events,
+        secrets: async () => {
+          const key = await resolveApiKey(local.secrets, env);
+          return key ? [key] : [];
+        },
+      });
+      cleanups.push(() => host.close());
+      executor = host.port;
+    }
+    const bridge = assembleBridge({
+      events,
+      host: 'web',
+      version: o.version,
+      session,
+      store: local.store,
+      previewUrl: webPreviewUrl(secret),
+      stagingDir,
+      bulk: extra.bulk,
+      executor,
+      openExternal: async (url) => void openInBrowser(url, o.env),
+    });
+    const host = await startWebHost({
+      dispatcher: bridge.dispatcher,
+      media: bridge.media,
+      staticDir: o.staticDir ?? DEFAULT_STATIC_DIR,
+      stagingDir,
+      secret,
+      port: o.port,
+    });
+    cleanups.push(() => host.close());
+
+    if (sandboxUrl) {
+      const key = offline.link()?.apiKey;
+      o.print(`sandbox listening on ${sandboxUrl}`);
+      // The sandbox's demo key is a published constant, not a credential; Connect accepts it.
+      if (key) o.print(`api key: ${key}`);
+    }
+    o.print(`postdesk web listening on ${host.origin}`);
+    o.print(`open: ${host.url}`);
+    if (o.open && openInBrowser(host.url, o.env)) o.print('(opened in your browser)');
+
+    return { host, bridge, session, sandboxUrl, close: closeAll };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}

@@ -1,0 +1,268 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { basename, join } from 'node:path';
+import { WebSocketServer, WebSocket } from 'ws';
+import { fail, ok, type BridgeResult } from '../../../src-shared/ipc/bridge-error';
+import {
+  ClientMessage,
+  FILE_NAME_HEADER,
+  FILES_PATH,
+  MEDIA_PATH,
+  TOKEN_HEADER,
+  WS_PATH,
+  type ServerMessage,
+} from '../../../src-shared/ipc/ws-protocol';
+import { LIMITS } from '../../../src-shared/api/limits';
+import type { BridgeDispatcher } from '../../core/bridge/dispatcher';
+import type { MediaRegistry } from '../../core/bridge/media-registry';
+import { contentSecurityPolicy } from '../../core/bridge/csp';
+import { toBridgeError } from '../../core/bridge/bridge-fault';
+import { hostAllowed, originAllowed, secretMatches } from './http-guard';
+import { contentTypeOf, resolveStatic, sendFile } from './static-files';
+
+export interface WebHostOptions {
+  readonly dispatcher: BridgeDispatcher;
+  readonly media: MediaRegistry;
+  /** The built renderer (`vite build --config vite.web.config.ts` → out/web). */
+  readonly staticDir: string;
+  /** Where dropped files' bytes are written before they are registered. */
+  readonly stagingDir: string;
+  /** Made with `createLaunchSecret()`; the previews' URLs carry it too. */
+  readonly secret: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  readonly maxFileBytes?: number;
+}
+
+export interface WebHost {
+  readonly port: number;
+  readonly origin: string;
+  /** What to print and open: the page, with the secret in the fragment (never sent to a server). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** A fresh secret per launch: 256 random bits, URL-safe. */
+export const createLaunchSecret = (): string => randomBytes(32).toString('base64url');
+
+/** The preview address of a registered file in this host. */
+export const webPreviewUrl = (secret: string) => (id: string) =>
+  `${MEDIA_PATH}${encodeURIComponent(id)}?token=${encodeURIComponent(secret)}`;
+
+/** Only loopback: the bridge can post as the user, so it must never listen on another interface. */
+export const WEB_HOST_ADDRESS = '127.0.0.1';
+
+const MAX_MESSAGE_BYTES = 12 * 1024 * 1024;
+
+function safeFileName(raw: string | undefined): string {
+  let name = 'file';
+  try {
+    name = decodeURIComponent(raw ?? '') || 'file';
+  } catch {
+    // keep the fallback
+  }
+  const base = basename(name.replace(/\\/g, '/'))
+    .replace(/[^\w.\- ()]/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 200);
+  return base || 'file';
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const maxFileBytes = opts.maxFileBytes ?? LIMITS.mp4UploadBytes + 1024 * 1024;
+  let port = 0;
+  const securityHeaders = (): Record<string, string> => ({
+    'content-security-policy': contentSecurityPolicy({
+      connect: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`],
+    }),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  });
+
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, {
+      ...securityHeaders(),
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    });
+    res.end(JSON.stringify(body));
+  };
+  const plain = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/plain; charset=utf-8' });
+    res.end(text);
+  };
+
+  async function receiveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const header = req.headers[TOKEN_HEADER];
+    if (!secretMatches(Array.isArray(header) ? header[0] : header, opts.secret)) {
+      json(res, 403, fail({ kind: 'forbidden', message: 'not this launch of postdesk web' }));
+      return;
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > maxFileBytes) {
+      json(res, 413, fail({ kind: 'invalid_input', message: 'the file is larger than any upload may be' }));
+      req.resume();
+      return;
+    }
+    const nameHeader = req.headers[FILE_NAME_HEADER];
+    const dir = join(opts.stagingDir, randomUUID());
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, safeFileName(Array.isArray(nameHeader) ? nameHeader[0] : nameHeader));
+    const written = await new Promise<boolean>((resolveWrite) => {
+      let bytes = 0;
+      const out = createWriteStream(file, { mode: 0o600 });
+      req.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > maxFileBytes) {
+          req.unpipe(out);
+          out.destroy();
+          req.resume();
+          resolveWrite(false);
+        }
+      });
+      req.pipe(out);
+      out.on('finish', () => resolveWrite(bytes <= maxFileBytes));
+      out.on('error', () => resolveWrite(false));
+      req.on('error', () => resolveWrite(false));
+    });
+    if (!written) {
+      await rm(dir, { recursive: true, force: true });
+      json(res, 413, fail({ kind: 'invalid_input', message: 'the file could not be received' }));
+      return;
+    }
+    let result: BridgeResult<unknown>;
+    try {
+      result = ok(await opts.media.addPaths([file]));
+    } catch (e) {
+      result = fail(toBridgeError(e));
+    }
+    json(res, 200, result);
+  }
+
+  async function serveMedia(url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!secretMatches(url.searchParams.get('token'), opts.secret)) {
+      plain(res, 403, 'forbidden');
+      return;
+    }
+    let id = '';
+    try {
+      id = decodeURIComponent(url.pathname.slice(MEDIA_PATH.length));
+    } catch {
+      // an undecodable id is simply unknown
+    }
+    const file = await opts.media.resolveForServing(id);
+    if (!file) {
+      plain(res, 404, 'not found');
+      return;
+    }
+    await sendFile(res, file.path, file.mime, req.headers.range, {
+      ...securityHeaders(),
+      'cache-control': 'no-store',
+    });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req, port)) {
+      plain(res, 421, 'wrong host');
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === FILES_PATH) {
+      if (req.method !== 'POST') return plain(res, 405, 'method not allowed');
+      if (!originAllowed(req, port)) return plain(res, 403, 'forbidden');
+      return receiveFile(req, res);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed');
+    if (url.pathname.startsWith(MEDIA_PATH)) return serveMedia(url, req, res);
+    const file = await resolveStatic(opts.staticDir, url.pathname);
+    if (!file && url.pathname === '/favicon.ico') {
+      res.writeHead(204, securityHeaders()).end(); // browsers ask for it unprompted; the build may have none
+      return;
+    }
+    if (!file) {
+      plain(res, 404, 'not found (is the renderer built? npm run build:web)');
+      return;
+    }
+    const isHtml = file.endsWith('.html');
+    await sendFile(res, file, contentTypeOf(file), undefined, {
+      ...securityHeaders(),
+      'cache-control': isHtml ? 'no-store' : 'no-cache',
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) plain(res, 500, 'internal error');
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  const refuse = (socket: Duplex, status: string) => {
+    socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    socket.destroy();
+  };
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname !== WS_PATH) return refuse(socket, '404 Not Found');
+    if (!hostAllowed(req, port)) return refuse(socket, '421 Misdirected Request');
+    if (!originAllowed(req, port)) return refuse(socket, '403 Forbidden');
+    if (!secretMatches(url.searchParams.get('token'), opts.secret)) return refuse(socket, '401 Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    const send = (m: ServerMessage) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+    };
+    const sub = opts.dispatcher.subscribe((channel, payload) => send({ t: 'event', channel, payload }));
+    ws.on('close', () => sub.dispose());
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      let msg: ClientMessage;
+      try {
+        const parsed = ClientMessage.safeParse(JSON.parse(String(data)));
+        if (!parsed.success) return;
+        msg = parsed.data;
+      } catch {
+        return;
+      }
+      void opts.dispatcher
+        .invoke(msg.channel, msg.input)
+        .then((result) => send({ t: 'result', id: msg.id, result }));
+    });
+  });
+
+  await mkdir(opts.stagingDir, { recursive: true, mode: 0o700 });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, WEB_HOST_ADDRESS, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    port,
+    origin,
+    url: `${origin}/#secret=${opts.secret}`,
+    async close() {
+      for (const c of wss.clients) c.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

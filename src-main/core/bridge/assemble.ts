@@ -1,0 +1,155 @@
+import type { HostKind } from '../../../src-shared/ipc/common';
+import type { Store } from '../store/store';
+import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
+import { createBridgeEvents, type BridgeEvents } from './events';
+import { createBridgeHandlers, type Handlers } from './handlers';
+import { createMediaRegistry, type MediaRegistry } from './media-registry';
+import type { ApiClient } from '../api/client';
+import type { BulkPort, ExecutorPort, UpdatesPort } from './ports';
+import type { BridgeSession } from './session';
+import { createUploadPort } from './uploads';
+import { createBulkPort } from './bulk-port';
+import { createPostOutboxPort } from './post-outbox';
+import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
+import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { createDeliveryFeed } from '../deliveries/delivery-feed';
+
+export interface AssembleOptions {
+  readonly host: HostKind;
+  readonly version: string;
+  readonly session: BridgeSession;
+  readonly store: Store;
+  readonly previewUrl: (id: string) => string;
+  /** Where text the page sends (a CSV) is written for the import; the host removes it on exit. */
+  readonly stagingDir: string;
+  readonly bulk?: BulkPort | undefined;
+  readonly executor?: ExecutorPort | undefined;
+  readonly openExternal?: ((url: string) => Promise<void>) | undefined;
+  readonly events?: BridgeEvents;
+  /** The desktop updater; absent, the `updates` channels answer phase `unsupported`. */
+  readonly updates?: UpdatesPort | undefined;
+  /** How often failed deliveries are polled (default 2 minutes); `false` turns the timer off. */
+  readonly deliveryWatchMs?: number | false;
+  /** How long `posts:create` waits for the service's confirmation before answering "queued". */
+  readonly createSettleMs?: number;
+  /** Where start-up work that failed (replay, upload resume) is reported; it never fails the host. */
+  readonly log?: (message: string) => void;
+}
+
+export interface AssembledBridge {
+  readonly handlers: Handlers;
+  readonly dispatcher: BridgeDispatcher;
+  readonly events: BridgeEvents;
+  readonly media: MediaRegistry;
+  /** Deep links: `routes.open(route)` sends `app:didOpenRoute` and keeps it for `app:pendingRoute`. */
+  readonly routes: RouteInbox;
+  /** Failed deliveries; the desktop shell notifies from `onDidFailDelivery`. */
+  readonly deliveries: DeliveryWatch;
+  /** Stops the timers and the session listener (before the session and the store close). */
+  close(): void;
+}
+
+/** Everything both hosts need, built the same way: handlers on the session, one event hub, one registry. */
+export function assembleBridge(o: AssembleOptions): AssembledBridge {
+  const events = o.events ?? createBridgeEvents();
+  const media = createMediaRegistry({ previewUrl: o.previewUrl });
+  const log = o.log ?? (() => undefined);
+  // Every answer about posts, whichever module asked for it, feeds the local delivery index.
+  const feed = createDeliveryFeed({
+    store: o.store,
+    client: () => current(),
+    scope: () => scopeOf(current()),
+  });
+  const learning = <C extends object>(client: C): C => {
+    const scope = scopeOf(client as unknown as ApiClient);
+    return feed.observe(client, () => scope);
+  };
+  const current = () => {
+    const client = o.session.current();
+    return client && learning(client);
+  };
+  const scopeOf = (client: ApiClient | null) => (o.session.isOffline() ? 'sandbox' : (client?.baseUrl ?? ''));
+  const uploads = createUploadPort({ store: o.store, client: current });
+  const posts = createPostOutboxPort({
+    store: o.store,
+    client: current,
+    scope: (client) => scopeOf(client),
+    ...(o.createSettleMs !== undefined ? { settleMs: o.createSettleMs } : {}),
+    // A create that answered "queued" (or one left by an earlier session) went out later.
+    onDidSettle: (e) =>
+      events.emit('posts:didChange', { reason: 'created', post_ids: e.result ? [e.result.postId] : [] }),
+  });
+  const deliveries = createDeliveryWatch({
+    store: o.store,
+    client: current,
+    scope: () => scopeOf(current()),
+    ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+  });
+  const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
+  const routes = createRouteInbox(events);
+  const handlers = createBridgeHandlers(
+    {
+      connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
+      secrets: o.session.secrets,
+      settings: o.session.settings,
+      uploads,
+      bulk:
+        o.bulk ??
+        createBulkPort({
+          store: o.store,
+          client: current,
+          scope: () => scopeOf(current()),
+          stagingDir: o.stagingDir,
+        }),
+      executor: o.executor,
+      posts,
+      updates: o.updates,
+      deliveries,
+      index: feed,
+    },
+    {
+      host: o.host,
+      version: o.version,
+      events,
+      media,
+      routes,
+      ...(o.openExternal ? { openExternal: o.openExternal } : {}),
+    },
+  );
+
+  // On start and after each switch of connection: finish what an earlier session left (queued posts,
+  // interrupted uploads), then look for failures. In the background: a host never waits on it.
+  let watching: { dispose(): void } | null = null;
+  const arrive = (client: ApiClient | null): void => {
+    watching?.dispose();
+    watching = null;
+    if (!client) return;
+    void posts.replay().catch((e: unknown) => log(`outbox replay failed: ${String(e)}`));
+    void uploads
+      .resume()
+      .then((r) => {
+        if (r.finished + r.failed > 0) log(`resumed uploads: ${r.finished} finished, ${r.failed} not`);
+      })
+      .catch((e: unknown) => log(`resuming uploads failed: ${String(e)}`));
+    if (o.deliveryWatchMs !== false) watching = deliveries.start();
+    else void deliveries.checkNow().catch(() => undefined);
+  };
+  const unsubscribe = o.session.onDidSwitch(arrive);
+  arrive(current());
+
+  return {
+    handlers,
+    dispatcher: createBridgeDispatcher(handlers, events),
+    events,
+    media,
+    routes,
+    deliveries,
+    close() {
+      unsubscribe();
+      watching?.dispose();
+      forwardFailures.dispose();
+      deliveries.dispose();
+      posts.close();
+    },
+  };
+}

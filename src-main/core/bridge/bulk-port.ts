@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type {
+  BatchSummary,
+  BulkPlan,
+  BulkProgress,
+  BulkRow,
+  BulkSubmission,
+} from '../../../src-shared/ipc/bulk';
+import { LIMITS } from '../../../src-shared/api/limits';
+import type { ApiClient } from '../api/client';
+import { createBulk, type Bulk, type BulkEvent, type ImportReport } from '../bulk/bulk';
+import { openBulkStore, type BatchRecord, type BulkStore } from '../bulk/bulk-store';
+import { BulkFileError, readRows } from '../bulk/rows';
+import { validateRows } from '../bulk/validate';
+import type { Store } from '../store/store';
+import { BridgeFault, notConnected } from './bridge-fault';
+import type { BulkPort } from './ports';
+
+export interface BulkPortOptions {
+  readonly store: Store;
+  readonly client: () => ApiClient | null;
+  /** "sandbox" for the embedded sandbox (its port changes per launch), else the base URL. */
+  readonly scope: () => string;
+  /** Where CSV text from the page is written, so the import has a file (its identity) like the CLI's. */
+  readonly stagingDir: string;
+  readonly timezone?: () => string;
+}
+
+const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+function safeName(name: string | undefined): string {
+  const base = basename((name ?? '').replace(/\\/g, '/'))
+    .replace(/[^\w.\- ()]/g, '_')
+    .slice(0, 120);
+  return /\.(csv|json)$/i.test(base) ? base : `${base || 'import'}.csv`;
+}
+
+function stateOf(b: BatchRecord): BatchSummary['state'] {
+  if (b.state === 'pending') return 'pending';
+  if (b.state === 'rejected') return 'failed';
+  if ((b.failedCount ?? 0) === 0) return 'submitted';
+  return (b.createdCount ?? 0) > 0 ? 'partial' : 'failed';
+}
+
+/** The core's bulk import (outbox-backed, idempotent batches) behind the bridge's plan → submit flow. */
+export function createBulkPort(o: BulkPortOptions): BulkPort {
+  const plans = new Map<string, { file: string; name: string | null }>();
+  let records: BulkStore | null = null;
+  const store = () => (records ??= openBulkStore(o.store));
+  const zone = () => o.timezone?.() ?? localZone();
+
+  const summary = (b: BatchRecord): BatchSummary => {
+    const imp = store().getImport(b.importId);
+    return {
+      batch_id: b.batchId,
+      created_at: imp?.createdAt ?? new Date().toISOString(),
+      source_name: imp ? basename(imp.source) : null,
+      total: store().items(b.batchId).length,
+      created_count: b.createdCount ?? 0,
+      failed_count: b.failedCount ?? 0,
+      state: stateOf(b),
+    };
+  };
+
+  const bulkFor = (progressId: string, onProgress: (p: BulkProgress) => void): Bulk => {
+    const api = o.client();
+    if (!api) throw notConnected();
+    let batchCount = 0;
+    let itemsTotal = 0;
+    let itemsDone = 0;
+    return createBulk({
+      api,
+      store: o.store,
+      scope: o.scope(),
+      defaultTimezone: zone(),
+      onEvent: (e: BulkEvent) => {
+        if (e.type === 'planned') {
+          batchCount = e.batches;
+          itemsTotal = e.items;
+        } else if (e.type === 'batch-sent') {
+          itemsDone += e.items;
+          onProgress({
+            plan_id: progressId,
+            batch_index: e.seq,
+            batch_count: Math.max(batchCount, e.seq + 1),
+            items_done: itemsDone,
+            items_total: Math.max(itemsTotal, itemsDone),
+          });
+        }
+      },
+    });
+  };
+
+  const submission = (report: ImportReport, only?: (b: BatchRecord) => boolean): BulkSubmission => {
+    if (report.state === 'invalid') {
+      throw new BridgeFault('invalid_input', 'No row can be sent: fix the problems the plan lists first.');
+    }
+    if (report.state === 'upload-failed') {
+      const why = report.uploads.find((u) => !u.ok);
+      throw new BridgeFault(
+        'api',
+        `A media file of the import could not be uploaded${why && !why.ok ? `: ${why.error.message}` : ''}.`,
+      );
+    }
+    const batches = report.importId
+      ? store()
+          .batches(report.importId)
+          .filter(only ?? (() => true))
+      : [];
+    const views = batches.map(summary);
+    return {
+      batches: views,
+      created_count: views.reduce((n, b) => n + b.created_count, 0),
+      failed_count: views.reduce((n, b) => n + b.failed_count, 0),
+    };
+  };
+
+  return {
+    async plan(source) {
+      const planId = randomUUID();
+      let file: string;
+      let name: string | null;
+      if ('path' in source) {
+        file = source.path;
+        name = basename(source.path);
+      } else {
+        name = source.name ?? null;
+        const dir = join(o.stagingDir, planId);
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        file = join(dir, safeName(source.name));
+        await writeFile(file, source.text, { mode: 0o600 });
+      }
+      let read;
+      try {
+        read = await readRows(file);
+      } catch (e) {
+        if (e instanceof BulkFileError)
+          throw new BridgeFault('invalid_input', e.message.replace(`${file}: `, ''));
+        throw new BridgeFault('invalid_input', 'The file could not be read.');
+      }
+      const v = await validateRows(read.rows, { baseDir: dirname(file), defaultTimezone: zone() });
+      const valid = new Map(v.valid.map((r) => [r.row, r]));
+      const rows: BulkRow[] = read.rows.map((raw) => {
+        const ok = valid.get(raw.row);
+        const issues = v.problems
+          .filter((p) => p.row === raw.row)
+          .map((p) => ({ field: p.field ?? '', message: p.message }));
+        return {
+          line: raw.line ?? raw.row + 1,
+          item_key: ok ? `row-${raw.row}` : null,
+          ok: Boolean(ok) && issues.length === 0,
+          issues,
+          caption: ok?.caption ?? (typeof raw.fields.caption === 'string' ? raw.fields.caption : null),
+          action: ok?.action ?? null,
+          scheduled_at: ok?.scheduledAt ?? null,
+          target_count: ok?.targets.length ?? 0,
+          media_count: ok?.media.length ?? 0,
+        };
+      });
+      const fileIssues = v.problems
+        .filter((p) => p.row === null)
+        .map((p) => ({ field: p.field ?? '', message: p.message }));
+      const validCount = fileIssues.length ? 0 : rows.filter((r) => r.ok).length;
+      const batches = Array.from({ length: Math.ceil(validCount / LIMITS.bulkBatchSize) }, (_, index) => ({
+        index,
+        item_count: Math.min(LIMITS.bulkBatchSize, validCount - index * LIMITS.bulkBatchSize),
+      }));
+      plans.set(planId, { file, name });
+      const plan: BulkPlan = {
+        plan_id: planId,
+        source_name: name,
+        rows,
+        valid_count: validCount,
+        invalid_count: rows.length - rows.filter((r) => r.ok).length,
+        batches,
+        ...(fileIssues.length ? { file_issues: fileIssues } : {}),
+      };
+      return plan;
+    },
+    async submit(planId, onProgress) {
+      const plan = plans.get(planId);
+      if (!plan) throw new BridgeFault('not_found', 'That plan is gone; drop the file again.');
+      const report = await bulkFor(planId, onProgress).importFile(plan.file, { skipInvalid: true });
+      return submission(report);
+    },
+    async history() {
+      const ids = store()
+        .db.prepare<[string], { id: string }>(
+          'SELECT id FROM bulk_imports WHERE scope = ? ORDER BY created_at DESC LIMIT 50',
+        )
+        .all(o.scope());
+      return ids.flatMap(({ id }) => store().batches(id).map(summary));
+    },
+    async resubmitFailed(batchId, onProgress) {
+      if (!store().batch(batchId)) throw new BridgeFault('not_found', 'That batch was not sent from here.');
+      const report = await bulkFor(batchId, onProgress).resubmitFailed(batchId);
+      return submission(report, (b) => b.resubmitOf === batchId);
+    },
+  };
+}

@@ -1,0 +1,226 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
+import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
+import type { ApiClient } from '../api/client';
+import type { SettingsService } from '../services';
+import { chooseAgent } from '../executor/from-core';
+import { Executor } from '../executor/executor';
+import type { JournalRun, RunPhase } from '../executor/journal';
+import { readRunLog } from '../executor/run-log';
+import type { Store } from '../store/store';
+import { BridgeFault, unavailable } from './bridge-fault';
+import type { BridgeEvents, Disposable } from './events';
+import type { ExecutorPort } from './ports';
+import type { BridgeSession } from './session';
+
+const STATE: Readonly<Record<RunPhase, RunRecord['state']>> = {
+  queued: 'pending',
+  starting: 'running',
+  running: 'running',
+  agent_done: 'running',
+  uploading: 'running',
+  completing: 'running',
+  // Failed here; only telling the service is left (it was unreachable): for the user it has failed.
+  failing: 'failed',
+  completed: 'completed',
+  failed: 'failed',
+  not_run: 'missed',
+};
+
+/** A journal row as the UI sees it. The local id is the run's id throughout its life. */
+export function toRunRecord(row: JournalRun): RunRecord {
+  return {
+    id: row.id,
+    automation_id: row.automation_id,
+    automation_name: row.automation_name,
+    revision: row.revision,
+    state: row.state === 'not_run' && row.reason_code === 'skipped' ? 'skipped' : STATE[row.state],
+    scheduled_for: row.scheduled_for,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    reason: row.reason,
+  };
+}
+
+/** An executor's status as the UI sees it; `stopped` when there is none. */
+export function viewStatus(ex: Executor | null): ExecutorStatus {
+  if (!ex) {
+    return {
+      state: 'stopped',
+      executor_id: null,
+      name: null,
+      last_sync_at: null,
+      next_sync_at: null,
+      active_runs: 0,
+      last_error: null,
+    };
+  }
+  const s = ex.status();
+  return {
+    state: ex.state(),
+    executor_id: s.executorId,
+    name: ex.name,
+    last_sync_at: s.lastSyncAt,
+    next_sync_at: ex.nextSyncAt(),
+    active_runs: s.activeRuns,
+    last_error: s.lastError,
+  };
+}
+
+/** The bridge's view of an executor that may come and go (`current` returns null while there is none). */
+export function executorPortFor(current: () => Executor | null): ExecutorPort {
+  const need = (): Executor => {
+    const ex = current();
+    if (!ex) throw unavailable('The executor');
+    return ex;
+  };
+  const status = () => viewStatus(current());
+  return {
+    status: async () => status(),
+    pause: async () => (need().pause(), status()),
+    resume: async () => (need().resume(), status()),
+    syncNow: async () => (need().syncNow(), status()),
+    async runNow(automationId) {
+      const ex = need();
+      let info;
+      try {
+        info = await ex.runNow(automationId);
+      } catch (e) {
+        // the executor's refusals are plain errors with a readable reason
+        if (e instanceof Error && !('status' in e)) throw new BridgeFault('invalid_input', e.message);
+        throw e;
+      }
+      const row = ex.journal.get(info.localId);
+      if (!row) throw new BridgeFault('internal', 'the run was not recorded');
+      return toRunRecord(row);
+    },
+    async listRuns({ automation_id, limit }) {
+      const ex = current();
+      if (!ex) return [];
+      return ex.journal
+        .list({ limit: limit ?? 100, ...(automation_id ? { automationId: automation_id } : {}) })
+        .map(toRunRecord);
+    },
+    async getRun(id): Promise<RunDetail | null> {
+      const ex = current();
+      const row = ex?.journal.find(id);
+      if (!ex || !row) return null;
+      const steps = ex.journal.steps(row.id).map((s) => ({
+        step_id: s.step_id,
+        status: s.status as RunDetail['steps'][number]['status'],
+        message: s.message,
+        at: s.at,
+      }));
+      const logs = row.run_dir ? await readRunLog(join(row.run_dir, 'run.log'), 500) : [];
+      return { run: toRunRecord(row), steps, logs };
+    },
+    nextOccurrence: (a) => current()?.nextOccurrence(a) ?? null,
+  };
+}
+
+/** Forwards an executor's events onto the bridge. */
+export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Disposable {
+  const runChanged = (localId: string) => {
+    const row = ex.journal.get(localId);
+    if (row) events.emit('runs:didChange', { run: toRunRecord(row) });
+  };
+  const subs = [
+    ex.onDidStepRun((s) =>
+      events.emit('runs:didStepRun', {
+        run_id: s.localId,
+        automation_id: s.automationId,
+        step: { step_id: s.stepId, status: s.status, message: s.message || null, at: s.at },
+      }),
+    ),
+    ex.onDidStartRun((r) => runChanged(r.localId)),
+    ex.onDidFinishRun((r) => {
+      runChanged(r.localId);
+      events.emit('posts:didChange', { reason: 'run' });
+    }),
+    ex.onDidFailRun((r) => runChanged(r.localId)),
+    ex.onDidMissRun((r) => runChanged(r.localId)),
+    ex.onDidChangeState(() => events.emit('executor:didChangeStatus', viewStatus(ex))),
+  ];
+  return { dispose: () => subs.forEach((s) => s.dispose()) };
+}
+
+export interface ExecutorHostOptions {
+  readonly session: BridgeSession;
+  readonly store: Store;
+  readonly settings: SettingsService;
+  readonly dataDir: string;
+  readonly events: BridgeEvents;
+  /** Secrets the agent must never see (the API key), read when an executor is made. */
+  readonly secrets?: () => Promise<readonly string[]>;
+}
+
+export interface ExecutorHost {
+  readonly port: ExecutorPort;
+  current(): Executor | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the embedded executor on whatever the session is connected to: a new one (started) after each
+ * switch of connection, the old one stopped first. For hosts without a shell of their own (`postdesk web`).
+ */
+export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
+  let ex: Executor | null = null;
+  let forward: Disposable | null = null;
+  let chain = Promise.resolve();
+  const port = executorPortFor(() => ex);
+
+  const make = async (client: ApiClient): Promise<Executor> => {
+    const s = o.settings.get();
+    const { agentType, agent } = chooseAgent(s.agentCommands);
+    const offline = o.session.isOffline();
+    return new Executor({
+      api: client,
+      store: o.store,
+      scope: offline ? 'sandbox' : client.baseUrl,
+      dataDir: join(o.dataDir, 'executor'),
+      name: s.executorName ?? `${hostname()} (postdesk web)`,
+      agentType,
+      ...(agent ? { agent } : {}),
+      concurrency: s.concurrency,
+      missedRunPolicy: s.missedRunPolicy,
+      graceMs: s.graceWindowMinutes * 60_000,
+      secrets: [...((await o.secrets?.().catch(() => [])) ?? [])],
+    });
+  };
+
+  const switchTo = (client: ApiClient | null) => {
+    chain = chain.then(async () => {
+      const old = ex;
+      ex = null;
+      forward?.dispose();
+      forward = null;
+      await old?.stop({ graceMs: 5_000, reason: 'the connection changed' }).catch(() => undefined);
+      if (client) {
+        try {
+          const next = await make(client);
+          forward = forwardExecutorEvents(next, o.events);
+          ex = next;
+          next.start();
+        } catch {
+          ex = null; // no usable agent configuration: the executor stays off and its status says stopped
+        }
+      }
+      o.events.emit('executor:didChangeStatus', viewStatus(ex));
+    });
+  };
+
+  const unsubscribe = o.session.onDidSwitch(switchTo);
+  if (o.session.current()) switchTo(o.session.current());
+
+  return {
+    port,
+    current: () => ex,
+    async close() {
+      unsubscribe();
+      switchTo(null);
+      await chain;
+    },
+  };
+}

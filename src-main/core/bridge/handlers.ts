@@ -1,0 +1,324 @@
+import type { z } from 'zod';
+import type { Contract, DomainName, InvokeVerb } from '../../../src-shared/ipc/contract';
+import type { InvokeDef } from '../../../src-shared/ipc/define';
+import type { HostKind } from '../../../src-shared/ipc/common';
+import type { MediaCheck } from '../../../src-shared/ipc/media';
+import type { AutomationView } from '../../../src-shared/ipc/automations';
+import type { Delivery } from '../../../src-shared/api/posts';
+import type { UpdateState } from '../../../src-shared/ipc/updates';
+import { checkFile } from '../media/check';
+import { nextOccurrence } from '../executor/occurrences';
+import { BridgeFault, unavailable } from './bridge-fault';
+import type { BridgeEvents } from './events';
+import type { MediaRegistry } from './media-registry';
+import type { BridgeCore } from './ports';
+import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
+import type { RouteInbox } from './route-inbox';
+
+type HandlerFor<D> =
+  D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
+
+/** A handler for every invoke channel: a missing one is a compile error. */
+export type Handlers = {
+  readonly [D in DomainName]: { readonly [V in InvokeVerb<D>]: HandlerFor<Contract[D][V]> };
+};
+
+export interface BridgeDeps {
+  readonly host: HostKind;
+  readonly version: string;
+  readonly platform?: string;
+  readonly events: BridgeEvents;
+  readonly media: MediaRegistry;
+  /** Opens an already allowlisted https URL in the user's browser; absent: links are not opened. */
+  readonly openExternal?: (url: string) => Promise<void>;
+  readonly externalHosts?: readonly string[];
+  readonly clock?: () => Date;
+  /** Deep links waiting for a page (`app:pendingRoute`); absent: there is never one. */
+  readonly routes?: RouteInbox;
+}
+
+const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
+
+const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
+
+export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handlers {
+  const { events } = deps;
+  const api = () => core.connection.api();
+  const now = deps.clock ?? (() => new Date());
+  const need = <T>(port: T | undefined, what: string): T => {
+    if (!port) throw unavailable(what);
+    return port;
+  };
+  const registered = (id: string) => {
+    const f = deps.media.get(id);
+    if (!f) throw new BridgeFault('not_found', 'That file is no longer added; add it again.');
+    return f;
+  };
+  /** `postdesk web` does not update itself: the desktop app does. */
+  const unsupportedUpdates = async (): Promise<UpdateState> => ({
+    phase: 'unsupported',
+    channel: (await core.settings.get()).update_channel,
+    currentVersion: deps.version,
+    availableVersion: null,
+    progress: null,
+    waitingFor: null,
+    restartRequested: false,
+    error: null,
+    lastCheckedAt: null,
+  });
+  const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
+    events.emit('connection:didChange', status as never);
+    return status;
+  };
+
+  return {
+    app: {
+      info: async () => ({
+        host: deps.host,
+        version: deps.version,
+        platform: deps.platform ?? process.platform,
+      }),
+      openExternal: async ({ url }) => {
+        const { base_url } = await core.connection.status();
+        const hosts = [...(deps.externalHosts ?? EXTERNAL_HOSTS), ...[hostOfHttps(base_url)].filter(Boolean)];
+        if (!deps.openExternal || !isAllowedExternal(url, hosts as string[])) return { opened: false };
+        await deps.openExternal(url);
+        return { opened: true };
+      },
+      pendingRoute: async () => ({ route: deps.routes?.take() ?? null }),
+    },
+    connection: {
+      status: () => core.connection.status(),
+      connect: async ({ base_url, api_key }) =>
+        connectionChanged(await core.connection.connect(base_url, api_key)),
+      useOffline: async () => connectionChanged(await core.connection.useOffline()),
+      disconnect: async () => connectionChanged(await core.connection.disconnect()),
+    },
+    accounts: {
+      list: async () => {
+        const res = await (await api()).listAccounts();
+        const accounts = [...res.accounts].sort(
+          (a, b) => Date.parse(b.created_at) - Date.parse(a.created_at),
+        );
+        return { ...res, accounts };
+      },
+    },
+    posts: {
+      list: async ({ offset, refresh: _refresh, ...query }) => {
+        const client = await api(); // not connected: say so rather than answer from the index
+        if (core.index) return core.index.list({ ...query, offset, refresh: _refresh });
+        // Without the index: one service page, which has no offset.
+        const { limit, ...filter } = query;
+        const res = offset
+          ? { posts: [] }
+          : await client.listPosts({ ...filter, limit: Math.min(limit ?? 50, 100) });
+        return { ...res, offset: offset ?? 0, total: res.posts.length };
+      },
+      create: async (body) => {
+        // Through the outbox when wired (both hosts): in the store before it is sent, never sent twice.
+        const res = core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
+        events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
+        return res;
+      },
+      update: async (body) => {
+        const res = await (await api()).updatePost(body);
+        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
+        return res;
+      },
+      delete: async (body) => {
+        const res = await (await api()).deletePost(body);
+        events.emit('posts:didChange', { reason: 'deleted' });
+        return res;
+      },
+      checkFailures: async () => {
+        await api(); // not connected: say so rather than answer "no failures"
+        return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };
+      },
+    },
+    calendar: {
+      range: async ({ start, end, platform, statuses }) => {
+        const client = await api();
+        if (core.index) {
+          const deliveries = await core.index.range({
+            start,
+            end,
+            platform,
+            statuses: statuses ?? CALENDAR_STATUSES,
+          });
+          return { deliveries: [...deliveries] };
+        }
+        const from = Date.parse(start);
+        const to = Date.parse(end);
+        const lists = await Promise.all(
+          (statuses ?? CALENDAR_STATUSES).map((status) =>
+            client.listPosts({ status, limit: 100, ...(platform ? { platform } : {}) }),
+          ),
+        );
+        const seen = new Set<string>();
+        const deliveries = lists
+          .flatMap((l) => l.posts)
+          .filter((d) => {
+            const when = whenOf(d);
+            if (!when || seen.has(d.id)) return false;
+            seen.add(d.id);
+            const t = Date.parse(when);
+            return t >= from && t < to;
+          })
+          .sort((a, b) => Date.parse(whenOf(a) ?? '') - Date.parse(whenOf(b) ?? ''));
+        return { deliveries };
+      },
+      reschedule: async ({ id, scheduled_at }) => {
+        const res = await (await api()).updatePost({ id, scheduled_at });
+        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
+        return res;
+      },
+    },
+    media: {
+      add: ({ paths }) => deps.media.addPaths(paths),
+      inspect: async ({ id }) => {
+        const f = registered(id);
+        const check = await checkFile(f.realPath, { purpose: 'upload' });
+        const checks: MediaCheck[] = check.problems.map((p) => ({
+          level: p.severity,
+          code: p.rule,
+          message: p.message,
+        }));
+        const v = check.probe?.video ?? null;
+        return {
+          id,
+          ok: check.ok,
+          content_type: check.contentType,
+          checks,
+          width: v?.displayWidth ?? null,
+          height: v?.displayHeight ?? null,
+          duration_seconds: check.probe?.durationSec ?? null,
+        };
+      },
+      upload: async ({ id }) => {
+        const f = registered(id);
+        if (!f.contentType) {
+          throw new BridgeFault(
+            'invalid_input',
+            `${f.name} cannot be uploaded as it is: only JPEG, PNG or WebP images and MP4 video are accepted.`,
+          );
+        }
+        const uploads = need(core.uploads, 'Uploading media');
+        try {
+          const done = await uploads.upload(
+            { path: f.realPath, contentType: f.contentType, size: f.size },
+            {
+              hash: (bytes_done, bytes_total) =>
+                events.emit('media:didHashProgress', { id, bytes_done, bytes_total }),
+              upload: (phase, bytes_sent, bytes_total) =>
+                events.emit('media:didUploadProgress', { id, phase, bytes_sent, bytes_total }),
+            },
+          );
+          events.emit('media:didUploadProgress', {
+            id,
+            phase: 'done',
+            bytes_sent: f.size,
+            bytes_total: f.size,
+          });
+          return { id, ...done };
+        } catch (e) {
+          events.emit('media:didUploadProgress', { id, phase: 'failed', bytes_sent: 0, bytes_total: f.size });
+          throw e;
+        }
+      },
+      remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
+    },
+    bulk: {
+      plan: ({ source }) => need(core.bulk, 'Bulk import').plan(source),
+      submit: async ({ plan_id }) => {
+        const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
+          events.emit('bulk:didProgress', p),
+        );
+        events.emit('posts:didChange', { reason: 'bulk' });
+        return res;
+      },
+      history: async () => ({ batches: [...(await need(core.bulk, 'Bulk import').history())] }),
+      inspect: async (query) => (await api()).bulkInspect(query),
+      resubmitFailed: async ({ batch_id }) => {
+        const res = await need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) =>
+          events.emit('bulk:didProgress', p),
+        );
+        events.emit('posts:didChange', { reason: 'bulk' });
+        return res;
+      },
+    },
+    articles: {
+      list: async (query) => (await api()).listArticles(query),
+      create: async (body) => (await api()).createArticle(body),
+      delete: async (body) => (await api()).deleteArticle(body),
+    },
+    analytics: {
+      overview: async (query) => (await api()).analytics(query),
+      post: async ({ post_id }) => (await api()).analytics({ post_id }),
+    },
+    skills: {
+      list: async () => (await api()).listSkills(),
+      get: async ({ id, version }) => (await api()).getSkill(id, version ? { version } : undefined),
+    },
+    automations: {
+      list: async () => {
+        const res = await (await api()).listAutomations();
+        const after = now();
+        const automations: AutomationView[] = res.automations.map((a) => {
+          let next: string | null = null;
+          if (a.status === 'active') {
+            try {
+              next = core.executor?.nextOccurrence
+                ? core.executor.nextOccurrence(a)
+                : (nextOccurrence(a.schedule, after)?.toISOString() ?? null);
+            } catch {
+              next = null; // an invalid schedule has no next occurrence; the list still loads
+            }
+          }
+          return { ...a, next_occurrence: next };
+        });
+        return { automations };
+      },
+      runNow: async ({ id }) => ({ run: await need(core.executor, 'The executor').runNow(id) }),
+    },
+    runs: {
+      list: async (filter) => ({ runs: [...(await need(core.executor, 'The executor').listRuns(filter))] }),
+      get: async ({ id }) => {
+        const detail = await need(core.executor, 'The executor').getRun(id);
+        if (!detail) throw new BridgeFault('not_found', 'No such run.');
+        return detail;
+      },
+    },
+    executor: {
+      status: () => need(core.executor, 'The executor').status(),
+      pause: () => need(core.executor, 'The executor').pause(),
+      resume: () => need(core.executor, 'The executor').resume(),
+      syncNow: () => need(core.executor, 'The executor').syncNow(),
+    },
+    settings: {
+      get: () => core.settings.get(),
+      update: async (patch) => {
+        const view = await core.settings.update(patch);
+        events.emit('settings:didChange', view);
+        return view;
+      },
+    },
+    updates: {
+      state: async () => core.updates?.state() ?? (await unsupportedUpdates()),
+      check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
+      restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
+    },
+    secrets: {
+      set: async ({ api_key }) => {
+        await core.secrets.set(api_key);
+        connectionChanged(await core.connection.status());
+        return { stored: true };
+      },
+      has: () => core.secrets.has(),
+      clear: async () => {
+        await core.secrets.clear();
+        connectionChanged(await core.connection.status());
+        return { cleared: true };
+      },
+    },
+  };
+}

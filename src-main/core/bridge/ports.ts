@@ -1,0 +1,137 @@
+import type { ApiClient } from '../api/client';
+import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
+import type { SettingsPatch, SettingsView } from '../../../src-shared/ipc/settings';
+import type {
+  BatchSummary,
+  BulkPlan,
+  BulkProgress,
+  BulkSource,
+  BulkSubmission,
+} from '../../../src-shared/ipc/bulk';
+import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
+import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
+import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/media';
+import type { Automation } from '../../../src-shared/api/automations';
+import type { UploadContentType } from '../../../src-shared/api/media';
+import type { CreatePostRequest } from '../../../src-shared/api/posts';
+import type { CreatePostResult, DeliveryFailed } from '../../../src-shared/ipc/posts';
+import type { UpdateState } from '../../../src-shared/ipc/updates';
+import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+
+/**
+ * What the bridge needs from the core, one narrow capability each, so handlers can be built before
+ * (or without) a module and tests can hand in what they need. `adapters.ts` maps the real modules.
+ */
+
+/** The service calls the bridge makes. */
+export type BridgeApi = Pick<
+  ApiClient,
+  | 'listAccounts'
+  | 'listPosts'
+  | 'createPost'
+  | 'updatePost'
+  | 'deletePost'
+  | 'bulkInspect'
+  | 'listArticles'
+  | 'createArticle'
+  | 'deleteArticle'
+  | 'analytics'
+  | 'listSkills'
+  | 'getSkill'
+  | 'listAutomations'
+>;
+
+export interface ConnectionPort {
+  status(): Promise<ConnectionStatus>;
+  /** Checks the key by listing accounts, then stores it; throws the service's error otherwise. */
+  connect(baseUrl: string, apiKey: string): Promise<ConnectionStatus>;
+  useOffline(): Promise<ConnectionStatus>;
+  disconnect(): Promise<ConnectionStatus>;
+  /** The client of the current connection; throws a `not_connected` fault when there is none. */
+  api(): Promise<BridgeApi>;
+}
+
+/** The API key, write-only. */
+export interface SecretsPort {
+  set(apiKey: string): Promise<void>;
+  has(): Promise<boolean>;
+  clear(): Promise<void>;
+}
+
+export interface SettingsPort {
+  get(): Promise<SettingsView>;
+  update(patch: SettingsPatch): Promise<SettingsView>;
+}
+
+export interface UploadFile {
+  readonly path: string;
+  readonly contentType: UploadContentType;
+  readonly size: number;
+}
+export interface UploadProgressSink {
+  hash(bytesDone: number, bytesTotal: number): void;
+  upload(phase: UploadProgress['phase'], bytesSent: number, bytesTotal: number): void;
+}
+export interface UploadPort {
+  /** Hashes, reserves, PUTs and completes one managed upload. */
+  upload(file: UploadFile, progress: UploadProgressSink): Promise<Omit<MediaUploaded, 'id'>>;
+  /** Finishes uploads an earlier session left unfinished (state in the store); how many were finished. */
+  resume?(): Promise<{ finished: number; failed: number }>;
+}
+
+/** Post creates through the outbox; throws a fault when refused, or `network`/`OUTBOX_QUEUED` when not confirmed. */
+export interface PostCreatePort {
+  create(req: Readonly<CreatePostRequest>): Promise<CreatePostResult>;
+  /** Sends entries left queued by an earlier session. */
+  replay(): Promise<void>;
+}
+
+/** The desktop updater; absent in `postdesk web`, which answers phase `unsupported`. */
+export interface UpdatesPort {
+  state(): UpdateState;
+  check(): Promise<UpdateState>;
+  restartNow(): UpdateState;
+}
+
+/** Failed deliveries, found by polling and reported once. */
+export interface DeliveryWatchPort {
+  checkNow(): Promise<readonly DeliveryFailed[]>;
+}
+
+export interface BulkPort {
+  plan(source: BulkSource): Promise<BulkPlan>;
+  submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
+  history(): Promise<readonly BatchSummary[]>;
+  resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
+}
+
+export interface ExecutorPort {
+  status(): Promise<ExecutorStatus>;
+  pause(): Promise<ExecutorStatus>;
+  resume(): Promise<ExecutorStatus>;
+  syncNow(): Promise<ExecutorStatus>;
+  runNow(automationId: string): Promise<RunRecord>;
+  listRuns(filter: {
+    automation_id?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<readonly RunRecord[]>;
+  /** Null when no such run is known. */
+  getRun(id: string): Promise<RunDetail | null>;
+  nextOccurrence?(automation: Automation): string | null;
+}
+
+/** The core as the bridge sees it. Optional ports answer `unavailable` until wired. */
+export interface BridgeCore {
+  readonly connection: ConnectionPort;
+  readonly secrets: SecretsPort;
+  readonly settings: SettingsPort;
+  readonly uploads?: UploadPort | undefined;
+  readonly bulk?: BulkPort | undefined;
+  readonly executor?: ExecutorPort | undefined;
+  /** Absent: `posts:create` goes straight to the client (tests of other channels). */
+  readonly posts?: PostCreatePort | undefined;
+  readonly updates?: UpdatesPort | undefined;
+  readonly deliveries?: DeliveryWatchPort | undefined;
+  /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
+  readonly index?: DeliveryIndexPort | undefined;
+}

@@ -1,0 +1,116 @@
+import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
+import type { CreatePostResult } from '../../../src-shared/ipc/posts';
+import type { ApiClient } from '../api/client';
+import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
+import type { Store } from '../store/store';
+import { BridgeFault, notConnected, serviceWords } from './bridge-fault';
+import type { PostCreatePort } from './ports';
+
+export interface PostOutboxOptions {
+  readonly store: Store;
+  readonly client: () => ApiClient | null;
+  /** Which service the entries belong to: "sandbox" offline, the base URL otherwise (as bulk and the executor). */
+  readonly scope: (client: ApiClient) => string;
+  /** How long a create keeps trying before it answers "queued" (the entry is sent later). */
+  readonly settleMs?: number;
+  /** How often queued entries are flushed in the background. */
+  readonly flushEveryMs?: number;
+  /** Called when a queued entry is finally sent or refused (the host refreshes its posts). */
+  readonly onDidSettle?: (entry: Readonly<OutboxEntry>) => void;
+}
+
+/** Thrown when the create is safe in the store but the service has not confirmed it yet. */
+export const QUEUED_CODE = 'OUTBOX_QUEUED';
+
+/**
+ * Post creates through the core's outbox: written to the local store before a byte is sent; drafts and
+ * schedules go as idempotent one-item bulk batches, publish-now is sent once and reconciled against the
+ * posts list. A lost answer can neither lose the post nor create it twice.
+ */
+export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { close(): void } {
+  const outboxes = new WeakMap<ApiClient, Outbox>();
+  const settleMs = o.settleMs ?? 15_000;
+  const outboxFor = (client: ApiClient): Outbox => {
+    let ob = outboxes.get(client);
+    if (!ob) {
+      ob = createOutbox(o.store, client, { scope: o.scope(client) });
+      ob.onDidChange((e) => {
+        if (e.state === 'sent' || e.state === 'failed') o.onDidSettle?.(e);
+      });
+      outboxes.set(client, ob);
+    }
+    return ob;
+  };
+
+  /** The new post's deliveries, read back from the list (the outbox keeps only their ids). */
+  const deliveriesOf = async (client: ApiClient, postId: string): Promise<Delivery[]> => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const { posts } = await client.listPosts({ limit: 100 });
+        return posts.filter((d) => d.post_id === postId);
+      } catch {
+        // the post exists; only reading it back failed: try again, then answer without its deliveries
+      }
+    }
+    return [];
+  };
+
+  const flushAll = (): void => {
+    const client = o.client();
+    if (!client) return;
+    const ob = outboxFor(client);
+    if (ob.unfinishedCount() > 0) void ob.flush().catch(() => undefined);
+  };
+  const timer = setInterval(flushAll, o.flushEveryMs ?? 60_000);
+  timer.unref?.();
+
+  return {
+    async create(req: Readonly<CreatePostRequest>): Promise<CreatePostResult> {
+      const client = o.client();
+      if (!client) throw notConnected();
+      const ob = outboxFor(client);
+      const { entryId } = ob.enqueuePost(req);
+      const entry = await ob.settle(entryId, { timeoutMs: settleMs });
+      if (entry.state === 'sent' && entry.result) {
+        const social_posts = await deliveriesOf(client, entry.result.postId);
+        const created_at = social_posts[0]?.created_at ?? entry.updatedAt;
+        return {
+          post: { id: entry.result.postId, caption: req.caption, created_at },
+          social_posts,
+          outbox_entry_id: entry.id,
+        };
+      }
+      if (entry.state === 'failed') {
+        // The user sees the refusal now and fixes the post; a refused entry has nothing left to retry.
+        ob.discard(entry.id);
+        const err = entry.error;
+        throw new BridgeFault(
+          'api',
+          serviceWords(err?.message ?? 'the service refused the post'),
+          undefined,
+          {
+            status: err?.status,
+            code: err?.code,
+          },
+        );
+      }
+      throw new BridgeFault(
+        'network',
+        `The service did not confirm the post yet. It is saved (outbox entry ${entry.id}) and is sent as soon as the service answers; do not create it again.`,
+        undefined,
+        { code: QUEUED_CODE },
+      );
+    },
+    /** Sends what a previous session left queued (on start and after each switch of connection). */
+    async replay() {
+      const client = o.client();
+      if (!client) return;
+      await outboxFor(client)
+        .replay()
+        .catch(() => undefined);
+    },
+    close() {
+      clearInterval(timer);
+    },
+  };
+}

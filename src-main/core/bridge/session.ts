@@ -1,0 +1,213 @@
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
+import { registerSecret } from '../api/errors';
+import type { SettingsService } from '../services';
+import { API_KEY_SECRET, resolveApiKey, type SecretStore } from '../secrets/secret-store';
+import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
+import { BridgeFault, notConnected, unavailable } from './bridge-fault';
+import { toSettingsPatch, toSettingsView } from './settings-view';
+import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface OfflineService {
+  readonly baseUrl: string;
+  /** Authenticated with the sandbox's demo key, which stays in this process. */
+  readonly client: ApiClient;
+}
+
+export interface SessionOptions {
+  readonly secrets: SecretStore;
+  readonly settings: SettingsService;
+  readonly env?: Env;
+  /** "Try offline": starts (or reuses) the embedded sandbox. Absent: offline is unavailable. */
+  readonly offline?: () => Promise<OfflineService>;
+  /** Connect at start from the saved base URL and the stored key (the desktop app does). */
+  readonly resume?: boolean;
+  readonly createClient?: (o: ApiClientOptions) => ApiClient;
+  readonly userAgent?: string;
+}
+
+interface Current {
+  readonly client: ApiClient;
+  readonly offline: boolean;
+  /** Whether this session built the client (and so closes it). */
+  readonly owned: boolean;
+}
+
+/** Which service the bridge talks to, switchable at run time from Connect and "Try offline". */
+export interface BridgeSession {
+  readonly connection: ConnectionPort;
+  readonly secrets: SecretsPort;
+  readonly settings: SettingsPort;
+  /** The client of the current connection, or null. Other ports (uploads) use the same one. */
+  current(): ApiClient | null;
+  /** Whether the current connection is the embedded sandbox. */
+  isOffline(): boolean;
+  /** Called after every switch of connection, so modules bound to a client can follow. */
+  onDidSwitch(listener: (client: ApiClient | null) => void): () => void;
+  close(): Promise<void>;
+}
+
+const messageOf = (e: unknown): string =>
+  e instanceof BridgeFault || e instanceof Error ? e.message : 'the connection failed';
+
+export function createBridgeSession(opts: SessionOptions): BridgeSession {
+  const env = opts.env ?? process.env;
+  const build = opts.createClient ?? createApiClient;
+  const listeners = new Set<(c: ApiClient | null) => void>();
+  let current: Current | null = null;
+  let lastError: string | null = null;
+
+  const keyFromStore = () => resolveApiKey(opts.secrets, env);
+  const clientFor = (baseUrl: string, apiKey: ApiClientOptions['apiKey']): ApiClient => {
+    const s = opts.settings.get();
+    return build({
+      baseUrl,
+      aliasUrl: s.aliasUrl,
+      proxyUrl: s.proxyUrl,
+      apiKey,
+      ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+    });
+  };
+
+  const replace = async (next: Current | null) => {
+    const old = current;
+    current = next;
+    if (old?.owned && old.client !== next?.client) await old.client.close().catch(() => undefined);
+    for (const l of [...listeners]) l(next?.client ?? null);
+  };
+
+  const hasKey = async (): Promise<boolean> => {
+    if (env.POSTDESK_API_KEY?.trim()) return true;
+    try {
+      return await opts.secrets.has(API_KEY_SECRET);
+    } catch {
+      return false; // no keychain: nothing is stored
+    }
+  };
+
+  const status = async (): Promise<ConnectionStatus> => {
+    const has_key = await hasKey();
+    const base_url = current ? current.client.baseUrl : opts.settings.get().baseUrl;
+    const connected = current !== null && (current.offline || has_key);
+    return {
+      state: connected ? 'connected' : lastError ? 'error' : 'disconnected',
+      base_url,
+      offline: current?.offline ?? false,
+      has_key,
+      message: connected ? null : lastError,
+    };
+  };
+
+  if (opts.resume) {
+    const baseUrl = env.POSTDESK_BASE_URL ?? opts.settings.get().baseUrl;
+    if (baseUrl) current = { client: clientFor(baseUrl, keyFromStore), offline: false, owned: true };
+  }
+
+  const connection: ConnectionPort = {
+    status,
+    async connect(baseUrl, apiKey) {
+      registerSecret(apiKey);
+      const probe = clientFor(baseUrl, apiKey);
+      try {
+        await probe.listAccounts();
+      } catch (e) {
+        await probe.close().catch(() => undefined);
+        lastError = messageOf(e);
+        throw e;
+      }
+      try {
+        await opts.secrets.set(API_KEY_SECRET, apiKey);
+      } catch (e) {
+        await probe.close().catch(() => undefined);
+        lastError = messageOf(e);
+        throw new BridgeFault('unavailable', `The key works but could not be stored: ${lastError}`);
+      }
+      opts.settings.update({ baseUrl });
+      await probe.close().catch(() => undefined);
+      lastError = null;
+      // Later calls read the key from the store, so `secrets:set` and `secrets:clear` take effect at once.
+      await replace({ client: clientFor(baseUrl, keyFromStore), offline: false, owned: true });
+      return status();
+    },
+    async useOffline() {
+      if (!opts.offline) throw unavailable('Offline mode');
+      let svc: OfflineService;
+      try {
+        svc = await opts.offline();
+        await svc.client.listAccounts();
+      } catch (e) {
+        lastError = messageOf(e);
+        throw e;
+      }
+      lastError = null;
+      await replace({ client: svc.client, offline: true, owned: false });
+      return status();
+    },
+    async disconnect() {
+      lastError = null;
+      await replace(null);
+      return status();
+    },
+    async api() {
+      if (!current) throw notConnected();
+      if (!current.offline && !(await hasKey())) throw notConnected();
+      return current.client;
+    },
+  };
+
+  const secrets: SecretsPort = {
+    async set(apiKey) {
+      registerSecret(apiKey);
+      await opts.secrets.set(API_KEY_SECRET, apiKey);
+      const baseUrl = opts.settings.get().baseUrl;
+      if (!current && baseUrl)
+        await replace({ client: clientFor(baseUrl, keyFromStore), offline: false, owned: true });
+    },
+    has: hasKey,
+    async clear() {
+      try {
+        await opts.secrets.delete(API_KEY_SECRET);
+      } catch {
+        // nothing stored, or no keychain: either way no key remains
+      }
+      if (current && !current.offline) await replace(null);
+    },
+  };
+
+  const settings: SettingsPort = {
+    get: async () => toSettingsView(opts.settings.get()),
+    async update(patch) {
+      const before = opts.settings.get();
+      const after = opts.settings.update(toSettingsPatch(patch));
+      const moved =
+        before.baseUrl !== after.baseUrl ||
+        before.aliasUrl !== after.aliasUrl ||
+        before.proxyUrl !== after.proxyUrl;
+      if (moved && current && !current.offline) {
+        await replace(
+          after.baseUrl
+            ? { client: clientFor(after.baseUrl, keyFromStore), offline: false, owned: true }
+            : null,
+        );
+      }
+      return toSettingsView(after);
+    },
+  };
+
+  return {
+    connection,
+    secrets,
+    settings,
+    current: () => current?.client ?? null,
+    isOffline: () => current?.offline ?? false,
+    onDidSwitch(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async close() {
+      await replace(null);
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,241 @@
+import type { Delivery } from '../../../src-shared/api/posts';
+import type { Store } from '../store/store';
+import { deliveriesFromBulk, type DeliveryLesson } from './lessons';
+import { DELIVERIES_MIGRATIONS, DELIVERIES_NAMESPACE } from './migrations';
+
+export interface DeliveryQuery {
+  /** Which service: "sandbox" offline, the base URL otherwise (as the outbox and bulk records). */
+  readonly scope: string;
+  /** One status, or any of several. */
+  readonly status?: string | readonly string[] | undefined;
+  readonly platform?: string | undefined;
+  /** Only deliveries whose `scheduled_at` (else `published_at`) is in [from, to). */
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  readonly offset?: number | undefined;
+  /** Default 100; at most 10,000. */
+  readonly limit?: number | undefined;
+  /** `newest`: as the service lists (created, newest first). `when`: by that time, earliest first. Default: `when` with from/to, else `newest`. */
+  readonly order?: 'newest' | 'when' | undefined;
+}
+
+export interface DeliveryPage {
+  readonly items: readonly Delivery[];
+  /** How many match the query, whatever the page. */
+  readonly total: number;
+}
+
+export interface DeliveryIndex {
+  /** Applies what one answer of the service taught; returns how many rows changed. */
+  learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
+  queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
+  get(scope: string, id: string): Delivery | null;
+  count(scope: string): number;
+}
+
+export const MAX_PAGE = 10_000;
+
+interface Row {
+  raw: string;
+}
+
+const ms = (t: string | null | undefined): number | null => {
+  if (!t) return null;
+  const v = Date.parse(t);
+  return Number.isNaN(v) ? null : v;
+};
+
+/** Opens (migrating) the index in the store. Every write is one transaction; reads use the indexes. */
+export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {}): DeliveryIndex {
+  store.migrate(DELIVERIES_NAMESPACE, DELIVERIES_MIGRATIONS);
+  const db = store.db;
+  const now = opts.now ?? Date.now;
+
+  const maxSeq = db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM deliveries');
+  const isRemoved = db.prepare<[string, string], { id: string }>(
+    'SELECT id FROM deliveries_removed WHERE scope = ? AND id = ?',
+  );
+  const insert = db.prepare(
+    `INSERT INTO deliveries (scope, id, post_id, status, platform, social_account_id, caption, scheduled_at,
+       published_at, last_error, created_at, updated_at, created_ms, updated_ms, when_ms, seen_ms, learned, seq, raw)
+     VALUES (@scope, @id, @post_id, @status, @platform, @social_account_id, @caption, @scheduled_at, @published_at,
+       @last_error, @created_at, @updated_at, @created_ms, @updated_ms, @when_ms, @seen_ms, @learned, @seq, @raw)
+     ON CONFLICT (scope, id) DO NOTHING`,
+  );
+  // The service's record replaces one pieced together from a bulk answer, and an older record of its own.
+  const update = db.prepare(
+    `UPDATE deliveries SET post_id = @post_id, status = @status, platform = @platform,
+       social_account_id = @social_account_id, caption = @caption, scheduled_at = @scheduled_at,
+       published_at = @published_at, last_error = @last_error, created_at = @created_at, updated_at = @updated_at,
+       created_ms = @created_ms, updated_ms = @updated_ms, when_ms = @when_ms, seen_ms = @seen_ms, learned = 0,
+       raw = @raw
+     WHERE scope = @scope AND id = @id AND @learned = 0 AND (learned = 1 OR updated_ms <= @updated_ms)`,
+  );
+  const touch = db.prepare<[number, string, string]>(
+    'UPDATE deliveries SET seen_ms = ? WHERE scope = ? AND id = ?',
+  );
+  const idsOfPost = db.prepare<[string, string, string], { id: string }>(
+    'SELECT id FROM deliveries WHERE scope = ? AND (id = ? OR post_id = ?)',
+  );
+  const del = db.prepare<[string, string]>('DELETE FROM deliveries WHERE scope = ? AND id = ?');
+  const tombstone = db.prepare<[string, string, string]>(
+    'INSERT OR IGNORE INTO deliveries_removed (scope, id, removed_at) VALUES (?, ?, ?)',
+  );
+  const getOne = db.prepare<[string, string], Row>('SELECT raw FROM deliveries WHERE scope = ? AND id = ?');
+  const countAll = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM deliveries WHERE scope = ?',
+  );
+  const staleOf = db.prepare<[string, number, string | null, string | null], { id: string }>(
+    `SELECT id FROM deliveries WHERE scope = ? AND seen_ms < ? AND (? IS NULL OR platform = ?)`,
+  );
+
+  /** Upserts in the given order; a list is newest first, so it is walked backwards to give the newest the highest seq. */
+  function upsert(scope: string, deliveries: readonly Readonly<Delivery>[], learned: boolean): number {
+    let next = (maxSeq.get()?.seq ?? 0) + 1;
+    const seen = now();
+    let changed = 0;
+    for (const d of deliveries) {
+      if (isRemoved.get(scope, d.id)) continue;
+      const created = ms(d.created_at) ?? seen;
+      const params = {
+        scope,
+        id: d.id,
+        post_id: d.post_id,
+        status: d.status,
+        platform: d.platform,
+        social_account_id: d.social_account_id,
+        caption: d.caption,
+        scheduled_at: d.scheduled_at ?? null,
+        published_at: d.published_at ?? null,
+        last_error: d.last_error ?? null,
+        created_at: d.created_at,
+        updated_at: d.updated_at,
+        created_ms: created,
+        updated_ms: ms(d.updated_at) ?? created,
+        when_ms: ms(d.scheduled_at) ?? ms(d.published_at),
+        seen_ms: seen,
+        learned: learned ? 1 : 0,
+        seq: next,
+        raw: JSON.stringify(d),
+      };
+      if (insert.run(params).changes > 0) {
+        next += 1;
+        changed += 1;
+      } else if (update.run(params).changes > 0) {
+        changed += 1;
+      } else {
+        touch.run(seen, scope, d.id);
+      }
+    }
+    return changed;
+  }
+
+  /** Rows a complete list (fewer than its limit) should have shown but did not: deleted elsewhere. */
+  function prune(
+    scope: string,
+    listed: readonly Readonly<Delivery>[],
+    platform: string | null,
+    since: number,
+  ) {
+    const shown = new Set(listed.map((d) => d.id));
+    let n = 0;
+    for (const { id } of staleOf.all(scope, since, platform, platform)) {
+      if (!shown.has(id)) n += del.run(scope, id).changes;
+    }
+    return n;
+  }
+
+  function learn(scope: string, lesson: Readonly<DeliveryLesson>): number {
+    return db
+      .transaction((): number => {
+        switch (lesson.kind) {
+          case 'records': {
+            const ordered = lesson.listed ? [...lesson.deliveries].reverse() : lesson.deliveries;
+            let n = upsert(scope, ordered, false);
+            const l = lesson.listed;
+            // Only a list filtered by nothing or by platform (which never changes) proves a row gone;
+            // a status filter does not: the row may only have moved to another status.
+            if (l && l.query.status === undefined && lesson.deliveries.length < Number(l.query.limit ?? 50)) {
+              n += prune(scope, lesson.deliveries, l.query.platform ?? null, l.startedAt);
+            }
+            return n;
+          }
+          case 'bulk':
+            return upsert(scope, deliveriesFromBulk(lesson.items, lesson.results, new Date(now())), true);
+          case 'removed': {
+            const at = new Date(now()).toISOString();
+            const ids = idsOfPost.all(scope, lesson.id, lesson.id).map((r) => r.id);
+            tombstone.run(scope, lesson.id, at);
+            let n = 0;
+            for (const id of ids) {
+              tombstone.run(scope, id, at);
+              n += del.run(scope, id).changes;
+            }
+            return n;
+          }
+        }
+      })
+      .immediate();
+  }
+
+  const statements = new Map<string, ReturnType<typeof db.prepare>>();
+  const prepared = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      statements.set(sql, s);
+    }
+    return s;
+  };
+
+  function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
+    const where = ['scope = @scope'];
+    const params: Record<string, unknown> = { scope: q.scope };
+    const statuses = q.status === undefined ? [] : typeof q.status === 'string' ? [q.status] : [...q.status];
+    if (statuses.length === 1) {
+      where.push('status = @status');
+      params.status = statuses[0];
+    } else if (statuses.length > 1) {
+      where.push(`status IN (${statuses.map((_, i) => `@status${i}`).join(', ')})`);
+      statuses.forEach((s, i) => (params[`status${i}`] = s));
+    }
+    if (q.platform !== undefined) {
+      where.push('platform = @platform');
+      params.platform = q.platform;
+    }
+    const ranged = q.from !== undefined || q.to !== undefined;
+    if (ranged) where.push('when_ms IS NOT NULL');
+    if (q.from !== undefined) {
+      where.push('when_ms >= @from');
+      params.from = ms(q.from) ?? 0;
+    }
+    if (q.to !== undefined) {
+      where.push('when_ms < @to');
+      params.to = ms(q.to) ?? 0;
+    }
+    const order =
+      (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
+        ? 'when_ms ASC, seq ASC'
+        : 'created_ms DESC, seq DESC';
+    const filter = where.join(' AND ');
+    const total = (
+      prepared(`SELECT COUNT(*) AS n FROM deliveries WHERE ${filter}`).get(params) as { n: number }
+    ).n;
+    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
+    params.offset = Math.max(0, q.offset ?? 0);
+    const rows = prepared(
+      `SELECT raw FROM deliveries WHERE ${filter} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ).all(params) as Row[];
+    return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
+  }
+
+  return {
+    learn,
+    queryDeliveries,
+    get(scope, id) {
+      const r = getOne.get(scope, id);
+      return r ? (JSON.parse(r.raw) as Delivery) : null;
+    },
+    count: (scope) => countAll.get(scope)?.n ?? 0,
+  };
+}

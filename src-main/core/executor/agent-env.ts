@@ -1,0 +1,36 @@
+/** Variables an agent inherits from the executor; everything else (keys, tokens, proxies) stays out. */
+const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'WINDIR'];
+
+export interface AgentEnvInput {
+  readonly runDir: string;
+  readonly outputFile: string;
+  readonly taskFile: string;
+  readonly runJsonFile: string;
+  /** Extra variables from the agent's configuration (for example its own model key). */
+  readonly extra?: Readonly<Record<string, string>>;
+  /** Values that must never reach the agent, under any name: the API key and the run token. */
+  readonly secrets: readonly (string | undefined)[];
+}
+
+/** A minimal environment for an agent process, built from an allowlist rather than by subtraction. */
+export function buildAgentEnv(
+  input: AgentEnvInput,
+  parent: Readonly<NodeJS.ProcessEnv> = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED) {
+    const v = parent[name];
+    if (v !== undefined) env[name] = v;
+  }
+  Object.assign(env, input.extra ?? {});
+  env.POSTDESK_RUN_DIR = input.runDir;
+  env.POSTDESK_OUTPUT = input.outputFile;
+  env.POSTDESK_TASK = input.taskFile;
+  env.POSTDESK_RUN_JSON = input.runJsonFile;
+  const secrets = input.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  for (const [name, value] of Object.entries(env)) {
+    const leaks = secrets.some((s) => value.includes(s));
+    if (leaks || name === 'POSTDESK_API_KEY' || name === 'POSTDESK_RUN_TOKEN') delete env[name];
+  }
+  return env;
+}

@@ -1,0 +1,113 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import { buildAgentEnv } from './agent-env';
+import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
+import { folderFromTask, runFolderAgent } from './agents/folder-agent';
+import { formatLogLine } from './run-log';
+import { parseStepLine, type StepLine } from './step-line';
+
+export interface AgentInvocation {
+  readonly runDir: string;
+  readonly outputFile: string;
+  readonly taskFile: string;
+  readonly runJsonFile: string;
+  readonly logFile: string;
+  readonly runId: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  /** Values that must not reach the agent (API key, run token). */
+  readonly secrets: readonly (string | undefined)[];
+  readonly onStep: (step: StepLine) => void;
+  readonly onSpawn: (pid: number) => void;
+}
+
+/** Runs one agent to completion; never throws, the exit says what happened. */
+export type AgentRunner = (inv: AgentInvocation) => Promise<AgentExit>;
+
+/** An agent that is an external program: spawned without a shell in the run directory. */
+export function processAgent(command: AgentCommand): AgentRunner {
+  return (inv) =>
+    runAgentProcess({
+      command,
+      cwd: inv.runDir,
+      env: buildAgentEnv({
+        runDir: inv.runDir,
+        outputFile: inv.outputFile,
+        taskFile: inv.taskFile,
+        runJsonFile: inv.runJsonFile,
+        extra: command.env,
+        secrets: inv.secrets,
+      }),
+      logFile: inv.logFile,
+      timeoutMs: inv.timeoutMs,
+      signal: inv.signal,
+      onStep: inv.onStep,
+      onSpawn: inv.onSpawn,
+    });
+}
+
+/** The built-in folder agent, run inside the executor's process (no spawn, same behaviour). */
+export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunner {
+  return async (inv) => {
+    const say = (line: string) => {
+      void appendFile(inv.logFile, formatLogLine('stdout', line)).catch(() => undefined);
+      const step = parseStepLine(line);
+      if (step) inv.onStep(step);
+    };
+    const folder = opts.folder ?? folderFromTask(await readFile(inv.taskFile, 'utf8').catch(() => ''));
+    if (!folder) {
+      return {
+        kind: 'exited',
+        code: 1,
+        signal: null,
+        stderrTail: 'folder agent: no folder configured (write "folder: <path>" in the instructions)',
+      };
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<AgentExit>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timeout', stderrTail: '' }), inv.timeoutMs);
+      const onAbort = () =>
+        resolve({
+          kind: 'cancelled',
+          reason: String((inv.signal.reason as Error)?.message ?? 'cancelled'),
+          stderrTail: '',
+        });
+      if (inv.signal.aborted) onAbort();
+      else inv.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const work = runFolderAgent({ folder, outputFile: inv.outputFile, runId: inv.runId, say }).then(
+      (r): AgentExit =>
+        r.ok
+          ? { kind: 'exited', code: 0, signal: null, stderrTail: '' }
+          : { kind: 'exited', code: 1, signal: null, stderrTail: `folder agent: ${r.message}` },
+      (err: unknown): AgentExit => ({
+        kind: 'exited',
+        code: 1,
+        signal: null,
+        stderrTail: `folder agent: ${(err as Error).message}`,
+      }),
+    );
+    try {
+      return await Promise.race([work, stopped]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The one-line story of an agent that did not succeed, for the run's failure message. */
+export function describeAgentExit(exit: AgentExit, timeoutMs: number): string | null {
+  const tail = (t: string) => (t ? `; last output: ${t.split('\n').slice(-5).join(' | ')}` : '');
+  switch (exit.kind) {
+    case 'exited':
+      if (exit.code === 0) return null;
+      return exit.signal
+        ? `agent was killed by ${exit.signal}${tail(exit.stderrTail)}`
+        : `agent exited with code ${exit.code}${tail(exit.stderrTail)}`;
+    case 'timeout':
+      return `agent timed out after ${Math.round(timeoutMs / 1000)} s and was stopped with its process tree${tail(exit.stderrTail)}`;
+    case 'cancelled':
+      return `agent was cancelled (${exit.reason}) and stopped with its process tree`;
+    case 'spawn-error':
+      return `agent could not be started: ${exit.message}`;
+  }
+}

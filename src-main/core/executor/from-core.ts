@@ -1,0 +1,65 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Core } from '../services';
+import { resolveApiKeyWithSource } from '../secrets/secret-store';
+import type { AgentCommand } from './agent-process';
+import type { Clock } from './clock';
+import { Executor, type ExecutorOptions } from './executor';
+
+export interface FromCoreOptions {
+  /** Which configured agent type to run; default: the only configured one, else the built-in `folder`. */
+  readonly agentType?: string;
+  readonly name?: string;
+  readonly clock?: Clock;
+  readonly folder?: string;
+  readonly overrides?: Partial<ExecutorOptions>;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Picks the agent type and its command from the settings' `agentCommands`. */
+export function chooseAgent(
+  commands: Readonly<Record<string, { command: string; args: readonly string[] }>>,
+  wanted?: string,
+): { agentType: string; agent: AgentCommand | undefined } {
+  const types = Object.keys(commands);
+  if (wanted) {
+    const cmd = commands[wanted];
+    if (!cmd && wanted !== 'folder')
+      throw new Error(
+        `no command is configured for the agent type "${wanted}" (configured: ${types.join(', ') || 'none'}); ` +
+          'set one with `postdesk config set agentCommands \'{"<type>":{"command":"…","args":[…]}}\'`',
+      );
+    return { agentType: wanted, agent: cmd };
+  }
+  if (types.length === 0) return { agentType: 'folder', agent: undefined };
+  if (types.length > 1)
+    throw new Error(`several agent types are configured (${types.join(', ')}); choose one with --agent-type`);
+  const only = types[0] as string;
+  return { agentType: only, agent: commands[only] };
+}
+
+/** The executor the CLI daemon and the desktop app run: settings, store, client and data dir from the core. */
+export async function createExecutorFromCore(core: Core, o: FromCoreOptions = {}): Promise<Executor> {
+  const s = core.settings.get();
+  const { agentType, agent } = chooseAgent(s.agentCommands, o.agentType);
+  const key = core.endpoint.sandbox
+    ? null
+    : (await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch(() => null))?.key;
+  return new Executor({
+    api: core.client,
+    store: core.store,
+    // The embedded sandbox gets a new port each start; its runs belong to "the sandbox of this data dir".
+    scope: core.endpoint.sandbox ? 'sandbox' : core.endpoint.baseUrl,
+    dataDir: join(core.dataDir, 'executor'),
+    name: o.name ?? s.executorName ?? `${hostname()} (postdesk)`,
+    agentType,
+    agent,
+    folder: o.folder,
+    clock: o.clock,
+    concurrency: s.concurrency,
+    missedRunPolicy: s.missedRunPolicy,
+    graceMs: s.graceWindowMinutes * 60_000,
+    secrets: key ? [key] : [],
+    ...o.overrides,
+  });
+}

@@ -1,0 +1,104 @@
+import { Cron } from 'croner';
+
+export interface Schedule {
+  readonly cron: string;
+  readonly timezone: string;
+}
+
+/** How occurrences missed while the executor was asleep, stopped or paused are handled. */
+export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
+export type MissedRunPolicy = (typeof MISSED_RUN_POLICIES)[number];
+
+const cache = new Map<string, Cron>();
+
+/** The same library and options as the sandbox, so both agree on every occurrence. */
+function cronFor(schedule: Schedule): Cron {
+  const key = `${schedule.timezone}\u0000${schedule.cron}`;
+  let cron = cache.get(key);
+  if (!cron) {
+    cron = new Cron(schedule.cron, { timezone: schedule.timezone, paused: true });
+    if (cache.size > 500) cache.clear();
+    cache.set(key, cron);
+  }
+  return cron;
+}
+
+/** Throws when the cron expression or the time zone is invalid. */
+export function validateSchedule(schedule: Schedule): void {
+  cronFor(schedule);
+}
+
+/** Occurrences in (after, upTo], oldest first, at most `max` of them (the newest are kept). */
+export function occurrencesBetween(schedule: Schedule, after: Date, upTo: Date, max = 10_000): Date[] {
+  const cron = cronFor(schedule);
+  const out: Date[] = [];
+  let cursor: Date | null = after;
+  for (;;) {
+    cursor = cron.nextRun(cursor);
+    if (!cursor || cursor.getTime() > upTo.getTime()) break;
+    out.push(cursor);
+    if (out.length > max) out.shift();
+  }
+  return out;
+}
+
+export function nextOccurrence(schedule: Schedule, after: Date): Date | null {
+  return cronFor(schedule).nextRun(after);
+}
+
+export interface PlanOptions {
+  readonly policy: MissedRunPolicy;
+  /** An occurrence at most this old is on time and simply runs. */
+  readonly onTimeMs: number;
+  /** Under `latest`, the newest missed occurrence still runs when it is at most this old. */
+  readonly graceMs: number;
+  /** Why the late ones were missed, e.g. "executor offline" or "executor paused". */
+  readonly missedBecause: string;
+  readonly missedCode: MissedCode;
+}
+
+export type MissedCode = 'executor_offline' | 'executor_paused';
+
+export type Decision =
+  | { readonly scheduledFor: Date; readonly action: 'run'; readonly late: boolean }
+  | {
+      readonly scheduledFor: Date;
+      readonly action: 'skip';
+      readonly code: MissedCode;
+      readonly reason: string;
+    };
+
+const ago = (ms: number): string => {
+  const min = Math.round(ms / 60_000);
+  return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
+};
+
+/** Applies the missed-run policy to the occurrences that fell due since the last pass. */
+export function planOccurrences(occurrences: readonly Date[], now: Date, o: PlanOptions): Decision[] {
+  const late = occurrences.filter((d) => now.getTime() - d.getTime() > o.onTimeMs);
+  const onTime = occurrences.filter((d) => now.getTime() - d.getTime() <= o.onTimeMs);
+  const decisions: Decision[] = [];
+  const skip = (d: Date, why: string) =>
+    decisions.push({
+      scheduledFor: d,
+      action: 'skip',
+      code: o.missedCode,
+      reason: `missed: ${o.missedBecause} at ${d.toISOString()} (${ago(now.getTime() - d.getTime())} ago); ${why}`,
+    });
+  if (o.policy === 'all') {
+    for (const d of late) decisions.push({ scheduledFor: d, action: 'run', late: true });
+  } else if (o.policy === 'skip') {
+    for (const d of late) skip(d, 'policy "skip" runs no missed occurrence');
+  } else {
+    const newest = late.at(-1);
+    for (const d of late) {
+      if (d !== newest) skip(d, 'policy "latest" runs only the newest missed occurrence');
+      else if (onTime.length > 0) skip(d, 'policy "latest": a newer occurrence is on time');
+      else if (now.getTime() - d.getTime() > o.graceMs)
+        skip(d, `policy "latest": older than the ${ago(o.graceMs)} grace window`);
+      else decisions.push({ scheduledFor: d, action: 'run', late: true });
+    }
+  }
+  for (const d of onTime) decisions.push({ scheduledFor: d, action: 'run', late: false });
+  return decisions;
+}

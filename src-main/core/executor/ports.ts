@@ -1,0 +1,79 @@
+import type { BodyOf, ResponseOf } from '../../../src-shared/api';
+import { NetworkError } from '../api/errors';
+
+/**
+ * The part of the core API client (src-main/core/api/client.ts) the executor calls. Declared here so
+ * that tests and the app can hand in the real client, and so the executor names exactly what it needs.
+ */
+export interface ExecutorApi {
+  registerExecutor(body: BodyOf<'registerExecutor'>): Promise<ResponseOf<'registerExecutor'>>;
+  syncAutomations(executorId: string): Promise<ResponseOf<'syncAutomations'>>;
+  ackAutomation(id: string, body: BodyOf<'ackAutomation'>): Promise<ResponseOf<'ackAutomation'>>;
+  startRun(id: string, body: BodyOf<'startRun'>): Promise<ResponseOf<'startRun'>>;
+  getRun(id: string, executorId: string): Promise<ResponseOf<'getRun'>>;
+  runEvent(id: string, body: BodyOf<'runEvent'>, runToken?: string): Promise<unknown>;
+  reserveRunMedia(
+    id: string,
+    runToken: string,
+    body: BodyOf<'reserveRunMedia'>,
+  ): Promise<ResponseOf<'reserveRunMedia'>>;
+  completeRunMedia(
+    id: string,
+    runToken: string,
+    body: BodyOf<'completeRunMedia'>,
+  ): Promise<ResponseOf<'completeRunMedia'>>;
+  directUpload(
+    id: string,
+    runToken: string,
+    body: BodyOf<'directUpload'>,
+    opts: { youtube: boolean },
+  ): Promise<ResponseOf<'directUpload'>>;
+  directUploadStatus(
+    id: string,
+    runToken: string,
+    body: BodyOf<'directUploadStatus'>,
+  ): Promise<ResponseOf<'directUploadStatus'>>;
+  completeLocal(id: string, body: BodyOf<'completeLocal'>, runToken?: string): Promise<unknown>;
+  failRun(id: string, body: BodyOf<'failRun'>, runToken?: string): Promise<unknown>;
+  claimRun(body: BodyOf<'claimRun'>): Promise<ResponseOf<'claimRun'>>;
+  renewClaim(id: string, body: BodyOf<'renewClaim'>): Promise<unknown>;
+  completeClaim(id: string, body: BodyOf<'completeClaim'>): Promise<unknown>;
+  skipClaim(id: string, body: BodyOf<'skipClaim'>): Promise<unknown>;
+  reserveMedia(body: BodyOf<'reserveMedia'>): Promise<ResponseOf<'reserveMedia'>>;
+  completeMedia(body: BodyOf<'completeMedia'>): Promise<ResponseOf<'completeMedia'>>;
+  getSkillMarkdown(id: string, version?: string): Promise<string>;
+}
+
+/** The error facts the executor acts on, read from the client's ApiError / NetworkError. */
+export interface ErrorFacts {
+  /** HTTP status, or undefined when no response arrived (connection refused, reset, timeout). */
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly message: string;
+}
+
+export function errorFacts(err: unknown): ErrorFacts {
+  if (err && typeof err === 'object') {
+    const e = err as { status?: unknown; code?: unknown; message?: unknown };
+    const status = typeof e.status === 'number' ? e.status : undefined;
+    const code = typeof e.code === 'string' && status !== undefined ? e.code : undefined;
+    return { status, code, message: typeof e.message === 'string' ? e.message : String(err) };
+  }
+  return { status: undefined, code: undefined, message: String(err) };
+}
+
+const SOCKET_CODES = /^(UND_ERR|ECONN|EPIPE|ETIMEDOUT|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ENETUNREACH)/;
+
+/** Worth repeating: no answer (a network error), a 5xx, or 429. A client-side refusal never is. */
+export function isTransient(err: unknown): boolean {
+  if (err instanceof NetworkError) return err.kind !== 'aborted';
+  const { status } = errorFacts(err);
+  if (status !== undefined) return status >= 500 || status === 429;
+  const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && SOCKET_CODES.test(code);
+}
+
+export const hasCode = (err: unknown, ...codes: string[]): boolean => {
+  const { code } = errorFacts(err);
+  return code !== undefined && codes.includes(code);
+};

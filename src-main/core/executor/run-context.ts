@@ -1,0 +1,165 @@
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Automation } from '../../../src-shared/api';
+import { LIMITS } from '../../../src-shared/api';
+import type { AgentRunner } from './agent-runner';
+import type { Clock } from './clock';
+import type { Journal, JournalRun, ReasonCode, RunPatch } from './journal';
+import type { ExecutorMedia } from './media-port';
+import { errorFacts, hasCode, type ExecutorApi } from './ports';
+import { redact as redactRegistered } from '../api/redact';
+import { clip, redact } from './redact';
+import { retryTransient, type RetryOptions } from './retry';
+import { formatLogLine } from './run-log';
+import type { StepStatus } from './step-line';
+
+export type StepSource = 'executor' | 'agent';
+
+export interface StepEvent {
+  readonly localId: string;
+  readonly runId: string | null;
+  readonly automationId: string;
+  readonly stepId: string;
+  readonly status: StepStatus;
+  readonly message: string;
+  readonly source: StepSource;
+  readonly at: string;
+}
+
+/** What a run needs from the executor around it. */
+export interface RunDeps {
+  readonly api: ExecutorApi;
+  readonly media: ExecutorMedia;
+  readonly journal: Journal;
+  readonly clock: Clock;
+  readonly executorId: string;
+  readonly runsDir: string;
+  readonly agent: AgentRunner;
+  readonly runTimeoutMs: number;
+  readonly leaseSeconds: number;
+  readonly directUploadPollMs: number;
+  readonly directUploadTimeoutMs: number;
+  readonly secrets: readonly (string | undefined)[];
+  readonly onStep: (e: StepEvent) => void;
+  /** Called when the service says the automation changed under a run (paused, removed, stale). */
+  readonly requestSync: () => void;
+  readonly maxEventsPerRun: number;
+  /** First backoff of the executor's own retries (real time). */
+  readonly retryBaseMs: number;
+}
+
+/** A failure that ends the run with a reason the user can read. */
+export class RunFailure extends Error {
+  constructor(
+    readonly code: ReasonCode,
+    message: string,
+    /** The service already ended the run; no `fail` call is needed. */
+    readonly serviceDone = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The service could not be reached for long enough that retrying now is pointless. The run stays where it
+ * is (its output and upload progress in the journal) and a later pass resumes it.
+ */
+export class RunDeferred extends Error {}
+
+/** Per-run state and the ordered, best-effort stream of step events to the service. */
+export class RunContext {
+  runToken: string | undefined;
+  readonly abort = new AbortController();
+  private events: Promise<void> = Promise.resolve();
+  private sent = 0;
+  /** The service answered RUN_NOT_ACTIVE: someone else ended the run. */
+  serviceInactive = false;
+
+  constructor(
+    readonly deps: RunDeps,
+    public row: JournalRun,
+    public automation: Automation,
+  ) {}
+
+  get localId(): string {
+    return this.row.id;
+  }
+
+  get runId(): string | null {
+    return this.row.run_id;
+  }
+
+  patch(p: RunPatch): JournalRun {
+    this.row = this.deps.journal.update(this.row.id, p);
+    return this.row;
+  }
+
+  /** Scrubs the API key, this run's token and claim token, and every secret the API client has seen. */
+  safe(text: string): string {
+    return redactRegistered(
+      redact(text, [...this.deps.secrets, this.runToken, this.row.claim_token ?? undefined]),
+    );
+  }
+
+  async log(line: string): Promise<void> {
+    if (!this.row.run_dir) return;
+    await appendFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', this.safe(line))).catch(
+      () => undefined,
+    );
+  }
+
+  /** Records a step locally, tells the app, and queues it for the service in order. */
+  step(stepId: string, status: StepStatus, message = '', source: StepSource = 'executor'): void {
+    const text = clip(this.safe(message), 2000);
+    this.deps.journal.addStep(this.row.id, stepId, status, text || null, source);
+    if (source === 'executor' && status === 'started') this.patch({ step: stepId });
+    if (source === 'executor') void this.log(`step ${stepId} ${status}${text ? `: ${text}` : ''}`);
+    this.deps.onStep({
+      localId: this.row.id,
+      runId: this.row.run_id,
+      automationId: this.row.automation_id,
+      stepId,
+      status,
+      message: text,
+      source,
+      at: this.deps.clock.now().toISOString(),
+    });
+    const runId = this.row.run_id;
+    if (!runId || this.serviceInactive || this.sent >= this.deps.maxEventsPerRun) return;
+    this.sent += 1;
+    const body = {
+      executor_id: this.deps.executorId,
+      step_id: stepId,
+      status,
+      ...(text ? { message: text } : {}),
+      ...(source === 'agent' ? { metadata: { source } } : {}),
+    };
+    this.events = this.events.then(async () => {
+      if (this.serviceInactive) return;
+      try {
+        // answeredOnly: an event whose answer was lost may have been recorded; sending it again would double it.
+        await this.retry(() => this.deps.api.runEvent(runId, body, this.runToken), {
+          attempts: 4,
+          answeredOnly: true,
+        });
+      } catch (err) {
+        if (hasCode(err, 'RUN_NOT_ACTIVE')) this.serviceInactive = true;
+        else void this.log(`event ${stepId} ${status} not delivered: ${errorFacts(err).message}`);
+      }
+    });
+  }
+
+  /** Repeats a call that failed transiently, with the executor's backoff; stops when the run is cancelled. */
+  retry<T>(fn: () => Promise<T>, o: RetryOptions = {}): Promise<T> {
+    return retryTransient(fn, { baseMs: this.deps.retryBaseMs, ...o });
+  }
+
+  /** Waits until every queued step event has been sent (or given up on). */
+  flush(): Promise<void> {
+    return this.events;
+  }
+
+  failureText(message: string): string {
+    return clip(this.safe(message), LIMITS.runFailureMessage);
+  }
+}

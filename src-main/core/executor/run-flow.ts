@@ -1,0 +1,287 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAgentOutput, type AgentOutput } from './agent-output';
+import { describeAgentExit } from './agent-runner';
+import type { ReasonCode } from './journal';
+import { errorFacts, hasCode, isTransient } from './ports';
+import { publish } from './publish';
+import { RunDeferred, RunFailure, type RunContext } from './run-context';
+import { runFiles, writeRunInputs } from './run-inputs';
+
+export type RunOutcome =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'failed'; readonly code: ReasonCode; readonly message: string }
+  | { readonly kind: 'not_run'; readonly code: ReasonCode; readonly message: string }
+  /** The start call got no answer: the row stays `starting` and a later pass retries the same key. */
+  | { readonly kind: 'deferred'; readonly message: string };
+
+/** Cancels a run with a reason code the failure will carry. */
+export class CancelReason extends Error {
+  constructor(
+    readonly code: ReasonCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const notRun = (ctx: RunContext, code: ReasonCode, message: string): RunOutcome => {
+  ctx.patch({ state: 'not_run', reason_code: code, reason: message });
+  return { kind: 'not_run', code, message };
+};
+
+const START_CONFLICTS: Record<string, [ReasonCode, string]> = {
+  AUTOMATION_PAUSED: ['automation_paused', 'the automation is paused'],
+  AUTOMATION_REMOVED: ['automation_removed', 'the automation was removed'],
+  NO_TARGETS: ['no_targets', 'the automation has no targets'],
+  WRONG_EXECUTION_MODE: ['wrong_execution_mode', 'the automation is not run by a local executor'],
+  EXECUTOR_MISMATCH: ['revision_not_acked', 'the automation is bound to another executor'],
+  RUN_CONFLICT: ['other_executor', 'another executor already started this occurrence'],
+};
+
+/**
+ * Starts a local occurrence with its idempotency key. REVISION_STALE re-syncs and retries once with the
+ * new revision (a new key: the stale one created nothing).
+ */
+export async function startLocal(
+  ctx: RunContext,
+  refresh: (automationId: string) => Promise<RunContext['automation'] | null>,
+): Promise<RunOutcome | null> {
+  const { api, executorId } = ctx.deps;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    ctx.patch({ state: 'starting' });
+    const body = {
+      executor_id: executorId,
+      revision: ctx.row.revision as number,
+      idempotency_key: ctx.row.idempotency_key as string,
+      ...(ctx.row.scheduled_for ? { scheduled_for: ctx.row.scheduled_for } : {}),
+    };
+    try {
+      const res = await ctx.retry(() => api.startRun(ctx.automation.id, body), { attempts: 5 });
+      ctx.runToken = res.run_token;
+      ctx.patch({ run_id: res.run.id, state: 'running', started_at: ctx.deps.clock.now().toISOString() });
+      if (res.run.state === 'completed') {
+        ctx.patch({ state: 'completed' });
+        return { kind: 'completed' };
+      }
+      if (res.run.state === 'failed' || res.run.state === 'skipped') {
+        const message = `the service already ended this run as ${res.run.state}${res.run.error ? `: ${res.run.error}` : ''}`;
+        ctx.patch({ state: 'failed', reason_code: 'service_error', reason: message });
+        return { kind: 'failed', code: 'service_error', message };
+      }
+      return null;
+    } catch (err) {
+      const f = errorFacts(err);
+      if (isTransient(err)) return { kind: 'deferred', message: `start not confirmed: ${f.message}` };
+      if (f.code === 'REVISION_STALE' && attempt === 0) {
+        const fresh = await refresh(ctx.automation.id);
+        if (fresh && fresh.revision !== ctx.row.revision && fresh.status === 'active') {
+          ctx.automation = fresh;
+          const key = `${fresh.id}:${fresh.revision}:${ctx.row.scheduled_for ?? ''}`;
+          ctx.patch({ revision: fresh.revision, idempotency_key: key });
+          continue;
+        }
+        return notRun(
+          ctx,
+          'revision_stale',
+          `the automation changed (revision ${ctx.row.revision} is stale) and the new revision is not acknowledged`,
+        );
+      }
+      const known = f.code ? START_CONFLICTS[f.code] : undefined;
+      if (known) {
+        ctx.deps.requestSync();
+        return notRun(ctx, known[0], `${known[1]} (${f.code})`);
+      }
+      if (f.status === 404) {
+        ctx.deps.requestSync();
+        return notRun(ctx, 'automation_removed', 'the automation no longer exists on the service (404)');
+      }
+      return notRun(ctx, 'start_failed', `the service refused to start the run: ${f.message}`);
+    }
+  }
+  return notRun(ctx, 'revision_stale', 'the automation kept changing while the run was being started');
+}
+
+async function fetchSkill(ctx: RunContext): Promise<string | null> {
+  const skill = ctx.automation.skill;
+  if (!skill) return null;
+  try {
+    return await ctx.retry(() => ctx.deps.api.getSkillMarkdown(skill.id, skill.version));
+  } catch (err) {
+    throw new RunFailure(
+      'service_error',
+      `the skill ${skill.id}@${skill.version} could not be fetched: ${errorFacts(err).message}`,
+    );
+  }
+}
+
+/** prepare + agent: writes the inputs, runs the agent, validates its output. */
+export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> {
+  const runDir = join(ctx.deps.runsDir, ctx.localId);
+  ctx.patch({ run_dir: runDir });
+  const files = runFiles(runDir);
+  ctx.step('prepare', 'started');
+  await writeRunInputs(files, {
+    automation: ctx.automation,
+    runId: ctx.runId as string,
+    scheduledFor: ctx.row.scheduled_for,
+    queue: ctx.row.queue,
+    skillMarkdown: null,
+  });
+  const skillMarkdown = await fetchSkill(ctx);
+  if (skillMarkdown !== null) {
+    await writeRunInputs(files, {
+      automation: ctx.automation,
+      runId: ctx.runId as string,
+      scheduledFor: ctx.row.scheduled_for,
+      queue: ctx.row.queue,
+      skillMarkdown,
+    });
+  }
+  ctx.step(
+    'prepare',
+    'completed',
+    ctx.automation.skill ? `skill ${ctx.automation.skill.id}@${ctx.automation.skill.version}` : '',
+  );
+
+  ctx.step('agent', 'started');
+  const exit = await ctx.deps.agent({
+    ...files,
+    runId: ctx.runId as string,
+    timeoutMs: ctx.deps.runTimeoutMs,
+    signal: ctx.abort.signal,
+    secrets: [...ctx.deps.secrets, ctx.runToken, ctx.row.claim_token ?? undefined],
+    onStep: (s) => ctx.step(s.stepId, s.status, s.message, 'agent'),
+    onSpawn: (pid) => ctx.patch({ agent_pid: pid }),
+  });
+  const problem = describeAgentExit(exit, ctx.deps.runTimeoutMs);
+  if (problem) {
+    ctx.step('agent', 'failed', problem);
+    const reason = ctx.abort.signal.reason;
+    const code: ReasonCode =
+      exit.kind === 'timeout'
+        ? 'agent_timeout'
+        : exit.kind === 'cancelled'
+          ? reason instanceof CancelReason
+            ? reason.code
+            : 'agent_cancelled'
+          : 'agent_failed';
+    throw new RunFailure(code, problem);
+  }
+  return readOutput(ctx);
+}
+
+/** Reads and checks output.json; also used when a restarted executor resumes a run. */
+export async function readOutput(ctx: RunContext): Promise<AgentOutput> {
+  const file = runFiles(ctx.row.run_dir as string).outputFile;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    ctx.step('agent', 'failed', 'the agent wrote no output.json');
+    throw new RunFailure('invalid_output', 'the agent finished without writing output.json');
+  }
+  const checked = parseAgentOutput(text);
+  if (!checked.ok) {
+    const message = `output.json breaks the service's limits: ${checked.problems.join('; ')}`;
+    ctx.step('agent', 'failed', message);
+    throw new RunFailure('invalid_output', message);
+  }
+  ctx.patch({ state: 'agent_done', output: JSON.stringify(checked.output), agent_pid: null });
+  ctx.step('agent', 'completed', summarize(checked.output));
+  return checked.output;
+}
+
+function summarize(o: AgentOutput): string {
+  const bits = [`caption ${o.caption.length} chars`];
+  if (o.media.length) bits.push(`${o.media.length} media`);
+  if (o.slides.length) bits.push(`${o.slides.length} slides`);
+  if (o.skip) bits.push(`skip: ${o.skip}`);
+  return bits.join(', ');
+}
+
+/** Ends a run as failed on the service (best effort, with its reason) and in the journal. */
+export async function failRun(ctx: RunContext, failure: RunFailure): Promise<RunOutcome> {
+  const message = ctx.failureText(failure.message);
+  const runId = ctx.runId;
+  if (runId && !failure.serviceDone) {
+    await ctx.flush();
+    try {
+      await ctx.retry(() =>
+        ctx.deps.api.failRun(
+          runId,
+          {
+            error: message,
+            executor_id: ctx.deps.executorId,
+            ...(ctx.row.claim_token ? { claim_token: ctx.row.claim_token } : {}),
+            metadata: { reason_code: failure.code, step: ctx.row.step ?? undefined },
+          },
+          ctx.runToken,
+        ),
+      );
+    } catch (err) {
+      // RUN_NOT_ACTIVE after a lost answer means the first fail landed; CLAIM_CONFLICT, the lease is gone.
+      if (!hasCode(err, 'RUN_NOT_ACTIVE', 'CLAIM_CONFLICT')) {
+        await ctx.log(`fail not delivered: ${errorFacts(err).message}`);
+        if (isTransient(err)) {
+          // Left active on the service, the run would hang there: a later pass tells it again.
+          ctx.patch({ state: 'failing', reason_code: failure.code, reason: message });
+          return { kind: 'failed', code: failure.code, message };
+        }
+      }
+    }
+  }
+  ctx.patch({ state: 'failed', reason_code: failure.code, reason: message });
+  await ctx.log(`run failed (${failure.code}): ${message}`);
+  return { kind: 'failed', code: failure.code, message };
+}
+
+/** Runs a started local run (or a claimed legacy one) from prepare to complete. */
+export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput): Promise<RunOutcome> {
+  try {
+    const output = resumeWith ?? (await prepareAndRunAgent(ctx));
+    if (output.skip) {
+      if (ctx.row.queue === 'legacy') {
+        await ctx.flush();
+        await ctx.retry(() =>
+          ctx.deps.api.skipClaim(ctx.runId as string, {
+            claim_token: ctx.row.claim_token as string,
+            reason: output.skip,
+          }),
+        );
+        ctx.step('complete', 'info', `skipped: ${output.skip}`);
+        ctx.patch({
+          state: 'not_run',
+          reason_code: 'skipped',
+          reason: `the agent skipped this run: ${output.skip}`,
+        });
+        return { kind: 'not_run', code: 'skipped', message: output.skip };
+      }
+      throw new RunFailure('skipped', `the agent chose to skip: ${output.skip}`);
+    }
+    if (ctx.abort.signal.aborted) {
+      const r = ctx.abort.signal.reason;
+      throw new RunFailure(
+        r instanceof CancelReason ? r.code : 'agent_cancelled',
+        String((r as Error)?.message ?? r),
+      );
+    }
+    await publish(ctx, output);
+    ctx.patch({ state: 'completed', reason_code: null, reason: null });
+    await ctx.flush();
+    return { kind: 'completed' };
+  } catch (err) {
+    if (err instanceof RunDeferred) {
+      await ctx.log(`${err.message}; the run resumes at a later pass`);
+      return { kind: 'deferred', message: err.message };
+    }
+    const failure =
+      err instanceof RunFailure
+        ? err
+        : new RunFailure(
+            'service_error',
+            `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
+          );
+    return failRun(ctx, failure);
+  }
+}

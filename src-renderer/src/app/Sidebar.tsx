@@ -1,0 +1,79 @@
+import type { KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useConnectionStore } from '../stores/use-connection-store';
+import { hrefOf } from './router';
+import { ROUTES, type RouteDef } from './routes';
+
+const GROUPS: readonly RouteDef['group'][] = ['Publish', 'Insights', 'Automate', 'App'];
+
+/** Up/Down move between the links, Home/End jump to the ends: the sidebar reads as one list. */
+function onNavKey(e: KeyboardEvent<HTMLElement>) {
+  if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key)) return;
+  const links = [...e.currentTarget.querySelectorAll<HTMLAnchorElement>('a.nav-link')];
+  const i = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const next =
+    e.key === 'Home'
+      ? 0
+      : e.key === 'End'
+        ? links.length - 1
+        : (i + (e.key === 'ArrowDown' ? 1 : -1) + links.length) % links.length;
+  e.preventDefault();
+  links[next]?.focus();
+}
+
+export function Sidebar({ current }: { readonly current: string }) {
+  const status = useConnectionStore(useShallow((s) => s.status));
+  return (
+    <aside className="sidebar">
+      <div className="sidebar__brand">
+        <span className="brand-mark" aria-hidden="true">
+          P
+        </span>
+        <span className="brand-name">Postdesk</span>
+      </div>
+      <nav className="sidebar__nav" aria-label="Main" onKeyDown={onNavKey}>
+        {GROUPS.map((group) => (
+          <div className="nav-group" key={group}>
+            <p className="nav-group__title" aria-hidden="true">
+              {group}
+            </p>
+            <ul className="nav-list">
+              {ROUTES.filter((r) => r.group === group).map((r) => (
+                <li key={r.screen}>
+                  <a
+                    className="nav-link"
+                    href={hrefOf(r.screen)}
+                    aria-current={current === r.screen ? 'page' : undefined}
+                    aria-keyshortcuts={`g ${r.key}`}
+                  >
+                    {r.icon}
+                    <span className="nav-link__label">{r.label}</span>
+                    <kbd className="nav-link__key" aria-hidden="true">
+                      g {r.key}
+                    </kbd>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </nav>
+      <div className="sidebar__footer">
+        <div className="connection-pill" title={status?.base_url ?? undefined}>
+          <span
+            className={`connection-pill__dot${status?.offline ? ' connection-pill__dot--offline' : ''}`}
+            aria-hidden="true"
+          />
+          <span className="connection-pill__text">
+            {status?.offline
+              ? 'Offline sandbox'
+              : (status?.base_url?.replace(/^https?:\/\//, '') ?? 'Connected')}
+          </span>
+        </div>
+        <span className="faint">
+          Press <kbd>?</kbd> for shortcuts
+        </span>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,116 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ReactElement } from 'react';
+import {
+  IconBolt,
+  IconBook,
+  IconCalendar,
+  IconChart,
+  IconCompose,
+  IconDoc,
+  IconLayers,
+  IconList,
+  IconSettings,
+  IconUsers,
+} from '../components/icons';
+
+export interface RouteDef {
+  readonly screen: string;
+  readonly label: string;
+  readonly group: 'Publish' | 'Insights' | 'Automate' | 'App';
+  /** The second key of the `g <key>` chord that opens it. */
+  readonly key: string;
+  readonly icon: ReactElement;
+  readonly component: LazyExoticComponent<ComponentType>;
+}
+
+/** Screens load on first visit, so the heavy ones (calendar, charts, markdown) cost nothing up front. */
+const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+export const ROUTES: readonly RouteDef[] = [
+  {
+    screen: 'compose',
+    label: 'Compose',
+    group: 'Publish',
+    key: 'c',
+    icon: <IconCompose />,
+    component: screen(() => import('../features/compose/ComposeScreen'), 'ComposeScreen'),
+  },
+  {
+    screen: 'posts',
+    label: 'Posts',
+    group: 'Publish',
+    key: 'p',
+    icon: <IconList />,
+    component: screen(() => import('../features/posts/PostsScreen'), 'PostsScreen'),
+  },
+  {
+    screen: 'calendar',
+    label: 'Calendar',
+    group: 'Publish',
+    key: 'k',
+    icon: <IconCalendar />,
+    component: screen(() => import('../features/calendar/CalendarScreen'), 'CalendarScreen'),
+  },
+  {
+    screen: 'bulk',
+    label: 'Bulk',
+    group: 'Publish',
+    key: 'b',
+    icon: <IconLayers />,
+    component: screen(() => import('../features/bulk/BulkScreen'), 'BulkScreen'),
+  },
+  {
+    screen: 'articles',
+    label: 'Articles',
+    group: 'Publish',
+    key: 'a',
+    icon: <IconDoc />,
+    component: screen(() => import('../features/articles/ArticlesScreen'), 'ArticlesScreen'),
+  },
+  {
+    screen: 'analytics',
+    label: 'Analytics',
+    group: 'Insights',
+    key: 'i',
+    icon: <IconChart />,
+    component: screen(() => import('../features/analytics/AnalyticsScreen'), 'AnalyticsScreen'),
+  },
+  {
+    screen: 'accounts',
+    label: 'Accounts',
+    group: 'Insights',
+    key: 'u',
+    icon: <IconUsers />,
+    component: screen(() => import('../features/accounts/AccountsScreen'), 'AccountsScreen'),
+  },
+  {
+    screen: 'automations',
+    label: 'Automations',
+    group: 'Automate',
+    key: 'r',
+    icon: <IconBolt />,
+    component: screen(() => import('../features/automations/AutomationsScreen'), 'AutomationsScreen'),
+  },
+  {
+    screen: 'skills',
+    label: 'Skills',
+    group: 'Automate',
+    key: 's',
+    icon: <IconBook />,
+    component: screen(() => import('../features/skills/SkillsScreen'), 'SkillsScreen'),
+  },
+  {
+    screen: 'settings',
+    label: 'Settings',
+    group: 'App',
+    key: ',',
+    icon: <IconSettings />,
+    component: screen(() => import('../features/settings/SettingsScreen'), 'SettingsScreen'),
+  },
+];
+
+export const DEFAULT_SCREEN = 'compose';
+
+export const routeFor = (name: string): RouteDef =>
+  ROUTES.find((r) => r.screen === name) ?? (ROUTES.find((r) => r.screen === DEFAULT_SCREEN) as RouteDef);

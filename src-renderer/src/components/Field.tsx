@@ -1,0 +1,37 @@
+import { useId, type ReactNode } from 'react';
+
+/** A label, its control, a hint and an error, wired with ids so the control gets its name and description. */
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  readonly error?: string | null;
+  readonly children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {hint ? (
+        <span className="field__hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span className="field__error" id={errorId}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

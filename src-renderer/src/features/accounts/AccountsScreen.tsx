@@ -1,0 +1,79 @@
+import './accounts.css';
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { formatDate } from '../../app/format';
+import { PLATFORM_META } from '../../app/platforms';
+import { PageHeader } from '../../components/PageHeader';
+import { PlatformMark } from '../../components/PlatformMark';
+import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { IconRefresh } from '../../components/icons';
+import { useAccountsStore } from '../../stores/use-accounts-store';
+import { toast } from '../../stores/use-toast-store';
+
+export function AccountsScreen() {
+  const { accounts, load } = useAccountsStore(useShallow((s) => ({ accounts: s.accounts, load: s.load })));
+  useEffect(() => void load(), [load]);
+
+  const list = accounts.data;
+  return (
+    <div className="page">
+      <PageHeader
+        title="Accounts"
+        subtitle="Social accounts connected to your workspace, newest first. Connect new ones in the dashboard."
+        actions={
+          <button type="button" className="btn" onClick={() => void load()} disabled={accounts.loading}>
+            <IconRefresh /> Refresh
+          </button>
+        }
+      />
+      <section className="card" aria-label="Connected accounts">
+        {list === null && accounts.loading ? (
+          <LoadingState label="Loading accounts…" />
+        ) : list === null && accounts.error ? (
+          <ErrorState error={accounts.error} title="Could not load accounts" onRetry={() => void load()} />
+        ) : !list || list.length === 0 ? (
+          <EmptyState title="No accounts yet">
+            Connect a social account in the dashboard, then refresh.
+          </EmptyState>
+        ) : (
+          <ul className="list" aria-label="Accounts">
+            {list.map((a) => (
+              <li key={a.id} className="list__item account-row">
+                <PlatformMark platform={a.platform} size="lg" />
+                <div className="account-row__text">
+                  <span className="account-row__name">{a.name}</span>
+                  <span className="muted">
+                    {PLATFORM_META[a.platform].label} · connected {formatDate(a.created_at)}
+                  </span>
+                </div>
+                {PLATFORM_META[a.platform].postsUnavailable ? (
+                  <span className="badge badge--plain" title={PLATFORM_META[a.platform].hint}>
+                    automations only
+                  </span>
+                ) : null}
+                <code className="faint account-row__id" title="Account id (for CSV targets: platform:id)">
+                  {a.id}
+                </code>
+                <button
+                  type="button"
+                  className="btn btn--small btn--ghost"
+                  aria-label={`Copy the id of ${a.name}`}
+                  onClick={() =>
+                    void navigator.clipboard
+                      .writeText(`${a.platform}:${a.id}`)
+                      .then(() => toast('success', `Copied ${a.platform}:${a.id}`))
+                      .catch(() =>
+                        toast('warning', 'The clipboard is not available here; select the id instead.'),
+                      )
+                  }
+                >
+                  Copy
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,428 @@
+import { Fragment, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { BulkRow } from '../../../../src-shared/ipc';
+import { formatDateTime, plural } from '../../app/format';
+import { hrefOf } from '../../app/router';
+import { IconLayers, IconRefresh, IconUpload } from '../../components/icons';
+import { PageHeader } from '../../components/PageHeader';
+import { Progress } from '../../components/Progress';
+import { StatusBadge } from '../../components/StatusBadge';
+import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { useBulkStore } from '../../stores/use-bulk-store';
+import { toast } from '../../stores/use-toast-store';
+import './bulk.css';
+
+/** Beyond this many rows the table shows rows with errors first and stops, to stay quick. */
+const TABLE_ROWS = 300;
+
+export function BulkScreen() {
+  const s = useBulkStore(
+    useShallow((st) => ({
+      plan: st.plan,
+      submitting: st.submitting,
+      progress: st.progress,
+      batchesSent: st.batchesSent,
+      submission: st.submission,
+      submitError: st.submitError,
+      planFrom: st.planFrom,
+      resetPlan: st.resetPlan,
+      submit: st.submit,
+      loadHistory: st.loadHistory,
+      listen: st.listen,
+    })),
+  );
+  const { loadHistory, listen } = s;
+  useEffect(() => {
+    void loadHistory();
+    return listen();
+  }, [loadHistory, listen]);
+
+  const readFile = async (file: File | undefined) => {
+    if (!file) return;
+    if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') {
+      toast('warning', `${file.name} is not a CSV file.`);
+      return;
+    }
+    await s.planFrom(await file.text(), file.name);
+  };
+
+  const plan = s.plan.data;
+  return (
+    <div className="page">
+      <PageHeader
+        title="Bulk import"
+        subtitle="Drop a CSV of posts: every row is checked and planned before anything is sent."
+        actions={
+          plan ? (
+            <button type="button" className="btn" onClick={s.resetPlan}>
+              Start over
+            </button>
+          ) : null
+        }
+      />
+
+      {!plan ? <CsvDrop loading={s.plan.loading} onFile={(f) => void readFile(f)} /> : null}
+      {s.plan.error ? <ErrorAlert error={s.plan.error} title="The CSV could not be read" /> : null}
+
+      {plan ? (
+        <>
+          <section className="card" aria-labelledby="bulk-plan-title">
+            <div className="card__header">
+              <h2 id="bulk-plan-title">Dry run: {plan.source_name ?? 'CSV'}</h2>
+              <span className="muted">{s.submission ? 'Sent.' : 'Nothing has been sent yet.'}</span>
+            </div>
+            <div className="card__body form-stack">
+              <dl className="stats" aria-label="Plan summary">
+                <div className="stat">
+                  <dt>Rows</dt>
+                  <dd>{plan.rows.length}</dd>
+                </div>
+                <div className="stat stat--ok">
+                  <dt>Valid</dt>
+                  <dd>{plan.valid_count}</dd>
+                </div>
+                <div className={`stat${plan.invalid_count > 0 ? ' stat--bad' : ''}`}>
+                  <dt>With errors</dt>
+                  <dd>{plan.invalid_count}</dd>
+                </div>
+                <div className="stat">
+                  <dt>Batches</dt>
+                  <dd>{plan.batches.length}</dd>
+                </div>
+              </dl>
+              {plan.batches.length > 0 ? (
+                <ol className="batch-plan" aria-label="Batches">
+                  {plan.batches.map((b) => (
+                    <li key={b.index}>
+                      Batch {b.index + 1}: {plural(b.item_count, 'post')}
+                    </li>
+                  ))}
+                </ol>
+              ) : null}
+              {plan.invalid_count > 0 ? (
+                <p className="alert alert--warning">
+                  {plural(plan.invalid_count, 'row')} with errors will be left out. Fix them in the file and
+                  drop it again, or submit the valid rows now.
+                </p>
+              ) : null}
+              {s.submitting || s.progress ? (
+                <div className="form-stack bulk__progress">
+                  <Progress
+                    label="Bulk submission"
+                    value={s.progress?.items_done ?? 0}
+                    max={s.progress?.items_total ?? plan.valid_count}
+                    state={s.submission ? 'done' : 'active'}
+                  />
+                  <span className="muted tabular" role="status">
+                    {s.progress
+                      ? `${Math.min(s.batchesSent, plan.batches.length)} of ${plural(plan.batches.length, 'batch', 'batches')} sent · ${s.progress.items_done} of ${s.progress.items_total} posts`
+                      : 'Starting…'}
+                  </span>
+                </div>
+              ) : null}
+              {s.submission ? (
+                <div
+                  className={`alert ${s.submission.failed_count > 0 ? 'alert--warning' : 'alert--success'}`}
+                  role="status"
+                >
+                  Submitted {plural(s.submission.batches.length, 'batch', 'batches')}:{' '}
+                  {s.submission.created_count} created, {s.submission.failed_count} failed.
+                </div>
+              ) : null}
+              {s.submitError ? <ErrorAlert error={s.submitError} title="Submission stopped" /> : null}
+              <div className="btn-row btn-row--end">
+                {s.submission ? (
+                  <button type="button" className="btn" onClick={s.resetPlan}>
+                    Import another CSV
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn--primary"
+                    disabled={plan.valid_count === 0 || s.submitting}
+                    onClick={() => void s.submit()}
+                  >
+                    {s.submitting
+                      ? 'Submitting…'
+                      : `Submit ${plural(plan.valid_count, 'post')} in ${plural(plan.batches.length, 'batch', 'batches')}`}
+                  </button>
+                )}
+              </div>
+            </div>
+          </section>
+          <ValidationTable rows={plan.rows} />
+        </>
+      ) : null}
+
+      <BatchHistory />
+    </div>
+  );
+}
+
+function CsvDrop({
+  loading,
+  onFile,
+}: {
+  readonly loading: boolean;
+  readonly onFile: (f: File | undefined) => void;
+}) {
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    onFile(e.dataTransfer.files[0]);
+  };
+  return (
+    <div
+      className={`csv-drop card${over ? ' csv-drop--over' : ''}`}
+      role="group"
+      aria-label="CSV drop zone"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
+      {loading ? (
+        <LoadingState label="Checking rows…" />
+      ) : (
+        <>
+          <IconUpload size={24} />
+          <p className="csv-drop__title">Drop a CSV file here</p>
+          <p className="muted csv-drop__hint">
+            One post per row: <code>caption</code>, <code>targets</code> (<code>platform:account_id</code>,
+            ids on the <a href={hrefOf('accounts')}>Accounts</a> screen), <code>media</code>, and{' '}
+            <code>scheduled_at</code> with a time zone, or <code>action</code> draft. Bulk cannot publish
+            immediately.
+          </p>
+          <button type="button" className="btn" onClick={() => input.current?.click()}>
+            Choose a CSV
+          </button>
+          <input
+            ref={input}
+            type="file"
+            accept=".csv,text/csv"
+            hidden
+            aria-label="Choose a CSV file"
+            onChange={(e) => {
+              onFile(e.target.files?.[0]);
+              e.target.value = '';
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function ValidationTable({ rows }: { readonly rows: readonly BulkRow[] }) {
+  const [onlyErrors, setOnlyErrors] = useState(false);
+  const sorted = onlyErrors ? rows.filter((r) => !r.ok) : rows;
+  const shown =
+    sorted.length > TABLE_ROWS
+      ? [...sorted].sort((a, b) => Number(a.ok) - Number(b.ok)).slice(0, TABLE_ROWS)
+      : sorted;
+  return (
+    <section className="card" aria-labelledby="bulk-rows-title">
+      <div className="card__header">
+        <h2 id="bulk-rows-title">Rows</h2>
+        <label className="checkbox">
+          <input type="checkbox" checked={onlyErrors} onChange={(e) => setOnlyErrors(e.target.checked)} />
+          Only rows with errors
+        </label>
+      </div>
+      <div className="table-wrap">
+        <table className="table" aria-label="Validation">
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Caption</th>
+              <th scope="col">Action</th>
+              <th scope="col">Scheduled (local)</th>
+              <th scope="col">Targets</th>
+              <th scope="col">Media</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((r) => (
+              <tr key={r.line} className={r.ok ? undefined : 'row--error'}>
+                <td className="tabular">{r.line}</td>
+                <td className="bulk__caption" title={r.caption ?? undefined}>
+                  {r.caption ?? <span className="faint">—</span>}
+                </td>
+                <td>{r.action ?? '—'}</td>
+                <td className="tabular nowrap">{r.scheduled_at ? formatDateTime(r.scheduled_at) : '—'}</td>
+                <td className="tabular">{r.target_count}</td>
+                <td className="tabular">{r.media_count}</td>
+                <td>
+                  {r.ok ? (
+                    <StatusBadge status="created" label="ok" />
+                  ) : (
+                    <ul className="row-issues">
+                      {r.issues.map((i) => (
+                        <li key={`${i.field}-${i.message}`}>
+                          <strong>{i.field}</strong>: {i.message}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {sorted.length > shown.length ? (
+        <p className="card__body muted">
+          Showing {shown.length} of {sorted.length} rows (rows with errors first).
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function BatchHistory() {
+  const { history, inspected, resubmitting, loadHistory, inspect, resubmitFailed } = useBulkStore(
+    useShallow((st) => ({
+      history: st.history,
+      inspected: st.inspected,
+      resubmitting: st.resubmitting,
+      loadHistory: st.loadHistory,
+      inspect: st.inspect,
+      resubmitFailed: st.resubmitFailed,
+    })),
+  );
+  const [open, setOpen] = useState<string | null>(null);
+  const batches = history.data;
+
+  const toggle = (id: string) => {
+    if (open === id) return setOpen(null);
+    setOpen(id);
+    void inspect(id);
+  };
+
+  return (
+    <section className="card" aria-labelledby="bulk-history-title">
+      <div className="card__header">
+        <h2 id="bulk-history-title">Batch history</h2>
+        <button type="button" className="btn btn--small btn--ghost" onClick={() => void loadHistory()}>
+          <IconRefresh size={14} /> Refresh
+        </button>
+      </div>
+      {batches === null && history.loading ? (
+        <LoadingState label="Loading batches…" />
+      ) : batches === null && history.error ? (
+        <ErrorState error={history.error} title="Could not load batches" onRetry={() => void loadHistory()} />
+      ) : !batches || batches.length === 0 ? (
+        <EmptyState title="No batches yet" icon={<IconLayers size={20} />}>
+          Submitted CSV imports appear here with each post's result.
+        </EmptyState>
+      ) : (
+        <div className="table-wrap table-wrap--tall">
+          <table className="table" aria-label="Batches">
+            <thead>
+              <tr>
+                <th scope="col">Submitted</th>
+                <th scope="col">Source</th>
+                <th scope="col">Posts</th>
+                <th scope="col">Created</th>
+                <th scope="col">Failed</th>
+                <th scope="col">State</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {batches.map((b) => {
+                const detail = inspected[b.batch_id];
+                return (
+                  <Fragment key={b.batch_id}>
+                    <tr>
+                      <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
+                      <td>{b.source_name ?? <span className="faint">—</span>}</td>
+                      <td className="tabular">{b.total}</td>
+                      <td className="tabular">{b.created_count}</td>
+                      <td className="tabular">{b.failed_count}</td>
+                      <td>
+                        <StatusBadge status={b.state} />
+                      </td>
+                      <td>
+                        <div className="btn-row btn-row--end">
+                          <button
+                            type="button"
+                            className="btn btn--small btn--ghost"
+                            aria-expanded={open === b.batch_id}
+                            onClick={() => toggle(b.batch_id)}
+                          >
+                            {open === b.batch_id ? 'Hide' : 'Details'}
+                          </button>
+                          {b.failed_count > 0 ? (
+                            <button
+                              type="button"
+                              className="btn btn--small"
+                              disabled={resubmitting !== null}
+                              onClick={() =>
+                                void resubmitFailed(b.batch_id).then(
+                                  (r) =>
+                                    r &&
+                                    toast(
+                                      'success',
+                                      `Resubmitted: ${r.created_count} created, ${r.failed_count} failed.`,
+                                    ),
+                                )
+                              }
+                            >
+                              {resubmitting === b.batch_id
+                                ? 'Resubmitting…'
+                                : `Resubmit ${b.failed_count} failed`}
+                            </button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                    {open === b.batch_id ? (
+                      <tr className="batch-detail">
+                        <td colSpan={7}>
+                          {!detail || (detail.loading && !detail.data) ? (
+                            <LoadingState label="Loading results…" />
+                          ) : detail.error && !detail.data ? (
+                            <ErrorState error={detail.error} onRetry={() => void inspect(b.batch_id)} />
+                          ) : detail.data ? (
+                            <ul
+                              className="batch-items"
+                              aria-label={`Results of batch ${b.batch_id.slice(0, 8)}`}
+                            >
+                              {detail.data.items.map((it) => (
+                                <li key={it.item_key} className="batch-item">
+                                  <span className="tabular faint batch-item__index">#{it.index + 1}</span>
+                                  <code className="batch-item__key">{it.item_key}</code>
+                                  <StatusBadge status={it.status} />
+                                  <span className={it.error ? 'batch-item__error' : 'muted'}>
+                                    {it.error ?? plural(it.social_post_ids.length, 'delivery', 'deliveries')}
+                                  </span>
+                                </li>
+                              ))}
+                              {detail.data.total > detail.data.items.length ? (
+                                <li className="muted">
+                                  …and {detail.data.total - detail.data.items.length} more
+                                </li>
+                              ) : null}
+                            </ul>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

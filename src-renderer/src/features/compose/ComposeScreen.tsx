@@ -1,0 +1,238 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Platform, Target } from '../../../../src-shared/api/common';
+import type { BridgeError } from '../../../../src-shared/ipc';
+import { LIMITS } from '../../../../src-shared/api/limits';
+import { describeError } from '../../app/describe-error';
+import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
+import { navigate } from '../../app/router';
+import { useNow } from '../../app/use-now';
+import { PLATFORM_META } from '../../app/platforms';
+import { PageHeader } from '../../components/PageHeader';
+import { Segmented } from '../../components/Segmented';
+import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { useAccountsStore } from '../../stores/use-accounts-store';
+import { useMediaStore } from '../../stores/use-media-store';
+import { isOutboxQueued, useOutboxStore } from '../../stores/use-outbox-store';
+import { usePostsStore } from '../../stores/use-posts-store';
+import { toast } from '../../stores/use-toast-store';
+import { CaptionEditor } from './CaptionEditor';
+import { MediaDropzone } from './MediaDropzone';
+import { MediaList } from './MediaList';
+import { TargetPicker } from './TargetPicker';
+import './compose.css';
+
+type When = 'now' | 'schedule' | 'draft';
+
+const WHEN_OPTIONS = [
+  { value: 'now', label: 'Publish now' },
+  { value: 'schedule', label: 'Schedule' },
+  { value: 'draft', label: 'Save draft' },
+] as const;
+
+const QUEUED_NOTICE = 'Saved on this computer; it will be sent as soon as the service answers.';
+
+const inAnHour = () => {
+  const d = new Date(Date.now() + 60 * 60 * 1000);
+  d.setMinutes(0, 0, 0);
+  return toLocalInput(d);
+};
+
+export function ComposeScreen() {
+  const { accounts, ensureAccounts, loadAccounts } = useAccountsStore(
+    useShallow((s) => ({ accounts: s.accounts, ensureAccounts: s.ensure, loadAccounts: s.load })),
+  );
+  const { items, adding, addDropped, clearMedia, listenMedia } = useMediaStore(
+    useShallow((s) => ({
+      items: s.items,
+      adding: s.adding,
+      addDropped: s.addDropped,
+      clearMedia: s.clear,
+      listenMedia: s.listen,
+    })),
+  );
+  const createPost = usePostsStore((s) => s.create);
+  const addQueued = useOutboxStore((s) => s.add);
+
+  const [caption, setCaption] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [when, setWhen] = useState<When>('now');
+  const [localAt, setLocalAt] = useState(inAnHour);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<Readonly<BridgeError> | null>(null);
+  const now = useNow();
+
+  useEffect(() => void ensureAccounts(), [ensureAccounts]);
+  useEffect(() => listenMedia(), [listenMedia]);
+
+  const accountList = useMemo(() => accounts.data ?? [], [accounts.data]);
+  const targets: Target[] = useMemo(
+    () =>
+      accountList
+        .filter((a) => selected.has(a.id) && !PLATFORM_META[a.platform].postsUnavailable)
+        .map((a) => ({ social_account_id: a.id, platform: a.platform })),
+    [accountList, selected],
+  );
+  const platforms = useMemo(() => [...new Set(targets.map((t) => t.platform))] as Platform[], [targets]);
+
+  const scheduledAt = when === 'schedule' ? fromLocalInput(localAt) : null;
+  const blockers: string[] = [];
+  if (caption.trim().length === 0 && items.length === 0) blockers.push('Write a caption or add media.');
+  if (caption.length > LIMITS.captionLength)
+    blockers.push(`The caption is over ${LIMITS.captionLength} characters.`);
+  if (targets.length === 0) blockers.push('Pick at least one account.');
+  if (targets.length > LIMITS.addTargetsPerUpdate)
+    blockers.push(`Pick at most ${LIMITS.addTargetsPerUpdate} accounts.`);
+  if (items.length > LIMITS.mediaPerPost) blockers.push(`Attach at most ${LIMITS.mediaPerPost} files.`);
+  if (items.some((i) => i.phase === 'rejected' || i.phase === 'failed'))
+    blockers.push('Remove or retry the media that failed.');
+  if (items.some((i) => i.phase !== 'uploaded' && i.phase !== 'rejected' && i.phase !== 'failed'))
+    blockers.push('Waiting for uploads to finish…');
+  if (when === 'schedule' && (!scheduledAt || Date.parse(scheduledAt) <= now))
+    blockers.push('Pick a time in the future.');
+
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (blockers.length > 0 || submitting) return;
+    setSubmitting(true);
+    setError(null);
+    const media = items.flatMap((i) => (i.uploaded ? [{ asset_id: i.uploaded.asset_id }] : []));
+    const request = {
+      caption,
+      media,
+      targets,
+      ...(when === 'draft' ? { action: 'draft' as const } : {}),
+      ...(when === 'schedule' && scheduledAt ? { scheduled_at: scheduledAt } : {}),
+    };
+    const r = await createPost(request);
+    setSubmitting(false);
+    if (!r.ok && isOutboxQueued(r.error)) {
+      // Not a failure: the host holds the post and sends it itself. Creating it again would duplicate it.
+      addQueued(request);
+      toast('warning', QUEUED_NOTICE);
+    } else if (!r.ok) {
+      setError(r.error);
+      return;
+    } else {
+      const where = plural(r.value.count, 'account');
+      toast(
+        'success',
+        when === 'draft'
+          ? `Draft saved for ${where}.`
+          : when === 'schedule'
+            ? `Scheduled for ${formatDateTime(scheduledAt)} on ${where}.`
+            : `Publishing to ${where}.`,
+      );
+    }
+    setCaption('');
+    setSelected(new Set());
+    clearMedia();
+    navigate('posts');
+  };
+
+  const hasYouTube = accountList.some((a) => PLATFORM_META[a.platform].postsUnavailable);
+
+  return (
+    <form className="page" onSubmit={(e) => void onSubmit(e)} aria-label="Compose a post">
+      <PageHeader title="Compose" subtitle="Write once, deliver to every account you pick." />
+      <div className="grid-2">
+        <section className="card" aria-label="Content">
+          <div className="card__body form-stack">
+            <CaptionEditor value={caption} onChange={setCaption} platforms={platforms} />
+            <MediaDropzone onFiles={(files) => void addDropped(files)} busy={adding} />
+            <MediaList />
+          </div>
+        </section>
+
+        <div className="form-stack">
+          <section className="card" aria-labelledby="compose-targets-title">
+            <div className="card__header">
+              <h2 id="compose-targets-title">Accounts</h2>
+              <span className="muted">{targets.length > 0 ? `${targets.length} selected` : null}</span>
+            </div>
+            <div className="card__body">
+              {accounts.data === null && accounts.loading ? (
+                <LoadingState label="Loading accounts…" />
+              ) : accounts.data === null && accounts.error ? (
+                <ErrorState
+                  error={accounts.error}
+                  title="Could not load accounts"
+                  onRetry={() => void loadAccounts()}
+                />
+              ) : accountList.length === 0 ? (
+                <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
+              ) : (
+                <TargetPicker accounts={accountList} selected={selected} onToggle={toggle} />
+              )}
+              {hasYouTube ? null : (
+                <p className="field__hint compose__yt-note">
+                  YouTube is not offered here: the service publishes to YouTube only through automations and
+                  direct uploads.
+                </p>
+              )}
+            </div>
+          </section>
+
+          <section className="card" aria-labelledby="compose-when-title">
+            <div className="card__header">
+              <h2 id="compose-when-title">When</h2>
+            </div>
+            <div className="card__body form-stack">
+              <Segmented label="When to publish" value={when} options={WHEN_OPTIONS} onChange={setWhen} />
+              {when === 'schedule' ? (
+                <div className="field">
+                  <label className="field__label" htmlFor="compose-when-at">
+                    Date and time ({localZone()})
+                  </label>
+                  <input
+                    id="compose-when-at"
+                    className="input"
+                    type="datetime-local"
+                    value={localAt}
+                    min={toLocalInput(new Date(now))}
+                    onChange={(e) => setLocalAt(e.target.value)}
+                    aria-describedby="compose-when-utc"
+                  />
+                  <span className="field__hint" id="compose-when-utc">
+                    {scheduledAt
+                      ? `Sent to the service as ${scheduledAt.replace('.000Z', 'Z')} (UTC).`
+                      : 'Pick a date and time.'}
+                  </span>
+                </div>
+              ) : (
+                <p className="muted">
+                  {when === 'now'
+                    ? 'Goes out to every selected account right away.'
+                    : 'Kept as a draft: nothing is published until you schedule it.'}
+                </p>
+              )}
+              {error ? <ErrorAlert error={error} title="The post was not created" /> : null}
+              {blockers.length > 0 ? (
+                <ul className="compose__blockers" aria-label="Before you can submit">
+                  {blockers.map((b) => (
+                    <li key={b}>{b}</li>
+                  ))}
+                </ul>
+              ) : null}
+              <button
+                type="submit"
+                className="btn btn--primary compose__submit"
+                disabled={blockers.length > 0 || submitting}
+                title={error ? describeError(error) : undefined}
+              >
+                {submitting ? 'Sending…' : WHEN_OPTIONS.find((o) => o.value === when)?.label}
+              </button>
+            </div>
+          </section>
+        </div>
+      </div>
+    </form>
+  );
+}

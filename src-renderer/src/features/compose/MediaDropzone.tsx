@@ -1,0 +1,82 @@
+import { useRef, useState, type DragEvent } from 'react';
+import { IconUpload } from '../../components/icons';
+import { collectDroppedFiles } from './collect-files';
+
+/** Drop files or folders here, or pick them; everything goes to the media store's pipeline. */
+export function MediaDropzone({
+  onFiles,
+  busy,
+}: {
+  readonly onFiles: (files: File[]) => void;
+  readonly busy: boolean;
+}) {
+  const [over, setOver] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  const onDrop = async (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    setOver(false);
+    onFiles(await collectDroppedFiles(e.dataTransfer));
+  };
+
+  return (
+    <div
+      className={`dropzone${over ? ' dropzone--over' : ''}`}
+      role="group"
+      aria-label="Media drop zone"
+      aria-describedby="dropzone-hint"
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => void onDrop(e)}
+    >
+      <IconUpload size={22} />
+      <p className="dropzone__title">{busy ? 'Adding files…' : 'Drop images, MP4s or folders'}</p>
+      <p className="dropzone__hint" id="dropzone-hint">
+        JPEG, PNG, WebP up to 15 MB · MP4 up to 200 MB · up to 10 per post
+      </p>
+      <div className="btn-row">
+        <button type="button" className="btn btn--small" onClick={() => fileInput.current?.click()}>
+          Choose files
+        </button>
+        <button
+          type="button"
+          className="btn btn--small btn--ghost"
+          onClick={() => folderInput.current?.click()}
+        >
+          Choose a folder
+        </button>
+      </div>
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        accept="image/jpeg,image/png,image/webp,video/mp4"
+        hidden
+        aria-label="Choose media files"
+        onChange={(e) => {
+          onFiles([...(e.target.files ?? [])]);
+          e.target.value = '';
+        }}
+      />
+      <input
+        ref={(el) => {
+          folderInput.current = el;
+          // `webkitdirectory` is not in React's attribute list; set it on the element.
+          el?.setAttribute('webkitdirectory', '');
+        }}
+        type="file"
+        hidden
+        aria-label="Choose a media folder"
+        onChange={(e) => {
+          onFiles([...(e.target.files ?? [])]);
+          e.target.value = '';
+        }}
+      />
+    </div>
+  );
+}

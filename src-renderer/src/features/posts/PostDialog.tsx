@@ -1,0 +1,294 @@
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Account } from '../../../../src-shared/api/accounts';
+import { LIMITS } from '../../../../src-shared/api/limits';
+import type { Delivery } from '../../../../src-shared/api/posts';
+import type { BridgeError } from '../../../../src-shared/ipc';
+import { formatDateTime, fromLocalInput, localZone, toLocalInput } from '../../app/format';
+import { useNow } from '../../app/use-now';
+import { hrefOf } from '../../app/router';
+import { PLATFORM_META } from '../../app/platforms';
+import { Dialog } from '../../components/Dialog';
+import { PlatformMark } from '../../components/PlatformMark';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ErrorAlert } from '../../components/states';
+import { useAppStore } from '../../stores/use-app-store';
+import { usePostsStore, type PostChange } from '../../stores/use-posts-store';
+import { toast } from '../../stores/use-toast-store';
+
+type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
+
+const EDITABLE = new Set(['draft', 'scheduled']);
+
+/** One delivery: edit its caption, reschedule, cancel to draft, add targets, or delete it. */
+export function PostDialog({
+  delivery,
+  accounts,
+  siblings,
+  onClose,
+}: {
+  readonly delivery: Delivery;
+  readonly accounts: readonly Account[];
+  /** Accounts the parent post already delivers to. */
+  readonly siblings: ReadonlySet<string>;
+  readonly onClose: () => void;
+}) {
+  const { update, remove } = usePostsStore(useShallow((s) => ({ update: s.update, remove: s.remove })));
+  const openExternal = useAppStore((s) => s.openExternal);
+  const [caption, setCaption] = useState(delivery.caption);
+  const [localAt, setLocalAt] = useState(() =>
+    toLocalInput(delivery.scheduled_at ?? new Date(Date.now() + 3_600_000).toISOString()),
+  );
+  const [extra, setExtra] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [error, setError] = useState<{ action: Action; error: Readonly<BridgeError> } | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const now = useNow();
+
+  const account = accounts.find((a) => a.id === delivery.social_account_id);
+  const editable = EDITABLE.has(delivery.status);
+  const candidates = useMemo(
+    () => accounts.filter((a) => !siblings.has(a.id) && !PLATFORM_META[a.platform].postsUnavailable),
+    [accounts, siblings],
+  );
+
+  const run = async (action: Action, change: PostChange | null, done: string) => {
+    setBusy(action);
+    setError(null);
+    const r = change ? await update(delivery.id, change) : await remove(delivery.id);
+    setBusy(null);
+    if (!r.ok) {
+      setError({ action, error: r.error });
+      setConfirmDelete(false);
+      return;
+    }
+    toast('success', done);
+    onClose();
+  };
+
+  const scheduledAt = fromLocalInput(localAt);
+  const future = scheduledAt !== null && Date.parse(scheduledAt) > now;
+
+  return (
+    <Dialog open title="Edit post" onClose={onClose} wide>
+      <div className="post-dialog__head">
+        <PlatformMark platform={delivery.platform} size="lg" />
+        <div>
+          <p className="post-dialog__account">{account?.name ?? PLATFORM_META[delivery.platform].label}</p>
+          <p className="muted">
+            {delivery.status === 'posted'
+              ? `Published ${formatDateTime(delivery.published_at)}`
+              : delivery.scheduled_at
+                ? `Scheduled for ${formatDateTime(delivery.scheduled_at)}`
+                : 'Not scheduled'}
+          </p>
+        </div>
+        <StatusBadge status={delivery.status} />
+      </div>
+
+      {delivery.last_error ? (
+        <div className="alert alert--error">
+          <div>
+            <p className="alert__title">
+              Last attempt failed{delivery.attempts ? ` (attempt ${delivery.attempts})` : ''}
+            </p>
+            <p>{delivery.last_error}</p>
+          </div>
+        </div>
+      ) : null}
+      {!editable ? (
+        <p className="alert" role="note">
+          {delivery.status === 'posted'
+            ? 'This post is already published: its caption and time can no longer change.'
+            : 'Only drafts and scheduled posts can be edited.'}
+        </p>
+      ) : null}
+
+      {editable ? (
+        <>
+          <div className="field">
+            <label className="field__label" htmlFor="post-caption">
+              Caption
+            </label>
+            <textarea
+              id="post-caption"
+              className="textarea"
+              value={caption}
+              disabled={!editable}
+              onChange={(e) => setCaption(e.target.value)}
+              aria-invalid={caption.length > LIMITS.captionLength}
+            />
+            <div className="btn-row">
+              <span className="field__hint tabular">
+                {caption.length.toLocaleString()} / {LIMITS.captionLength.toLocaleString()}
+              </span>
+              <span className="spacer" />
+              <button
+                type="button"
+                className="btn btn--small"
+                disabled={
+                  !editable ||
+                  busy !== null ||
+                  caption === delivery.caption ||
+                  caption.length > LIMITS.captionLength
+                }
+                onClick={() => void run('caption', { kind: 'caption', caption }, 'Caption saved.')}
+              >
+                {busy === 'caption' ? 'Saving…' : 'Save caption'}
+              </button>
+            </div>
+            {error?.action === 'caption' ? <ErrorAlert error={error.error} context="update" /> : null}
+          </div>
+
+          <div className="field">
+            <label className="field__label" htmlFor="post-when">
+              {delivery.status === 'draft' ? 'Schedule for' : 'Reschedule to'} ({localZone()})
+            </label>
+            <div className="btn-row">
+              <input
+                id="post-when"
+                className="input post-dialog__when"
+                type="datetime-local"
+                value={localAt}
+                disabled={!editable}
+                onChange={(e) => setLocalAt(e.target.value)}
+              />
+              <button
+                type="button"
+                className="btn btn--small"
+                disabled={!editable || busy !== null || !future}
+                onClick={() =>
+                  scheduledAt &&
+                  void run(
+                    'reschedule',
+                    { kind: 'reschedule', scheduledAt, schedule: delivery.status === 'draft' },
+                    `Scheduled for ${formatDateTime(scheduledAt)}.`,
+                  )
+                }
+              >
+                {busy === 'reschedule' ? 'Saving…' : delivery.status === 'draft' ? 'Schedule' : 'Reschedule'}
+              </button>
+            </div>
+            {!future ? <span className="field__hint">Pick a time in the future.</span> : null}
+            <span className="field__hint">Every still-scheduled delivery of this post moves together.</span>
+            {error?.action === 'reschedule' ? <ErrorAlert error={error.error} context="update" /> : null}
+          </div>
+        </>
+      ) : (
+        <div className="field">
+          <span className="field__label">Caption</span>
+          <p className="post-dialog__caption">
+            {delivery.caption || <span className="faint">(no caption)</span>}
+          </p>
+        </div>
+      )}
+
+      {editable && candidates.length > 0 ? (
+        <fieldset className="post-dialog__targets">
+          <legend className="field__label">Add accounts</legend>
+          <div className="post-dialog__target-list">
+            {candidates.map((a) => (
+              <label key={a.id} className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={extra.has(a.id)}
+                  onChange={() => {
+                    const next = new Set(extra);
+                    if (next.has(a.id)) next.delete(a.id);
+                    else next.add(a.id);
+                    setExtra(next);
+                  }}
+                />
+                <PlatformMark platform={a.platform} />
+                {a.name}
+              </label>
+            ))}
+          </div>
+          <div className="btn-row">
+            <button
+              type="button"
+              className="btn btn--small"
+              disabled={busy !== null || extra.size === 0 || extra.size > LIMITS.addTargetsPerUpdate}
+              onClick={() =>
+                void run(
+                  'addTargets',
+                  {
+                    kind: 'addTargets',
+                    targets: candidates
+                      .filter((a) => extra.has(a.id))
+                      .map((a) => ({ social_account_id: a.id, platform: a.platform })),
+                  },
+                  'Accounts added.',
+                )
+              }
+            >
+              {busy === 'addTargets'
+                ? 'Adding…'
+                : `Add ${extra.size || ''} account${extra.size === 1 ? '' : 's'}`}
+            </button>
+          </div>
+          {error?.action === 'addTargets' ? <ErrorAlert error={error.error} context="update" /> : null}
+        </fieldset>
+      ) : null}
+
+      {error?.action === 'cancel' ? <ErrorAlert error={error.error} context="update" /> : null}
+      {error?.action === 'delete' ? (
+        <ErrorAlert error={error.error} context="delete" title="Not deleted" />
+      ) : null}
+
+      <div className="post-dialog__footer">
+        <a
+          className="btn btn--ghost btn--small"
+          href={hrefOf('analytics', { post: delivery.post_id })}
+          onClick={onClose}
+        >
+          View figures
+        </a>
+        {delivery.external_url ? (
+          <a
+            className="post-dialog__url"
+            href={delivery.external_url}
+            title={delivery.external_url}
+            onClick={(e) => {
+              e.preventDefault();
+              if (delivery.external_url) void openExternal(delivery.external_url);
+            }}
+          >
+            Open on {PLATFORM_META[delivery.platform].label}
+          </a>
+        ) : null}
+        <span className="spacer" />
+        {delivery.status === 'scheduled' ? (
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy !== null}
+            onClick={() => void run('cancel', { kind: 'cancel' }, 'Moved back to drafts.')}
+          >
+            {busy === 'cancel' ? 'Cancelling…' : 'Cancel to draft'}
+          </button>
+        ) : null}
+        {confirmDelete ? (
+          <>
+            <span className="muted">Delete this delivery?</span>
+            <button type="button" className="btn btn--small" onClick={() => setConfirmDelete(false)}>
+              Keep
+            </button>
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              disabled={busy !== null}
+              onClick={() => void run('delete', null, 'Post deleted.')}
+            >
+              {busy === 'delete' ? 'Deleting…' : 'Yes, delete'}
+            </button>
+          </>
+        ) : (
+          <button type="button" className="btn btn--small btn--danger" onClick={() => setConfirmDelete(true)}>
+            Delete
+          </button>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,29 @@
+import { create } from 'zustand';
+import type { Account } from '../../../src-shared/api/accounts';
+import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+
+interface AccountsState {
+  readonly accounts: Loadable<readonly Account[]>;
+  load(): Promise<void>;
+  /** Loads once per session unless forced; the composer, posts and analytics all need accounts. */
+  ensure(): Promise<void>;
+}
+
+const newestFirst = (list: readonly Account[]): readonly Account[] =>
+  [...list].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+
+export const useAccountsStore = create<AccountsState>()((set, get) => ({
+  accounts: idle(),
+  async load() {
+    set({ accounts: loading(get().accounts) });
+    const r = await settle(() => bridge().accounts.list());
+    set({
+      accounts: settleInto(get().accounts, r.ok ? { ok: true, value: newestFirst(r.value.accounts) } : r),
+    });
+  },
+  async ensure() {
+    const { accounts } = get();
+    if (accounts.data || accounts.loading) return;
+    await get().load();
+  },
+}));

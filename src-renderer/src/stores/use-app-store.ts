@@ -1,0 +1,28 @@
+import { create } from 'zustand';
+import type { AppInfo } from '../../../src-shared/ipc';
+import { bridge, settle } from './bridge';
+import { toast } from './use-toast-store';
+
+interface AppState {
+  readonly info: AppInfo | null;
+  load(): Promise<void>;
+  /** Relays the host's notices (an update is ready, …) as toasts. */
+  listen(): () => void;
+  /** Opens an https link in the system browser (the host allows only its allowlist). */
+  openExternal(url: string): Promise<void>;
+}
+
+export const useAppStore = create<AppState>()((set) => ({
+  info: null,
+  async load() {
+    const r = await settle(() => bridge().app.info());
+    if (r.ok) set({ info: r.value });
+  },
+  listen() {
+    return bridge().app.onDidNotify((n) => toast(n.level, n.message));
+  },
+  async openExternal(url) {
+    const r = await settle(() => bridge().app.openExternal({ url }));
+    if (!r.ok || !r.value.opened) toast('warning', `Postdesk did not open ${url}.`);
+  },
+}));

@@ -1,0 +1,79 @@
+import { create } from 'zustand';
+import type { BulkResult } from '../../../src-shared/api/bulk';
+import type {
+  BatchSummary,
+  BridgeError,
+  BulkPlan,
+  BulkProgress,
+  BulkSubmission,
+} from '../../../src-shared/ipc';
+import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+
+interface BulkState {
+  readonly plan: Loadable<BulkPlan>;
+  readonly submitting: boolean;
+  readonly progress: BulkProgress | null;
+  /** Batches reported sent so far (one progress event each), whatever the host's index base. */
+  readonly batchesSent: number;
+  readonly submission: BulkSubmission | null;
+  readonly submitError: Readonly<BridgeError> | null;
+  readonly history: Loadable<readonly BatchSummary[]>;
+  readonly inspected: Readonly<Record<string, Loadable<BulkResult>>>;
+  readonly resubmitting: string | null;
+  planFrom(text: string, name: string): Promise<void>;
+  resetPlan(): void;
+  submit(): Promise<void>;
+  loadHistory(): Promise<void>;
+  inspect(batchId: string): Promise<void>;
+  resubmitFailed(batchId: string): Promise<BulkSubmission | null>;
+  listen(): () => void;
+}
+
+export const useBulkStore = create<BulkState>()((set, get) => ({
+  plan: idle(),
+  submitting: false,
+  progress: null,
+  batchesSent: 0,
+  submission: null,
+  submitError: null,
+  history: idle(),
+  inspected: {},
+  resubmitting: null,
+  async planFrom(text, name) {
+    set({ plan: loading(idle()), submission: null, submitError: null, progress: null, batchesSent: 0 });
+    const r = await settle(() => bridge().bulk.plan({ source: { text, name } }));
+    set({ plan: settleInto(get().plan, r) });
+  },
+  resetPlan() {
+    set({ plan: idle(), submission: null, submitError: null, progress: null, batchesSent: 0 });
+  },
+  async submit() {
+    const plan = get().plan.data;
+    if (!plan || get().submitting) return;
+    set({ submitting: true, submitError: null, submission: null, progress: null, batchesSent: 0 });
+    const r = await settle(() => bridge().bulk.submit({ plan_id: plan.plan_id }));
+    set(r.ok ? { submitting: false, submission: r.value } : { submitting: false, submitError: r.error });
+    void get().loadHistory();
+  },
+  async loadHistory() {
+    set({ history: loading(get().history) });
+    const r = await settle(() => bridge().bulk.history());
+    set({ history: settleInto(get().history, r.ok ? { ok: true, value: r.value.batches } : r) });
+  },
+  async inspect(batchId) {
+    const prev = get().inspected[batchId] ?? idle<BulkResult>();
+    set({ inspected: { ...get().inspected, [batchId]: loading(prev) } });
+    const r = await settle(() => bridge().bulk.inspect({ batch_id: batchId, limit: 100 }));
+    set({ inspected: { ...get().inspected, [batchId]: settleInto(prev, r) } });
+  },
+  async resubmitFailed(batchId) {
+    set({ resubmitting: batchId, submitError: null });
+    const r = await settle(() => bridge().bulk.resubmitFailed({ batch_id: batchId }));
+    set({ resubmitting: null, ...(r.ok ? {} : { submitError: r.error }) });
+    void get().loadHistory();
+    return r.ok ? r.value : null;
+  },
+  listen() {
+    return bridge().bulk.onDidProgress((progress) => set({ progress, batchesSent: get().batchesSent + 1 }));
+  },
+}));

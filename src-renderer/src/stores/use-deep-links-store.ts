@@ -1,0 +1,46 @@
+import { create } from 'zustand';
+import type { AppRoute } from '../../../src-shared/ipc';
+import { navigate } from '../app/router';
+import { bridge, settle } from './bridge';
+
+interface DeepLinksState {
+  /**
+   * Bumped on every deep link: the shell keys the screen with it, so a link to the screen already
+   * open remounts it and the screen reads its new parameters (the post or run to show).
+   */
+  readonly visit: number;
+  /** Subscribes to `onDidOpenRoute`, then takes the link that arrived before the page did (once). */
+  listen(): () => void;
+  open(route: Readonly<AppRoute>): void;
+}
+
+/** Where a route leads: a post opens on Posts (`?id=` is the delivery), a run in Automations. */
+export function hashParamsOf(route: Readonly<AppRoute>): {
+  readonly screen: string;
+  readonly params: Readonly<Record<string, string>>;
+} {
+  return route.kind === 'post'
+    ? { screen: 'posts', params: { id: route.id } }
+    : { screen: 'automations', params: { run: route.id } };
+}
+
+export const useDeepLinksStore = create<DeepLinksState>()((set, get) => ({
+  visit: 0,
+  listen() {
+    let live = true;
+    const off = bridge().app.onDidOpenRoute((route) => get().open(route));
+    // Subscribe first, then ask: a link that comes in between is delivered by the event.
+    void settle(() => bridge().app.pendingRoute()).then((r) => {
+      if (live && r.ok && r.value.route) get().open(r.value.route);
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  },
+  open(route) {
+    const { screen, params } = hashParamsOf(route);
+    set({ visit: get().visit + 1 });
+    navigate(screen, params);
+  },
+}));

@@ -1,0 +1,43 @@
+import { create } from 'zustand';
+import type { BridgeError, ExecutorStatus } from '../../../src-shared/ipc';
+import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+
+interface ExecutorState {
+  readonly status: Loadable<ExecutorStatus>;
+  readonly busy: 'pause' | 'resume' | 'sync' | null;
+  readonly actionError: Readonly<BridgeError> | null;
+  load(): Promise<void>;
+  listen(): () => void;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  syncNow(): Promise<void>;
+}
+
+export const useExecutorStore = create<ExecutorState>()((set, get) => {
+  const act = async (busy: 'pause' | 'resume' | 'sync') => {
+    set({ busy, actionError: null });
+    const b = bridge().executor;
+    const r = await settle(() =>
+      busy === 'pause' ? b.pause() : busy === 'resume' ? b.resume() : b.syncNow(),
+    );
+    set(r.ok ? { busy: null, status: settleInto(get().status, r) } : { busy: null, actionError: r.error });
+  };
+  return {
+    status: idle(),
+    busy: null,
+    actionError: null,
+    async load() {
+      set({ status: loading(get().status) });
+      const r = await settle(() => bridge().executor.status());
+      set({ status: settleInto(get().status, r) });
+    },
+    listen() {
+      return bridge().executor.onDidChangeStatus((s) =>
+        set({ status: { data: s, loading: false, error: null } }),
+      );
+    },
+    pause: () => act('pause'),
+    resume: () => act('resume'),
+    syncNow: () => act('sync'),
+  };
+});

@@ -1,0 +1,127 @@
+import { create } from 'zustand';
+import type {
+  BridgeError,
+  HashProgress,
+  MediaFile,
+  MediaInspection,
+  MediaUploaded,
+  SkippedFile,
+  UploadProgress,
+} from '../../../src-shared/ipc';
+import { bridge, settle } from './bridge';
+
+export type MediaPhase = 'checking' | 'rejected' | 'hashing' | 'uploading' | 'uploaded' | 'failed';
+
+/** One file in the composer, from drop to managed upload. */
+export interface MediaItem {
+  readonly file: MediaFile;
+  /** Shown when the host offers no preview URL (an object URL of the dropped file). */
+  readonly localPreview: string | null;
+  readonly phase: MediaPhase;
+  readonly inspection: MediaInspection | null;
+  readonly hash: HashProgress | null;
+  readonly upload: UploadProgress | null;
+  readonly uploaded: MediaUploaded | null;
+  readonly error: Readonly<BridgeError> | null;
+}
+
+interface MediaState {
+  readonly items: readonly MediaItem[];
+  readonly skipped: readonly SkippedFile[];
+  readonly adding: boolean;
+  /** Registers dropped files, checks each, and uploads the ones that pass. */
+  addDropped(files: readonly File[]): Promise<void>;
+  retry(id: string): Promise<void>;
+  remove(id: string): Promise<void>;
+  clear(): void;
+  dismissSkipped(): void;
+  listen(): () => void;
+}
+
+export const useMediaStore = create<MediaState>()((set, get) => {
+  const patch = (id: string, change: Partial<MediaItem>) =>
+    set({ items: get().items.map((it) => (it.file.id === id ? { ...it, ...change } : it)) });
+  const has = (id: string) => get().items.some((it) => it.file.id === id);
+
+  const process = async (id: string) => {
+    patch(id, { phase: 'checking', error: null });
+    const inspected = await settle(() => bridge().media.inspect({ id }));
+    if (!has(id)) return;
+    if (!inspected.ok) return patch(id, { phase: 'failed', error: inspected.error });
+    if (!inspected.value.ok) return patch(id, { phase: 'rejected', inspection: inspected.value });
+    patch(id, { inspection: inspected.value, phase: 'hashing' });
+    const uploaded = await settle(() => bridge().media.upload({ id }));
+    if (!has(id)) return;
+    if (!uploaded.ok) return patch(id, { phase: 'failed', error: uploaded.error });
+    patch(id, { phase: 'uploaded', uploaded: uploaded.value });
+  };
+
+  return {
+    items: [],
+    skipped: [],
+    adding: false,
+    async addDropped(files) {
+      if (files.length === 0) return;
+      set({ adding: true });
+      const r = await settle(() => bridge().media.addDropped(files));
+      set({ adding: false });
+      if (!r.ok) {
+        set({
+          skipped: [...get().skipped, ...files.map((f) => ({ name: f.name, reason: r.error.message }))],
+        });
+        return;
+      }
+      const fresh = r.value.files.filter((f) => !has(f.id));
+      const items: MediaItem[] = fresh.map((file) => {
+        const source = files.find((f) => f.name === file.name && f.size === file.size);
+        const previewable = file.kind === 'image' || file.kind === 'video';
+        return {
+          file,
+          localPreview: !file.preview_url && source && previewable ? URL.createObjectURL(source) : null,
+          phase: 'checking',
+          inspection: null,
+          hash: null,
+          upload: null,
+          uploaded: null,
+          error: null,
+        };
+      });
+      set({ items: [...get().items, ...items], skipped: [...get().skipped, ...r.value.skipped] });
+      await Promise.all(items.map((it) => process(it.file.id)));
+    },
+    async retry(id) {
+      await process(id);
+    },
+    async remove(id) {
+      const item = get().items.find((it) => it.file.id === id);
+      if (item?.localPreview) URL.revokeObjectURL(item.localPreview);
+      set({ items: get().items.filter((it) => it.file.id !== id) });
+      await settle(() => bridge().media.remove({ id }));
+    },
+    clear() {
+      for (const it of get().items) if (it.localPreview) URL.revokeObjectURL(it.localPreview);
+      set({ items: [], skipped: [] });
+    },
+    dismissSkipped() {
+      set({ skipped: [] });
+    },
+    listen() {
+      const b = bridge();
+      const offHash = b.media.onDidHashProgress((p) => {
+        if (has(p.id)) patch(p.id, { hash: p });
+      });
+      const offUpload = b.media.onDidUploadProgress((p) => {
+        const current = get().items.find((it) => it.file.id === p.id);
+        if (!current) return;
+        // Progress may trail the upload's answer: never move a finished item back to "uploading".
+        const moving = current.phase === 'hashing' || current.phase === 'uploading';
+        const live = p.phase !== 'done' && p.phase !== 'failed';
+        patch(p.id, moving && live ? { upload: p, phase: 'uploading' } : { upload: p });
+      });
+      return () => {
+        offHash();
+        offUpload();
+      };
+    },
+  };
+});

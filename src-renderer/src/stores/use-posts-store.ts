@@ -1,0 +1,141 @@
+import { create } from 'zustand';
+import type { Platform, Target } from '../../../src-shared/api/common';
+import type { CreatePostRequest, Delivery, DeliveryStatus } from '../../../src-shared/api/posts';
+import type { BridgeError, BridgeResult } from '../../../src-shared/ipc';
+import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
+
+export interface PostFilters {
+  readonly status: DeliveryStatus | 'all';
+  readonly platform: Platform | 'all';
+}
+
+export type PostChange =
+  | { readonly kind: 'caption'; readonly caption: string }
+  /** `schedule`: the delivery is a draft, so it also moves to `scheduled`. */
+  | { readonly kind: 'reschedule'; readonly scheduledAt: string; readonly schedule?: boolean }
+  | { readonly kind: 'cancel' }
+  | { readonly kind: 'addTargets'; readonly targets: readonly Target[] };
+
+interface PostsState {
+  readonly filters: PostFilters;
+  /** The rows loaded so far, newest first; pages keep arriving while `deliveries.loading`. */
+  readonly deliveries: Loadable<readonly Delivery[]>;
+  /** How many deliveries match the filters (the local index's count), or null before the first page. */
+  readonly total: number | null;
+  readonly lastLoadedAt: number | null;
+  setFilters(patch: Partial<PostFilters>): void;
+  /** `fresh`: ask the service now (screen opened, Refresh pressed) rather than within the refresh interval. */
+  load(opts?: { readonly fresh?: boolean }): Promise<void>;
+  listen(): () => void;
+  create(
+    request: CreatePostRequest,
+  ): Promise<BridgeResult<{ readonly postId: string; readonly count: number }>>;
+  update(id: string, change: PostChange): Promise<BridgeResult<true>>;
+  remove(id: string): Promise<BridgeResult<true>>;
+}
+
+/** Rows per `posts:list` call: the first page paints at once, the rest follow in the background. */
+const PAGE = 500;
+/** The most rows the screen holds. */
+export const MAX_ROWS = 10_000;
+
+function fail(error: Readonly<BridgeError>): BridgeResult<never> {
+  return { ok: false, error };
+}
+
+export const usePostsStore = create<PostsState>()((set, get) => {
+  let generation = 0;
+  return {
+    filters: { status: 'all', platform: 'all' },
+    deliveries: idle(),
+    total: null,
+    lastLoadedAt: null,
+    setFilters(patch) {
+      // Other filters, other rows: start empty so the new ones show page by page.
+      set({ filters: { ...get().filters, ...patch }, deliveries: idle(), total: null });
+      void get().load();
+    },
+    async load(opts) {
+      const mine = ++generation;
+      const { filters } = get();
+      const query = {
+        status: filters.status === 'all' ? undefined : filters.status,
+        platform: filters.platform === 'all' ? undefined : filters.platform,
+      };
+      // A first load shows each page as it comes; a refresh puts its first page over the old list and
+      // swaps in the rest once it has it all, so rows never blink out.
+      const progressive = get().deliveries.data === null;
+      set({ deliveries: loading(get().deliveries) });
+      const rows: Delivery[] = [];
+      let total = 0;
+      for (let offset = 0; offset < MAX_ROWS; offset += PAGE) {
+        const r = await settle(() =>
+          bridge().posts.list({
+            ...query,
+            offset,
+            limit: PAGE,
+            ...(offset === 0 && opts?.fresh ? { refresh: true } : {}),
+          }),
+        );
+        if (mine !== generation) return; // a newer filter's answer wins
+        if (!r.ok) {
+          set({ deliveries: settleInto(get().deliveries, r) });
+          return;
+        }
+        rows.push(...r.value.posts);
+        total = r.value.total;
+        const done = r.value.posts.length < PAGE || rows.length >= Math.min(total, MAX_ROWS);
+        if (done) break;
+        if (progressive || offset === 0) {
+          const prev = get().deliveries.data;
+          // On a refresh the first page replaces the top of the list; the old rest stays until the new one arrives.
+          const shown = progressive || !prev ? [...rows] : [...rows, ...prev.slice(rows.length)];
+          set({ deliveries: { data: shown, loading: true, error: null }, total });
+        }
+      }
+      set({ deliveries: loaded([...rows]), total, lastLoadedAt: Date.now() });
+    },
+    listen() {
+      return bridge().posts.onDidChange(() => void get().load());
+    },
+    async create(request) {
+      const r = await settle(() => bridge().posts.create(request));
+      if (!r.ok) return fail(r.error);
+      void get().load();
+      return { ok: true, value: { postId: r.value.post.id, count: r.value.social_posts.length } };
+    },
+    async update(id, change) {
+      const input =
+        change.kind === 'caption'
+          ? { id, caption: change.caption }
+          : change.kind === 'reschedule'
+            ? {
+                id,
+                scheduled_at: change.scheduledAt,
+                ...(change.schedule ? { status: 'scheduled' as const } : {}),
+              }
+            : change.kind === 'cancel'
+              ? { id, status: 'draft' as const }
+              : { id, add_targets: [...change.targets] };
+      const r = await settle(() => bridge().posts.update(input));
+      if (!r.ok) return fail(r.error);
+      void get().load();
+      return { ok: true, value: true };
+    },
+    async remove(id) {
+      const r = await settle(() => bridge().posts.delete({ id }));
+      if (!r.ok) return fail(r.error);
+      const data = get().deliveries.data;
+      if (data) {
+        const kept = data.filter((d) => d.id !== id);
+        const total = get().total;
+        set({
+          deliveries: { ...get().deliveries, data: kept },
+          total: total === null ? null : Math.max(0, total - (data.length - kept.length)),
+        });
+      }
+      void get().load();
+      return { ok: true, value: true };
+    },
+  };
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { DateTime } from '../api/common';
+import { BulkInspectQuery, BulkResult } from '../api/bulk';
+import { event, invoke } from './define';
+import { LocalId, NoInput } from './common';
+
+/** The CSV: its text (what a browser can read from a dropped file) or, where the host has one, its path. */
+export const BulkSource = z.union([
+  z.object({
+    text: z
+      .string()
+      .min(1)
+      .max(10 * 1024 * 1024),
+    name: z.string().max(300).optional(),
+  }),
+  z.object({ path: z.string().min(1).max(4096) }),
+]);
+export type BulkSource = z.infer<typeof BulkSource>;
+
+export const BulkRowIssue = z.object({ field: z.string(), message: z.string() });
+
+/** One CSV data row after validation. `line` is the 1-based line in the file. */
+export const BulkRow = z.object({
+  line: z.number().int().min(1),
+  item_key: z.string().nullable(),
+  ok: z.boolean(),
+  issues: z.array(BulkRowIssue),
+  caption: z.string().nullable(),
+  action: z.enum(['draft', 'schedule']).nullable(),
+  scheduled_at: DateTime.nullable(),
+  target_count: z.number().int().nonnegative(),
+  media_count: z.number().int().nonnegative(),
+});
+export type BulkRow = z.infer<typeof BulkRow>;
+
+/** The dry run: rows with their issues and how valid rows split into batches of at most 100. */
+export const BulkPlan = z.object({
+  plan_id: LocalId,
+  source_name: z.string().nullable(),
+  rows: z.array(BulkRow),
+  valid_count: z.number().int().nonnegative(),
+  invalid_count: z.number().int().nonnegative(),
+  batches: z.array(z.object({ index: z.number().int().nonnegative(), item_count: z.number().int() })),
+  /** Problems with the file as a whole (a missing or unknown column); none of its rows is sent while any remain. */
+  file_issues: z.array(BulkRowIssue).optional(),
+});
+export type BulkPlan = z.infer<typeof BulkPlan>;
+
+export const BatchSummary = z.object({
+  batch_id: z.string(),
+  created_at: DateTime,
+  source_name: z.string().nullable(),
+  total: z.number().int(),
+  created_count: z.number().int(),
+  failed_count: z.number().int(),
+  /** `pending`: not yet accepted by the service (the outbox retries it). */
+  state: z.enum(['pending', 'submitted', 'partial', 'failed']),
+});
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+export const BulkSubmission = z.object({
+  batches: z.array(BatchSummary),
+  created_count: z.number().int(),
+  failed_count: z.number().int(),
+});
+export type BulkSubmission = z.infer<typeof BulkSubmission>;
+
+export const BulkProgress = z.object({
+  /** The plan being submitted, or the batch being resubmitted. */
+  plan_id: z.string(),
+  batch_index: z.number().int().nonnegative(),
+  batch_count: z.number().int().nonnegative(),
+  items_done: z.number().int().nonnegative(),
+  items_total: z.number().int().nonnegative(),
+});
+export type BulkProgress = z.infer<typeof BulkProgress>;
+
+export const bulk = {
+  /** Parse, validate and dry-run: nothing is sent. Only valid rows are submitted later. */
+  plan: invoke(z.object({ source: BulkSource }), BulkPlan),
+  submit: invoke(z.object({ plan_id: LocalId }), BulkSubmission),
+  history: invoke(NoInput, z.object({ batches: z.array(BatchSummary) })),
+  /** Per-item results of one batch, as the service reports them. */
+  inspect: invoke(BulkInspectQuery, BulkResult),
+  /** Resubmits the failed items of a batch as a new batch. */
+  resubmitFailed: invoke(z.object({ batch_id: z.string().min(1) }), BulkSubmission),
+  didProgress: event(BulkProgress),
+} as const;

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { UploadContentType } from '../api/media';
+import { event, invoke } from './define';
+import { LocalId } from './common';
+
+export const MediaKind = z.enum(['image', 'video', 'other']);
+export type MediaKind = z.infer<typeof MediaKind>;
+
+/** A file the user dropped or picked, registered in main under an opaque id. */
+export const MediaFile = z.object({
+  id: LocalId,
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  /** Null when the file is not an uploadable type (only image/jpeg, png, webp and video/mp4 are). */
+  content_type: UploadContentType.nullable(),
+  kind: MediaKind,
+  /** `postdesk-media://…` in Electron, a same-origin URL in `postdesk web`; null when not previewable. */
+  preview_url: z.string().nullable(),
+});
+export type MediaFile = z.infer<typeof MediaFile>;
+
+export const SkippedFile = z.object({ name: z.string(), reason: z.string() });
+export type SkippedFile = z.infer<typeof SkippedFile>;
+
+export const MediaAddResult = z.object({ files: z.array(MediaFile), skipped: z.array(SkippedFile) });
+export type MediaAddResult = z.infer<typeof MediaAddResult>;
+
+export const MediaAddInput = z.object({
+  /** Absolute paths of files or folders the user dropped or picked; folders add their media files. */
+  paths: z.array(z.string().min(1).max(4096)).min(1).max(500),
+});
+export type MediaAddInput = z.infer<typeof MediaAddInput>;
+
+export const MediaCheck = z.object({
+  level: z.enum(['error', 'warning', 'info']),
+  code: z.string(),
+  message: z.string(),
+});
+export type MediaCheck = z.infer<typeof MediaCheck>;
+
+/** The media pipeline's verdict: detected type, probe facts and its checks. `ok` is false on any error. */
+export const MediaInspection = z.object({
+  id: LocalId,
+  ok: z.boolean(),
+  content_type: UploadContentType.nullable(),
+  checks: z.array(MediaCheck),
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
+  duration_seconds: z.number().nullable().optional(),
+});
+export type MediaInspection = z.infer<typeof MediaInspection>;
+
+export const MediaUploaded = z.object({
+  id: LocalId,
+  asset_id: z.string(),
+  public_url: z.string(),
+  already_uploaded: z.boolean(),
+});
+export type MediaUploaded = z.infer<typeof MediaUploaded>;
+
+export const HashProgress = z.object({
+  id: LocalId,
+  bytes_done: z.number().int().nonnegative(),
+  bytes_total: z.number().int().nonnegative(),
+});
+export type HashProgress = z.infer<typeof HashProgress>;
+
+export const UploadProgress = z.object({
+  id: LocalId,
+  phase: z.enum(['reserving', 'uploading', 'completing', 'done', 'failed']),
+  bytes_sent: z.number().int().nonnegative(),
+  bytes_total: z.number().int().nonnegative(),
+  message: z.string().nullable().optional(),
+});
+export type UploadProgress = z.infer<typeof UploadProgress>;
+
+const ById = z.object({ id: LocalId });
+
+export const media = {
+  add: invoke(MediaAddInput, MediaAddResult),
+  inspect: invoke(ById, MediaInspection),
+  /** Hashes (didHashProgress), reserves, PUTs (didUploadProgress) and completes; returns the asset. */
+  upload: invoke(ById, MediaUploaded),
+  remove: invoke(ById, z.object({ removed: z.boolean() })),
+  didHashProgress: event(HashProgress),
+  didUploadProgress: event(UploadProgress),
+} as const;

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import {
+  CreatePostRequest,
+  CreatePostResponse,
+  DeletePostRequest,
+  ListPostsQuery,
+  ListPostsResponse,
+  SuccessResponse,
+  UpdatePostRequest,
+  UpdatePostResponse,
+} from '../api/posts';
+import { Platform } from '../api/common';
+import { event, invoke } from './define';
+import { NoInput } from './common';
+
+export const PostsChanged = z.object({
+  /** What changed the posts: a call through the bridge, a bulk batch, a run, or a refresh timer. */
+  reason: z.enum(['created', 'updated', 'deleted', 'bulk', 'run', 'refresh']),
+  post_ids: z.array(z.string()).optional(),
+});
+export type PostsChanged = z.infer<typeof PostsChanged>;
+
+/**
+ * What `posts:create` answers: the service's answer, plus the local outbox entry the create went
+ * through (written to the store before anything was sent).
+ */
+export const CreatePostResult = CreatePostResponse.extend({ outbox_entry_id: z.string().optional() });
+export type CreatePostResult = z.infer<typeof CreatePostResult>;
+
+/** A delivery that ended `failed`, reported once (the watcher remembers what it reported). */
+export const DeliveryFailed = z.object({
+  id: z.string(),
+  post_id: z.string(),
+  platform: Platform,
+  social_account_id: z.string(),
+  /** The service's reason (`last_error`), or null when it gave none. */
+  error: z.string().nullable(),
+  failed_at: z.string(),
+  /** The deep link that opens this delivery: `postdesk://post/<id>`. */
+  link: z.string(),
+});
+export type DeliveryFailed = z.infer<typeof DeliveryFailed>;
+
+/**
+ * `posts:list` reads the app's local index of deliveries (the service lists at most 100, with no
+ * offset), after a best-effort refresh from the service. Additive to the service's query: `offset`,
+ * and a page of up to 1,000.
+ */
+export const PostsListQuery = ListPostsQuery.extend({
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50).optional(),
+  /** Ask the service now rather than within the index's refresh interval (the user opened or refreshed the list). */
+  refresh: z.boolean().optional(),
+});
+export type PostsListQuery = z.input<typeof PostsListQuery>;
+
+/** The service's list shape plus paging: `total` deliveries match, `posts` starts at `offset`. */
+export const PostsPage = ListPostsResponse.extend({
+  offset: z.number().int().min(0),
+  total: z.number().int().min(0),
+});
+export type PostsPage = z.infer<typeof PostsPage>;
+
+export const posts = {
+  list: invoke(PostsListQuery, PostsPage),
+  /** Publish now (no `action`, no `scheduled_at`), schedule (`scheduled_at` in UTC) or draft. */
+  create: invoke(CreatePostRequest, CreatePostResult),
+  /** Edit caption, reschedule, cancel to draft (`status: "draft"`), add targets. */
+  update: invoke(UpdatePostRequest, UpdatePostResponse),
+  /** 409 (`api` error, status 409) when the delivery's status is not deletable. */
+  delete: invoke(DeletePostRequest, SuccessResponse),
+  didChange: event(PostsChanged),
+  /** A delivery failed (found by polling the posts list for status `failed`). */
+  didFailDelivery: event(DeliveryFailed),
+  /** Checks for failed deliveries now; answers the ones not reported before (also sent as events). */
+  checkFailures: invoke(NoInput, z.object({ failed: z.array(DeliveryFailed) })),
+} as const;

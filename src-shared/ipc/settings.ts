@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { LIMITS } from '../api/limits';
+import { event, invoke } from './define';
+import { NoInput } from './common';
+import { UpdateChannel } from './updates';
+
+/** The executor's policy for runs missed while it was off: run the latest, skip them, or run them all. */
+export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
+
+export const AgentCommand = z.object({
+  agent_type: z.string().min(1).max(LIMITS.agentType),
+  /** The program, run without a shell. */
+  command: z.string().min(1).max(4096),
+  args: z.array(z.string().max(4096)).max(100),
+});
+export type AgentCommand = z.infer<typeof AgentCommand>;
+
+/**
+ * The settings the UI shows and edits: the bridge's snake_case view of src-main/core/config/settings.ts
+ * (which stays the one place that defines defaults). Secrets are not settings: see `secrets`.
+ */
+export const SettingsView = z.object({
+  /** Null until chosen (Connect, or "Try offline"). */
+  base_url: z.url({ protocol: /^https?$/ }).nullable(),
+  alias_url: z.url({ protocol: /^https?$/ }).nullable(),
+  proxy_url: z.url().nullable(),
+  executor_name: z.string().min(1).max(LIMITS.executorName).nullable(),
+  agent_commands: z.array(AgentCommand).max(50),
+  concurrency: z.number().int().min(1).max(16),
+  missed_run_policy: z.enum(MISSED_RUN_POLICIES),
+  /** Start Postdesk (in the tray) at login; off by default. The desktop app applies it. */
+  start_at_login: z.boolean(),
+  /** Which releases the desktop app updates from. */
+  update_channel: UpdateChannel,
+});
+export type SettingsView = z.infer<typeof SettingsView>;
+
+export const SettingsPatch = SettingsView.partial().refine((p) => Object.keys(p).length > 0, {
+  message: 'change at least one setting',
+});
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export const settings = {
+  get: invoke(NoInput, SettingsView),
+  update: invoke(SettingsPatch, SettingsView),
+  didChange: event(SettingsView),
+} as const;

@@ -1,0 +1,248 @@
+import { CHANNELS, listenerName } from './contract';
+import { fail, type BridgeResult } from './bridge-error';
+import type { DroppedFile, PostdeskBridge } from './bridge';
+import { MediaAddResult } from './media';
+import {
+  FILE_NAME_HEADER,
+  FILES_PATH,
+  ServerMessage,
+  TOKEN_HEADER,
+  WS_PATH,
+  readLaunchSecret,
+  type ClientMessage,
+} from './ws-protocol';
+
+/**
+ * The browser side of `postdesk web`: the same `PostdeskBridge` as the preload builds, over a
+ * WebSocket. Plain TypeScript: the WebSocket and fetch it needs are typed loosely (and injectable),
+ * so it also runs under Node in tests.
+ */
+
+interface SocketEvent {
+  readonly data?: unknown;
+}
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  addEventListener(
+    type: 'open' | 'message' | 'close' | 'error',
+    listener: (event: SocketEvent) => void,
+  ): void;
+}
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+interface FetchResponseLike {
+  readonly status: number;
+  json(): Promise<unknown>;
+}
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: unknown },
+) => Promise<FetchResponseLike>;
+
+export interface WsBridgeOptions {
+  /** `http://127.0.0.1:PORT`: where the page was served from. */
+  readonly origin: string;
+  readonly token: string;
+  readonly openSocket?: WebSocketFactory;
+  readonly fetch?: FetchLike;
+  /** Delay before reconnecting after the socket closes. */
+  readonly reconnectMs?: number;
+}
+
+const OPEN = 1;
+
+interface Pending {
+  readonly resolve: (r: BridgeResult<unknown>) => void;
+}
+
+type Listener = (payload: unknown) => void;
+
+export interface WsBridge {
+  readonly bridge: PostdeskBridge;
+  close(): void;
+}
+
+export function createWsBridge(options: WsBridgeOptions): WsBridge {
+  const openSocket =
+    options.openSocket ??
+    ((url: string) => {
+      const Ctor = (globalThis as unknown as { WebSocket?: new (url: string) => WebSocketLike }).WebSocket;
+      if (!Ctor) throw new Error('no WebSocket in this runtime');
+      return new Ctor(url);
+    });
+  const fetchFn = options.fetch ?? (globalThis as unknown as { fetch: FetchLike }).fetch;
+  const wsUrl = `${options.origin.replace(/^http/, 'ws')}${WS_PATH}?token=${encodeURIComponent(options.token)}`;
+
+  let socket: WebSocketLike | null = null;
+  let closed = false;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+  const queue: string[] = [];
+  const listeners = new Map<string, Set<Listener>>();
+
+  const connect = (): WebSocketLike => {
+    const s = openSocket(wsUrl);
+    socket = s;
+    s.addEventListener('open', () => {
+      for (const data of queue.splice(0)) s.send(data);
+    });
+    s.addEventListener('message', (ev) => onMessage(ev.data));
+    s.addEventListener('close', () => {
+      if (socket === s) socket = null;
+      // Calls not yet sent are answered as failed below, so they must never be sent later.
+      queue.length = 0;
+      for (const [id, p] of pending) {
+        pending.delete(id);
+        p.resolve(fail({ kind: 'network', message: 'the connection to Postdesk closed' }));
+      }
+      if (!closed) setTimeout(() => !closed && !socket && connect(), options.reconnectMs ?? 1000);
+    });
+    return s;
+  };
+
+  const onMessage = (data: unknown) => {
+    let parsed: ServerMessage;
+    try {
+      const r = ServerMessage.safeParse(JSON.parse(String(data)));
+      if (!r.success) return;
+      parsed = r.data;
+    } catch {
+      return;
+    }
+    if (parsed.t === 'result') {
+      const p = pending.get(parsed.id);
+      pending.delete(parsed.id);
+      p?.resolve(parsed.result as BridgeResult<unknown>);
+    } else {
+      for (const l of listeners.get(parsed.channel) ?? []) l(parsed.payload);
+    }
+  };
+
+  const send = (message: ClientMessage) => {
+    const data = JSON.stringify(message);
+    const s = socket ?? connect();
+    if (s.readyState === OPEN) s.send(data);
+    else queue.push(data);
+  };
+
+  const call = (channel: string, input: unknown): Promise<BridgeResult<unknown>> => {
+    if (closed) return Promise.resolve(fail({ kind: 'network', message: 'the bridge is closed' }));
+    const id = nextId++;
+    return new Promise((resolve) => {
+      pending.set(id, { resolve });
+      send({ t: 'invoke', id, channel, input });
+    });
+  };
+
+  const listen = (channel: string, listener: Listener) => {
+    if (!socket && !closed) connect(); // events flow only over an open socket
+    let set = listeners.get(channel);
+    if (!set) listeners.set(channel, (set = new Set()));
+    const own: Listener = (p) => listener(p);
+    set.add(own);
+    return () => void set.delete(own);
+  };
+
+  const addDropped = async (files: readonly DroppedFile[]): Promise<BridgeResult<MediaAddResult>> => {
+    const merged: MediaAddResult = { files: [], skipped: [] };
+    for (const file of files) {
+      try {
+        const body =
+          typeof (file as { slice?: unknown }).slice === 'function' ? file : await file.arrayBuffer();
+        const res = await fetchFn(`${options.origin}${FILES_PATH}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/octet-stream',
+            [TOKEN_HEADER]: options.token,
+            [FILE_NAME_HEADER]: encodeURIComponent(file.name),
+          },
+          body,
+        });
+        const result = (await res.json()) as BridgeResult<unknown>;
+        if (!result.ok) {
+          merged.skipped.push({ name: file.name, reason: result.error.message });
+          continue;
+        }
+        const value = MediaAddResult.parse(result.value);
+        merged.files.push(...value.files);
+        merged.skipped.push(...value.skipped);
+      } catch {
+        merged.skipped.push({ name: file.name, reason: 'could not read or send this file' });
+      }
+    }
+    return { ok: true, value: merged };
+  };
+
+  const bridge: Record<string, Record<string, unknown>> = {};
+  for (const c of CHANNELS) {
+    const domain = (bridge[c.domain] ??= {});
+    if (c.def.kind === 'invoke') domain[c.verb] = (input?: unknown) => call(c.name, input);
+    else domain[listenerName(c.verb)] = (cb: Listener) => listen(c.name, cb);
+  }
+  bridge.media!.addDropped = addDropped;
+
+  return {
+    bridge: { ...bridge, host: 'web' } as unknown as PostdeskBridge,
+    close() {
+      closed = true;
+      socket?.close();
+      socket = null;
+    },
+  };
+}
+
+/**
+ * For the page served by `postdesk web`: reads the launch secret from the address and builds the
+ * bridge, or returns null when the address carries none (then the page is not ours to drive).
+ */
+export function connectWebBridge(location: {
+  readonly origin: string;
+  readonly hash: string;
+  readonly search: string;
+}): WsBridge | null {
+  const token = readLaunchSecret(location.hash, location.search);
+  return token ? createWsBridge({ origin: location.origin, token }) : null;
+}
+
+const SESSION_KEY = 'postdesk.launch-secret';
+
+/** The parts of a browser `window` that `installWebBridge` touches, typed loosely (no DOM types here). */
+export interface BrowserWindowLike {
+  postdesk?: unknown;
+  readonly location: {
+    readonly origin: string;
+    readonly hash: string;
+    readonly search: string;
+    readonly pathname: string;
+  };
+  readonly history?: { replaceState(data: unknown, unused: string, url?: string): void };
+  readonly sessionStorage?: {
+    getItem(key: string): string | null;
+    setItem(key: string, value: string): void;
+  };
+}
+
+/**
+ * Installs `window.postdesk` for a page served by `postdesk web` unless a preload already did (Electron).
+ * The secret moves from the address into sessionStorage, so a reload keeps working and the address
+ * bar stops showing it. Returns the host the page runs in, or null when no bridge could be built.
+ */
+export function installWebBridge(win: BrowserWindowLike): 'electron' | 'web' | null {
+  if (win.postdesk) return 'electron';
+  let token = readLaunchSecret(win.location.hash, win.location.search);
+  if (token) {
+    try {
+      win.sessionStorage?.setItem(SESSION_KEY, token);
+      win.history?.replaceState(null, '', win.location.pathname);
+    } catch {
+      // storage may be disabled; the bridge still works until the next reload
+    }
+  } else {
+    token = win.sessionStorage?.getItem(SESSION_KEY) ?? null;
+  }
+  if (!token) return null;
+  win.postdesk = createWsBridge({ origin: win.location.origin, token }).bridge;
+  return 'web';
+}

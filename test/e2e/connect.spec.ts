@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { screenshot } from './support/page';
+import { pageState, recordFrames } from './support/secrets-probe';
+import { startWebHost, type WebHost } from './support/web-host';
+
+// Connect is what a fresh session shows, so these flows get a host of their own.
+let host: WebHost;
+test.beforeEach(async () => {
+  host = await startWebHost();
+});
+test.afterEach(async () => {
+  await host.stop();
+});
+
+test('Try offline starts the sandbox and opens the app', async ({ page }) => {
+  await page.goto(host.url);
+  await expect(page.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
+  await screenshot(page, 'connect');
+  await page.getByRole('button', { name: 'Try offline' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByText('Offline sandbox')).toBeVisible();
+  // The launch secret leaves the address bar once the bridge has it.
+  expect(page.url()).not.toContain('secret=');
+  await page.getByRole('link', { name: 'Accounts' }).click();
+  await expect(page.getByRole('list', { name: 'Accounts' }).getByRole('listitem')).not.toHaveCount(0);
+  await screenshot(page, 'connect-offline-accounts');
+
+  // The theme follows the OS: light, then dark when the system says so.
+  const background = () =>
+    page
+      .locator('body')
+      .evaluate(
+        (b) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(b).backgroundColor,
+      );
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(background).toBe('rgb(247, 247, 248)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(background).toBe('rgb(17, 17, 20)');
+  await screenshot(page, 'accounts-dark');
+});
+
+test('a key typed into Connect is checked, and never kept in the page nor echoed over the bridge', async ({
+  page,
+}) => {
+  const frames = recordFrames(page);
+  await page.goto(host.url);
+  const url = page.getByLabel('Service URL');
+  const key = page.getByLabel('API key');
+
+  // A wrong key: the service refuses it and Connect says why.
+  const wrong = `pd_live_${randomBytes(18).toString('hex')}`;
+  await url.fill(host.sandboxUrl);
+  await key.fill(wrong);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(key).toHaveValue('');
+  await expect(page.getByRole('alert')).toContainText('rejected this API key');
+
+  // The right key: connected, and stored by the host (Settings says so without showing it).
+  await key.fill(host.apiKey);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByText('Stored (write-only: it is never shown again)')).toBeVisible();
+  await screenshot(page, 'connect-key');
+
+  const state = await pageState(page);
+  for (const secret of [wrong, host.apiKey]) {
+    expect(state).not.toContain(secret);
+    const carrying = frames.filter((f) => f.text.includes(secret));
+    // Exactly one frame ever holds it: the page's own connect call. No answer or event echoes it.
+    expect(carrying).toHaveLength(1);
+    expect(carrying[0]?.dir).toBe('sent');
+    expect(JSON.parse(carrying[0]?.text ?? '{}')).toMatchObject({
+      t: 'invoke',
+      channel: 'connection:connect',
+    });
+  }
+  expect(frames.filter((f) => f.dir === 'received').length).toBeGreaterThan(0);
+});

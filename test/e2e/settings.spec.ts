@@ -1,0 +1,49 @@
+import { expect, test } from './support/fixtures';
+import { goTo, screenshot } from './support/page';
+
+test('the web host leaves updates to the desktop app and hides the update controls', async ({ app }) => {
+  await goTo(app, 'Settings');
+  const updates = app.getByRole('region', { name: 'Updates' });
+  await expect(updates).toContainText('Updates are managed by the desktop app');
+  await expect(updates.getByRole('button', { name: 'Check for updates' })).toHaveCount(0);
+  await expect(updates.getByRole('button', { name: 'Restart now' })).toHaveCount(0);
+  await expect(updates.getByRole('radiogroup', { name: 'Update channel' })).toHaveCount(0);
+  await expect(app.getByRole('checkbox', { name: 'Start Postdesk at login' })).toHaveCount(0);
+  await updates.scrollIntoViewIfNeeded();
+  await screenshot(app, 'settings-updates-web');
+});
+
+test('the missed-run policy and concurrency persist across a reload', async ({ app }) => {
+  await goTo(app, 'Settings');
+  const concurrency = app.getByLabel('Concurrent runs');
+  const before = { concurrency: await concurrency.inputValue() };
+  const policy = app.getByRole('radio', { name: /^Skip/ });
+  await expect(policy).not.toBeChecked();
+  const checkedBefore = await app.locator('input[name="missed-run-policy"]:checked').inputValue();
+
+  const next = before.concurrency === '3' ? '4' : '3';
+  await concurrency.fill(next);
+  await policy.check();
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect(app.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(app.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+
+  await app.reload();
+  await expect(app.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(app.getByLabel('Concurrent runs')).toHaveValue(next);
+  await expect(app.getByRole('radio', { name: /^Skip/ })).toBeChecked();
+  await screenshot(app, 'settings');
+
+  // Out of range (1–16): the field is invalid, so the form is not sent and nothing is saved.
+  await app.getByLabel('Concurrent runs').fill('17');
+  await expect(app.locator('#settings-concurrency:invalid')).toHaveCount(1);
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await app.reload();
+  await expect(app.getByLabel('Concurrent runs')).toHaveValue(next);
+
+  // The host is shared with the other flows: put the executor's settings back.
+  await app.getByLabel('Concurrent runs').fill(before.concurrency);
+  await app.locator(`input[name="missed-run-policy"][value="${checkedBefore}"]`).check();
+  await app.getByRole('button', { name: 'Save settings' }).click();
+  await expect(app.getByRole('button', { name: 'Save settings' })).toBeDisabled();
+});

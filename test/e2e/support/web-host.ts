@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A running `postdesk web --sandbox`, as the tests drive it: the page address and the sandbox behind it. */
+export interface WebHost {
+  /** The printed address, with the launch secret in its fragment. */
+  readonly url: string;
+  readonly origin: string;
+  readonly sandboxUrl: string;
+  /** The sandbox's published demo key (not a credential). */
+  readonly apiKey: string;
+  stop(): Promise<void>;
+}
+
+const STARTUP_MS = 45_000;
+
+/**
+ * Spawns the real CLI (`node bin/postdesk.js web --sandbox --port 0 --no-open`) with a temporary data
+ * directory and reads the addresses it prints. No shell: arguments go straight to node.
+ */
+export async function startWebHost(): Promise<WebHost> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'postdesk-e2e-'));
+  const child = spawn(process.execPath, ['bin/postdesk.js', 'web', '--sandbox', '--port', '0', '--no-open'], {
+    cwd: ROOT,
+    env: { ...process.env, POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const printed = await new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`postdesk web did not start in time:\n${out}\n${err}`)),
+      STARTUP_MS,
+    );
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`postdesk web exited (${code}) before printing its address:\n${out}\n${err}`));
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const get = (re: RegExp) => re.exec(out)?.[1];
+      const url = get(/^open: (\S+)$/m);
+      const sandboxUrl = get(/^sandbox listening on (\S+)$/m);
+      const apiKey = get(/^api key: (\S+)$/m);
+      if (url && sandboxUrl && apiKey) {
+        clearTimeout(timer);
+        resolve({ url, sandboxUrl, apiKey });
+      }
+    });
+  });
+
+  const url = printed.url as string;
+  return {
+    url,
+    origin: new URL(url).origin,
+    sandboxUrl: printed.sandboxUrl as string,
+    apiKey: printed.apiKey as string,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A call to the sandbox's own HTTP API with the demo key: how a test checks what really happened. */
+export async function sandboxApi<T>(host: WebHost, path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(new URL(path, host.sandboxUrl), {
+    ...init,
+    headers: { authorization: `Bearer ${host.apiKey}`, 'content-type': 'application/json', ...init?.headers },
+  });
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -1,0 +1,340 @@
+/**
+ * A fake of the Electron runtime, the one edge that cannot run here (no Electron binary). Tests use it
+ * through `vi.mock('electron', () => electronFake.module)`; `installElectronForRequire` also serves it to
+ * CommonJS `require('electron')` inside dependencies (electron-updater), which vi.mock cannot reach.
+ *
+ * Each fake keeps what the code under test did with it (templates built, notifications shown, calls
+ * made) so tests assert on behaviour, and emits events the way Electron does.
+ */
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import { Module, createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import type { MenuItemConstructorOptions } from 'electron';
+
+/** An Electron-style event: `preventDefault()` marks it. */
+export class FakeEvent {
+  defaultPrevented = false;
+  preventDefault(): void {
+    this.defaultPrevented = true;
+  }
+}
+
+export class FakeApp extends EventEmitter {
+  isPackaged = false;
+  version = '0.1.0';
+  name = 'Postdesk';
+  lockAvailable = true;
+  lockHeld = false;
+  paths: Record<string, string> = {};
+  appPath = tmpdir();
+  loginItem: Record<string, unknown> = { openAtLogin: false };
+  readonly protocolClients: Array<{ scheme: string; execPath?: string; args?: readonly string[] }> = [];
+  readonly calls = { quit: 0, relaunch: 0, exit: [] as number[] };
+  /** True once a quit got through `before-quit` unprevented. */
+  quitted = false;
+
+  requestSingleInstanceLock(): boolean {
+    this.lockHeld = this.lockAvailable;
+    return this.lockAvailable;
+  }
+  releaseSingleInstanceLock(): void {
+    this.lockHeld = false;
+  }
+  hasSingleInstanceLock(): boolean {
+    return this.lockHeld;
+  }
+  /** Like Electron: `before-quit` (preventable), then `will-quit` and `quit`. */
+  quit(): void {
+    this.calls.quit += 1;
+    const e = new FakeEvent();
+    this.emit('before-quit', e);
+    if (e.defaultPrevented) return;
+    this.quitted = true;
+    this.emit('will-quit', new FakeEvent());
+    this.emit('quit', new FakeEvent(), 0);
+  }
+  exit(code = 0): void {
+    this.calls.exit.push(code);
+  }
+  relaunch(): void {
+    this.calls.relaunch += 1;
+  }
+  whenReady(): Promise<void> {
+    return Promise.resolve();
+  }
+  isReady(): boolean {
+    return true;
+  }
+  getVersion(): string {
+    return this.version;
+  }
+  getName(): string {
+    return this.name;
+  }
+  getAppPath(): string {
+    return this.appPath;
+  }
+  getPath(name: string): string {
+    return this.paths[name] ?? tmpdir();
+  }
+  setLoginItemSettings(settings: Record<string, unknown>): void {
+    this.loginItem = { ...settings };
+  }
+  getLoginItemSettings(): Record<string, unknown> {
+    return { wasOpenedAtLogin: false, ...this.loginItem };
+  }
+  setAsDefaultProtocolClient(scheme: string, execPath?: string, args?: readonly string[]): boolean {
+    this.protocolClients.push({ scheme, execPath, args });
+    return true;
+  }
+}
+
+export class FakeNativeImage {
+  constructor(readonly path: string) {}
+  isEmpty(): boolean {
+    return false;
+  }
+}
+
+export class FakeMenu {
+  constructor(readonly template: MenuItemConstructorOptions[]) {}
+  /** Clicks the item with this label, as a user would. */
+  click(label: string): void {
+    const item = this.template.find((i) => i.label === label);
+    if (!item) throw new Error(`no menu item "${label}" in [${this.labels().join(', ')}]`);
+    if (item.enabled === false) throw new Error(`menu item "${label}" is disabled`);
+    (item.click as (() => void) | undefined)?.();
+  }
+  labels(): string[] {
+    return this.template.map((i) => (i.type === 'separator' ? '---' : String(i.label)));
+  }
+}
+
+export class FakeTray extends EventEmitter {
+  image: FakeNativeImage;
+  toolTip = '';
+  menu: FakeMenu | null = null;
+  destroyed = false;
+  readonly images: FakeNativeImage[] = [];
+
+  constructor(image: FakeNativeImage) {
+    super();
+    this.image = image;
+    this.images.push(image);
+    state.trays.push(this);
+  }
+  setImage(image: FakeNativeImage): void {
+    this.image = image;
+    this.images.push(image);
+  }
+  setToolTip(text: string): void {
+    this.toolTip = text;
+  }
+  setContextMenu(menu: FakeMenu): void {
+    this.menu = menu;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  destroy(): void {
+    this.destroyed = true;
+  }
+}
+
+export class FakeNotification extends EventEmitter {
+  static supported = true;
+  static isSupported(): boolean {
+    return FakeNotification.supported;
+  }
+  shown = false;
+  closed = false;
+  constructor(readonly options: Readonly<{ title: string; body: string }>) {
+    super();
+    state.notifications.push(this);
+  }
+  show(): void {
+    this.shown = true;
+  }
+  close(): void {
+    this.closed = true;
+    this.emit('close', new FakeEvent());
+  }
+  /** The user clicks it. */
+  click(): void {
+    this.emit('click', new FakeEvent());
+  }
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  visible = false;
+  focused = false;
+  minimized = false;
+  destroyed = false;
+  readonly calls = { show: 0, hide: 0, focus: 0, restore: 0 };
+
+  constructor() {
+    super();
+    state.windows.push(this);
+  }
+  show(): void {
+    this.calls.show += 1;
+    this.visible = true;
+  }
+  hide(): void {
+    this.calls.hide += 1;
+    this.visible = false;
+  }
+  focus(): void {
+    this.calls.focus += 1;
+    this.focused = true;
+  }
+  restore(): void {
+    this.calls.restore += 1;
+    this.minimized = false;
+  }
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  isVisible(): boolean {
+    return this.visible;
+  }
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  /** The user closes the window: `close` is preventable, as in Electron. */
+  close(): void {
+    const e = new FakeEvent();
+    this.emit('close', e);
+    if (e.defaultPrevented) return;
+    this.destroyed = true;
+    this.visible = false;
+    this.emit('closed');
+  }
+}
+
+type RequestOptions = http.RequestOptions & { protocol?: string; redirect?: string; session?: unknown };
+
+/**
+ * `net.request` on Node's http: electron-updater's ElectronHttpExecutor drives it exactly as it drives
+ * Electron's ClientRequest (`response`, `error`, `socket`, `abort`). Electron-only options are dropped.
+ */
+function netRequest(options: RequestOptions): http.ClientRequest {
+  const { redirect: _redirect, session: _session, ...rest } = options;
+  const request = rest.protocol === 'https:' ? https.request(rest) : http.request(rest);
+  state.netRequests.push(
+    `${rest.method ?? 'GET'} ${rest.protocol ?? 'http:'}//${rest.hostname}:${rest.port}${rest.path}`,
+  );
+  return request;
+}
+
+interface FakeState {
+  /** Channels given to `ipcMain.handle` and not removed. */
+  ipcHandlers: Map<string, (...args: unknown[]) => unknown>;
+  privilegedSchemes: unknown[];
+  trays: FakeTray[];
+  notifications: FakeNotification[];
+  windows: FakeBrowserWindow[];
+  menus: FakeMenu[];
+  netRequests: string[];
+}
+
+const state: FakeState = {
+  ipcHandlers: new Map(),
+  privilegedSchemes: [],
+  trays: [],
+  notifications: [],
+  windows: [],
+  menus: [],
+  netRequests: [],
+};
+
+function makeModule() {
+  return {
+    app: new FakeApp(),
+    powerMonitor: new EventEmitter(),
+    /** Electron's own autoUpdater: electron-updater emits `before-quit-for-update` on it. */
+    autoUpdater: new EventEmitter(),
+    Tray: FakeTray,
+    Notification: FakeNotification,
+    BrowserWindow: FakeBrowserWindow,
+    Menu: {
+      buildFromTemplate(template: MenuItemConstructorOptions[]): FakeMenu {
+        const menu = new FakeMenu(template);
+        state.menus.push(menu);
+        return menu;
+      },
+    },
+    nativeImage: {
+      createFromPath: (path: string) => new FakeNativeImage(path),
+      createEmpty: () => new FakeNativeImage(''),
+    },
+    net: { request: netRequest },
+    session: { fromPartition: () => ({}) },
+    shell: { openExternal: async () => {} },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => void state.privilegedSchemes.push(...schemes),
+    },
+    ipcMain: {
+      handle: (channel: string, handler: (...args: unknown[]) => unknown) =>
+        void state.ipcHandlers.set(channel, handler),
+      removeHandler: (channel: string) => void state.ipcHandlers.delete(channel),
+    },
+  };
+}
+
+export type FakeElectronModule = ReturnType<typeof makeModule>;
+
+/** The fake module and its records. `reset()` gives each test a fresh app, monitor and records. */
+export const electronFake = {
+  module: makeModule(),
+  state,
+  get app(): FakeApp {
+    return this.module.app;
+  },
+  get powerMonitor(): EventEmitter {
+    return this.module.powerMonitor;
+  },
+  lastMenu(): FakeMenu {
+    const menu = state.trays.at(-1)?.menu;
+    if (!menu) throw new Error('no tray menu was set');
+    return menu;
+  },
+  reset(): void {
+    const fresh = makeModule();
+    // Keep the object identity the mocked module was handed out with; refresh its members.
+    Object.assign(this.module, {
+      app: fresh.app,
+      powerMonitor: fresh.powerMonitor,
+      autoUpdater: fresh.autoUpdater,
+    });
+    state.trays.length = 0;
+    state.notifications.length = 0;
+    state.windows.length = 0;
+    state.menus.length = 0;
+    state.netRequests.length = 0;
+    state.ipcHandlers.clear();
+    state.privilegedSchemes.length = 0;
+    FakeNotification.supported = true;
+  },
+};
+
+/**
+ * Serves the fake to CommonJS `require('electron')` (electron-updater requires it lazily). Without this
+ * Node would load node_modules/electron/index.js, which tries to download the Electron binary.
+ */
+export function installElectronForRequire(mod: object = electronFake.module): () => void {
+  const require = createRequire(import.meta.url);
+  const resolved = require.resolve('electron');
+  const previous = require.cache[resolved];
+  const m = new Module(resolved);
+  m.filename = resolved;
+  m.loaded = true;
+  m.exports = mod;
+  require.cache[resolved] = m;
+  return () => {
+    if (previous) require.cache[resolved] = previous;
+    else delete require.cache[resolved];
+  };
+}

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * `postdesk web --sandbox --port 0 --no-open` as a process: the command as commander parses it (with the
+ * global --sandbox), what it prints, and a clean stop on SIGTERM. The program here registers only `web`
+ * on the CLI's own deps, so this runs whether or not the command list includes it yet.
+ */
+const PROGRAM = `
+import { Command, Option } from 'commander';
+import { createDeps } from './src-main/cli/context.ts';
+import { registerWebCommand } from './src-main/cli/commands/web.ts';
+const io = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+const { deps, state } = createDeps(io);
+const program = new Command('postdesk').addOption(new Option('--sandbox'));
+registerWebCommand(program, deps);
+await program.parseAsync(process.argv.slice(1), { from: 'user' });
+await state.close();
+process.exit(0);
+`;
+
+let child: ChildProcess | null = null;
+let dataDir = '';
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('postdesk web, the command', () => {
+  it('prints the sandbox, its demo key and the secret URL; serves the bridge; stops on SIGTERM', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'postdesk-web-cli-'));
+    const c = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        PROGRAM,
+        'web',
+        '--sandbox',
+        '--port',
+        '0',
+        '--no-open',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = c;
+    let out = '';
+    let err = '';
+    c.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no address printed:\n${out}\n${err}`)), 40_000);
+      c.once('exit', (code) => reject(new Error(`exited ${code}:\n${out}\n${err}`)));
+      c.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /^open: (\S+)$/m.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+    expect(out).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(out).toMatch(/^api key: \S+$/m);
+    expect(out).toMatch(/^postdesk web listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    const { origin, hash } = new URL(url);
+    const secret = new URLSearchParams(hash.slice(1)).get('secret');
+    expect(secret).toMatch(/^[\w-]{43}$/);
+
+    const reply = await new Promise<unknown>((resolve, reject) => {
+      const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge?token=${secret}`, { origin });
+      ws.on('open', () => ws.send(JSON.stringify({ t: 'invoke', id: 1, channel: 'app:info' })));
+      ws.on('message', (d) => {
+        resolve(JSON.parse(String(d)));
+        ws.close();
+      });
+      ws.on('error', reject);
+    });
+    expect(reply).toMatchObject({ t: 'result', id: 1, result: { ok: true, value: { host: 'web' } } });
+
+    const exit = new Promise<number | null>((resolve) => c.once('exit', (code) => resolve(code)));
+    c.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+});

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import type { RunRecord, RunStepEvent } from '../../src-shared/ipc/runs';
+import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
+import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+import { DEMO_ACCOUNTS, DEMO_OWNER_ID } from '../../src-sandbox/demo-fixture';
+
+/** The automations screen's path through `postdesk web --sandbox`: a run started from the page, its steps live. */
+
+let web: RunningWeb;
+let dir: string;
+let page: WsBridge;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'postdesk-web-runs-'));
+  await mkdir(join(dir, 'static'));
+  await writeFile(join(dir, 'static', 'index.html'), '<!doctype html><title>Postdesk</title>');
+  web = await startWeb({
+    sandbox: true,
+    port: 0,
+    open: false,
+    env: {},
+    version: 'test',
+    startSandbox: startSandboxInProcess,
+    staticDir: join(dir, 'static'),
+    print: () => undefined,
+  });
+  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  page = createWsBridge({
+    origin: web.host.origin,
+    token: secret,
+    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
+  });
+});
+
+afterAll(async () => {
+  page?.close();
+  await web?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('automations and runs over postdesk web', () => {
+  it('shows each automation with its next occurrence, runs one now and streams its steps', async () => {
+    const { bridge } = page;
+    const folder = join(dir, 'clips');
+    await mkdir(folder);
+    await copyFile(new URL('../../resources/icon.png', import.meta.url), join(folder, 'tip.png'));
+    const id = randomUUID();
+    const put = await fetch(`${web.sandboxUrl}/_sandbox/automations/${id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        owner_id: DEMO_OWNER_ID,
+        name: 'Folder tip',
+        status: 'active',
+        execution_mode: 'draft',
+        queue: 'local',
+        schedule: { cron: '0 9 * * *', timezone: 'UTC' },
+        instructions: `Post the next picture.\nfolder: ${folder}`,
+        targets: [{ social_account_id: DEMO_ACCOUNTS.instagram, platform: 'instagram' }],
+      }),
+    });
+    expect(put.status).toBe(200);
+
+    expect((await bridge.connection.useOffline()).ok).toBe(true);
+    const list = await bridge.automations.list();
+    expect(list.ok).toBe(true);
+    const mine = list.ok ? list.value.automations.find((a) => a.id === id) : undefined;
+    expect(mine?.next_occurrence).toMatch(/T09:00:00/);
+
+    const steps: RunStepEvent[] = [];
+    const changes: RunRecord[] = [];
+    const offSteps = bridge.runs.onDidStepRun((e) => steps.push(e));
+    const finished = new Promise<RunRecord>((resolve) => {
+      bridge.runs.onDidChange(({ run }) => {
+        changes.push(run);
+        if (run.automation_id === id && ['completed', 'failed'].includes(run.state)) resolve(run);
+      });
+    });
+
+    // the executor starts once the page is connected; wait for it to be up
+    for (let i = 0; i < 50; i++) {
+      const s = await bridge.executor.status();
+      if (s.ok && s.value.state !== 'stopped') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const started = await bridge.automations.runNow({ id });
+    expect(started.ok).toBe(true);
+    if (!started.ok) return;
+    const done = await finished;
+    offSteps();
+
+    expect(done.id).toBe(started.value.run.id);
+    expect(done.state).toBe('completed');
+    const live = steps.filter((s) => s.run_id === done.id);
+    expect(live.length).toBeGreaterThan(1);
+    const detail = await bridge.runs.get({ id: done.id });
+    expect(detail.ok).toBe(true);
+    if (!detail.ok) return;
+    expect(detail.value.steps.map((s) => s.step_id)).toEqual(live.map((s) => s.step.step_id));
+    const runs = await bridge.runs.list({ automation_id: id });
+    expect(runs.ok && runs.value.runs[0]?.id).toBe(done.id);
+  });
+
+  it('pauses and resumes the executor from the page', async () => {
+    const { bridge } = page;
+    const paused = await bridge.executor.pause();
+    expect(paused.ok && paused.value.state).toBe('paused');
+    const resumed = await bridge.executor.resume();
+    expect(resumed.ok && resumed.value.state).not.toBe('paused');
+  });
+});

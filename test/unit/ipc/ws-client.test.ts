@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { createWsBridge, installWebBridge, type WebSocketLike } from '../../../src-shared/ipc/ws-client';
+import { readLaunchSecret } from '../../../src-shared/ipc/ws-protocol';
+
+/** A socket the test opens, closes and answers by hand (the network is the edge here). */
+class HandSocket implements WebSocketLike {
+  readyState = 0;
+  readonly sent: string[] = [];
+  private readonly handlers = new Map<string, ((e: { data?: unknown }) => void)[]>();
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.fire('close');
+  }
+  addEventListener(type: string, l: (e: { data?: unknown }) => void) {
+    this.handlers.set(type, [...(this.handlers.get(type) ?? []), l]);
+  }
+  fire(type: string, data?: unknown) {
+    if (type === 'open') this.readyState = 1;
+    if (type === 'close') this.readyState = 3;
+    for (const l of this.handlers.get(type) ?? []) l({ data });
+  }
+}
+
+const SECRET = 'a'.repeat(43);
+
+describe('the browser bridge', () => {
+  it('sends the secret on the upgrade, pairs answers with calls, delivers events', async () => {
+    const sockets: HandSocket[] = [];
+    const { bridge } = createWsBridge({
+      origin: 'http://127.0.0.1:5000',
+      token: SECRET,
+      openSocket: (u) => (sockets.push(new HandSocket(u)), sockets.at(-1)!),
+    });
+    const events: unknown[] = [];
+    bridge.posts.onDidChange((p) => events.push(p));
+    const pending = bridge.accounts.list();
+    const s = sockets[0]!;
+    expect(s.url).toBe(`ws://127.0.0.1:5000/bridge?token=${SECRET}`);
+    s.fire('open');
+    const call = JSON.parse(s.sent[0]!) as { id: number; channel: string };
+    expect(call).toMatchObject({ t: 'invoke', channel: 'accounts:list' });
+    s.fire(
+      'message',
+      JSON.stringify({ t: 'event', channel: 'posts:didChange', payload: { reason: 'created' } }),
+    );
+    s.fire(
+      'message',
+      JSON.stringify({ t: 'result', id: call.id, result: { ok: true, value: { accounts: [] } } }),
+    );
+    expect(await pending).toEqual({ ok: true, value: { accounts: [] } });
+    expect(events).toEqual([{ reason: 'created' }]);
+  });
+
+  it('answers calls cut off by a closed socket as network failures, and never sends them later', async () => {
+    const sockets: HandSocket[] = [];
+    const { bridge, close } = createWsBridge({
+      origin: 'http://127.0.0.1:5000',
+      token: SECRET,
+      reconnectMs: 0,
+      openSocket: (u) => (sockets.push(new HandSocket(u)), sockets.at(-1)!),
+    });
+    const lost = bridge.posts.create({ caption: 'x', targets: [] });
+    sockets[0]!.fire('close');
+    expect(await lost).toMatchObject({ ok: false, error: { kind: 'network' } });
+    await new Promise((r) => setTimeout(r, 5));
+    const again = sockets[1]!;
+    again.fire('open');
+    expect(again.sent).toEqual([]);
+    close();
+  });
+
+  it('installs window.postdesk from the launch secret and keeps it for a reload, not in the address', () => {
+    const store = new Map<string, string>();
+    const replaced: string[] = [];
+    const win = {
+      location: { origin: 'http://127.0.0.1:5000', hash: `#secret=${SECRET}`, search: '', pathname: '/' },
+      history: { replaceState: (_d: unknown, _u: string, url?: string) => void replaced.push(url ?? '') },
+      sessionStorage: {
+        getItem: (k: string) => store.get(k) ?? null,
+        setItem: (k: string, v: string) => void store.set(k, v),
+      },
+    } as Parameters<typeof installWebBridge>[0];
+    expect(installWebBridge(win)).toBe('web');
+    expect(win.postdesk).toBeDefined();
+    expect(replaced).toEqual(['/']);
+    const reload = { ...win, postdesk: undefined, location: { ...win.location, hash: '' } };
+    expect(installWebBridge(reload)).toBe('web');
+    expect(installWebBridge({ ...reload, postdesk: { host: 'electron' } })).toBe('electron');
+    expect(installWebBridge({ location: reload.location })).toBeNull();
+  });
+
+  it('reads only a well-formed secret', () => {
+    expect(readLaunchSecret(`#secret=${SECRET}`, '')).toBe(SECRET);
+    expect(readLaunchSecret('', `?token=${SECRET}`)).toBe(SECRET);
+    expect(readLaunchSecret('#secret=short', '')).toBeNull();
+    expect(readLaunchSecret('#secret=<script>alert(1)</script>xxxxxxxxxxxxxxx', '')).toBeNull();
+  });
+});

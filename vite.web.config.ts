@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The renderer for `postdesk web` (and the e2e tests): src-renderer built to out/web. Relative asset
+ * paths, because the app routes by hash and the same build may be served from any path.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('./src-renderer', import.meta.url)),
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL('./out/web', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+  },
+  server: { host: '127.0.0.1', strictPort: false },
+  preview: { host: '127.0.0.1' },
+});
