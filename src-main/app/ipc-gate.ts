@@ -52,10 +52,12 @@ export function registerIpcHandlers(opts: IpcGateOptions): IpcGate {
   // Events go only to our window, and only while it shows our renderer.
   const events = opts.dispatcher.subscribe((channel, payload) => {
     const win = opts.window();
-    if (!win || win.isDestroyed()) return;
+    if (!win || win.isDestroyed()) return false;
     const frame = win.webContents.mainFrame;
-    if (!opts.isTrustedUrl(frame.url)) return;
+    if (!opts.isTrustedUrl(frame.url)) return false;
     win.webContents.send(channel, payload);
+    // A page still loading has not subscribed yet: for it the event was not delivered.
+    return !win.webContents.isLoading();
   });
   return {
     channels: names,

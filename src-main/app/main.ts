@@ -3,7 +3,6 @@
  * settings, bridge session, executor) and hands it to the shell. Everything that must happen before
  * `ready` (privileged schemes, the single-instance lock, `open-url`) happens on the first tick.
  */
-import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
@@ -12,10 +11,9 @@ import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
 import type { Disposable as BridgeDisposable } from '../core/bridge/events';
 import { executorPortFor, forwardExecutorEvents, viewStatus } from '../core/bridge/executor-port';
-import { Executor } from '../core/executor';
-import { chooseAgent } from '../core/executor/from-core';
+import type { Executor } from '../core/executor';
+import { createExecutorFromCore } from '../core/executor/from-core';
 import type { StartSandboxFn } from '../core/sandbox-link';
-import { resolveApiKey } from '../core/secrets/secret-store';
 import { openLocal } from '../core/services';
 import { SessionConnection } from './connection-status';
 import type { DeepLinkRoute } from './deep-links';
@@ -70,24 +68,18 @@ async function executorFor(
   offline: boolean,
   local: ReturnType<typeof openLocal>,
 ): Promise<Executor | null> {
-  const s = local.settings.get();
   try {
-    const { agentType, agent } = chooseAgent(s.agentCommands);
-    const key = offline ? null : await resolveApiKey(local.secrets, process.env).catch(() => null);
-    return new Executor({
-      api: client,
-      store: local.store,
-      scope: offline ? 'sandbox' : client.baseUrl,
-      dataDir: join(dataDir, 'executor'),
-      name: s.executorName ?? `${hostname()} (postdesk)`,
-      agentType,
-      ...(agent ? { agent } : {}),
-      concurrency: s.concurrency,
-      missedRunPolicy: s.missedRunPolicy,
-      graceMs: s.graceWindowMinutes * 60_000,
-      secrets: key ? [key] : [],
-      log: (line) => log.info(`executor: ${line}`),
-    });
+    return await createExecutorFromCore(
+      {
+        dataDir,
+        store: local.store,
+        secrets: local.secrets,
+        settings: local.settings,
+        client,
+        endpoint: { baseUrl: client.baseUrl, sandbox: offline ? { url: client.baseUrl } : null },
+      },
+      { overrides: { log: (line) => log.info(`executor: ${line}`) } },
+    );
   } catch (error) {
     log.warn('the executor is not started', { error: String(error) });
     return null;
@@ -140,7 +132,7 @@ async function main(): Promise<void> {
     navigate: (win: BrowserWindow, route: DeepLinkRoute) => {
       // Kept for `app:pendingRoute` too: a window made for this link subscribes only as its page starts.
       desktop?.bridge.routes.open(route);
-      const emit = (): void => desktop?.bridge.events.emit('app:didOpenRoute', route);
+      const emit = (): void => void desktop?.bridge.events.emit('app:didOpenRoute', route);
       if (win.webContents.isLoading()) win.webContents.once('did-finish-load', emit);
     },
     services: async () => {

@@ -77,6 +77,27 @@ function requireNotFinished(run: RunRow): void {
   }
 }
 
+/**
+ * Runs `update` for the holder of a legacy run's live claim, in one transaction, and answers the run
+ * as it then stands. The checks run in the order the contract names its errors.
+ */
+function updateHeldRun(
+  ctx: SandboxContext,
+  ownerId: string,
+  runId: string,
+  claimToken: string,
+  update: (run: RunRow, now: Date) => void,
+): Run {
+  return ctx.db.transaction((): Run => {
+    const run = requireRun(ctx, ownerId, runId);
+    requireLegacy(run);
+    requireNotFinished(run);
+    requireClaim(run, claimToken);
+    update(run, ctx.clock.now());
+    return runWithEvents(ctx, requireRun(ctx, ownerId, run.id));
+  })();
+}
+
 /** Renew: the lease restarts from now, for `lease_seconds` or else the claim's own lease length. */
 export function renewClaim(
   ctx: SandboxContext,
@@ -84,20 +105,14 @@ export function renewClaim(
   runId: string,
   body: { claim_token: string; lease_seconds?: number | undefined },
 ): Run {
-  return ctx.db.transaction((): Run => {
-    const run = requireRun(ctx, ownerId, runId);
-    requireLegacy(run);
-    requireNotFinished(run);
-    requireClaim(run, body.claim_token);
+  return updateHeldRun(ctx, ownerId, runId, body.claim_token, (run, now) => {
     const seconds = body.lease_seconds ?? run.lease_seconds ?? LIMITS.leaseSeconds.default;
-    const now = ctx.clock.now();
     const leaseExpiresAt = new Date(now.getTime() + seconds * 1000).toISOString();
     stmt(
       ctx.db,
       'UPDATE agent_runs SET lease_seconds = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?',
     ).run(seconds, leaseExpiresAt, now.toISOString(), run.id);
-    return runWithEvents(ctx, requireRun(ctx, ownerId, run.id));
-  })();
+  });
 }
 
 /** Skip: the claim holder declines this occurrence; the run ends `skipped` with the reason. */
@@ -107,17 +122,12 @@ export function skipClaim(
   runId: string,
   body: { claim_token: string; reason?: string | undefined },
 ): Run {
-  return ctx.db.transaction((): Run => {
-    const run = requireRun(ctx, ownerId, runId);
-    requireLegacy(run);
-    requireNotFinished(run);
-    requireClaim(run, body.claim_token);
-    const now = ctx.clock.now().toISOString();
+  return updateHeldRun(ctx, ownerId, runId, body.claim_token, (run, now) => {
+    const at = now.toISOString();
     stmt(
       ctx.db,
       `UPDATE agent_runs SET state = 'skipped', finished_at = ?, result = ?, claim_token_hash = NULL,
          lease_expires_at = NULL, updated_at = ? WHERE id = ?`,
-    ).run(now, JSON.stringify({ skip_reason: body.reason ?? null }), now, run.id);
-    return runWithEvents(ctx, requireRun(ctx, ownerId, run.id));
-  })();
+    ).run(at, JSON.stringify({ skip_reason: body.reason ?? null }), at, run.id);
+  });
 }

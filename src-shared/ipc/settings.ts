@@ -32,6 +32,9 @@ export const SettingsView = z.object({
   start_at_login: z.boolean(),
   /** Which releases the desktop app updates from. */
   update_channel: UpdateChannel,
+  /** An ffmpeg/ffprobe binary to use; null: the bundled one, else the first on PATH. */
+  ffmpeg_path: z.string().trim().min(1).max(4096).nullable(),
+  ffprobe_path: z.string().trim().min(1).max(4096).nullable(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 

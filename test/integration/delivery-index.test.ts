@@ -1,14 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { Delivery } from '../../src-shared/api/posts';
-import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
-import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 
 /**
  * The local delivery index behind `posts:list` and `calendar:range`, through a real `postdesk web`
@@ -17,7 +13,7 @@ import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from 
  */
 
 let sb: TestSandbox;
-let web: RunningWeb;
+let host: TestWebHost;
 let dir: string;
 let page: WsBridge;
 
@@ -28,35 +24,15 @@ const at = (minutes: number) =>
 
 beforeAll(async () => {
   sb = await startTestSandbox(demoFixture());
-  dir = await mkdtemp(join(tmpdir(), 'postdesk-index-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
-  web = await startWeb({
-    sandbox: true,
-    executor: false,
-    dataDir: join(dir, 'data'),
-    port: 0,
-    open: false,
-    env: {},
-    version: 'test',
-    startSandbox: startSandboxInProcess,
-    staticDir: dir,
-    print: () => undefined,
-  });
-  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
-  page = createWsBridge({
-    origin: web.host.origin,
-    token: secret,
-    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
-  });
+  host = await startTestWebHost('postdesk-index-');
+  ({ dir, page } = host);
   const connected = await page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a });
   expect(connected.ok).toBe(true);
 }, 60_000);
 
 afterAll(async () => {
-  page?.close();
-  await web?.close();
+  await host?.close();
   await sb?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** The index as it is in the app's store file, read beside the app. */

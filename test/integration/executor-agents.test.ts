@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCommand, startHarness, type Harness } from './executor-harness';
@@ -76,6 +76,17 @@ describe('executor agents', () => {
     expect(run.error).toBe(
       "output.json breaks the service's limits: caption is over the limit of 2200 (got 2300 characters)",
     );
+    expect(row.reason_code).toBe('invalid_output');
+    expect((await h.sb.control.state()).posts).toBe(0);
+  });
+
+  it('an agent that names an empty media file fails the run with that reason, nothing is uploaded', async () => {
+    h = await startHarness();
+    const empty = join(h.dir, 'empty.mp4');
+    writeFileSync(empty, '');
+    const { run, row } = await oneRun(h, ['--mode', 'video', '--file', empty]);
+    expect(run.state).toBe('failed');
+    expect(run.error).toBe(`media ${empty} is empty (0 bytes): the agent did not finish writing it`);
     expect(row.reason_code).toBe('invalid_output');
     expect((await h.sb.control.state()).posts).toBe(0);
   });

@@ -1,8 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApiClient } from '../../src-main/core/api/client';
 import type { ApiClient } from '../../src-main/core/api/client';
 import { hashFile } from '../../src-main/core/media/hash';
 import { openMediaStore } from '../../src-main/core/media/media-store';
@@ -10,26 +8,21 @@ import { UploadError, createUploader } from '../../src-main/core/media/upload';
 import type { UploadEvent } from '../../src-main/core/media/upload';
 import { openStore } from '../../src-main/core/store/store';
 import { mediaFixtures } from '../helpers/media-fixtures';
-import { TEST_KEYS, demoFixture, startTestSandbox } from '../helpers/sandbox';
+import { demoFixture } from '../helpers/sandbox';
+import { startClientSandbox, type ClientSandbox } from '../helpers/client-sandbox';
 import type { TestSandbox } from '../helpers/sandbox';
 
+let env: ClientSandbox;
 let sb: TestSandbox;
 let dir: string;
 let client: ApiClient;
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'pd-media-queue-'));
-  client = createApiClient({
-    baseUrl: sb.url,
-    apiKey: TEST_KEYS.a,
-    retry: { retries: 1, minTimeoutMs: 5, maxTimeoutMs: 10 },
-  });
+  env = await startClientSandbox('pd-media-queue-');
+  ({ sb, dir, client } = env);
 });
 afterAll(async () => {
-  await client.close();
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
+  await env?.close();
 });
 
 /** `n` PNGs with distinct bytes (a PNG ignores what follows its end chunk). */

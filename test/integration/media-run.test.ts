@@ -1,34 +1,27 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApiClient } from '../../src-main/core/api/client';
 import type { ApiClient } from '../../src-main/core/api/client';
 import { openMediaStore } from '../../src-main/core/media/media-store';
 import { createUploader } from '../../src-main/core/media/upload';
 import { openStore } from '../../src-main/core/store/store';
 import { mediaFixtures } from '../helpers/media-fixtures';
-import { IDS, TEST_KEYS, startTestSandbox } from '../helpers/sandbox';
+import { IDS, TEST_KEYS } from '../helpers/sandbox';
+import { startClientSandbox, type ClientSandbox } from '../helpers/client-sandbox';
 import type { TestSandbox } from '../helpers/sandbox';
 
+let env: ClientSandbox;
 let sb: TestSandbox;
 let dir: string;
 let client: ApiClient;
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'pd-media-run-'));
-  client = createApiClient({
-    baseUrl: sb.url,
-    apiKey: TEST_KEYS.a,
-    retry: { retries: 1, minTimeoutMs: 5, maxTimeoutMs: 10 },
-  });
+  env = await startClientSandbox('pd-media-run-');
+  ({ sb, dir, client } = env);
 });
 afterAll(async () => {
-  await client.close();
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
+  await env?.close();
 });
 
 it('uploads run media with the run token, and keeps the token out of the store', async () => {

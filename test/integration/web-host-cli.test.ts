@@ -23,7 +23,7 @@ const program = new Command('postdesk').addOption(new Option('--sandbox'));
 registerWebCommand(program, deps);
 await program.parseAsync(process.argv.slice(1), { from: 'user' });
 await state.close();
-process.exit(0);
+// No process.exit: the process ends only when every timer and socket the host made is gone.
 `;
 
 let child: ChildProcess | null = null;
@@ -92,7 +92,10 @@ describe('postdesk web, the command', () => {
     expect(reply).toMatchObject({ t: 'result', id: 1, result: { ok: true, value: { host: 'web' } } });
 
     const exit = new Promise<number | null>((resolve) => c.once('exit', (code) => resolve(code)));
+    const stopping = Date.now();
     c.kill('SIGTERM');
-    expect(await exit).toBe(0);
+    const code = await Promise.race([exit, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 10_000))]);
+    expect(code, `still running 10 s after SIGTERM:\n${err}`).toBe(0);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
   });
 });

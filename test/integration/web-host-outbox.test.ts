@@ -1,14 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
 import type { Delivery } from '../../src-shared/api/posts';
-import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
-import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 import { openLocal } from '../../src-main/core/services';
 import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
 import { createDeliveryWatch } from '../../src-main/core/bridge/delivery-watch';
@@ -20,6 +15,7 @@ import {
   startTestSandbox,
   type TestSandbox,
 } from '../helpers/sandbox';
+import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 
 /**
  * `postdesk web` on a real sandbox over HTTP: post creates go through the outbox (one post each even
@@ -28,7 +24,7 @@ import {
  */
 
 let sb: TestSandbox;
-let web: RunningWeb;
+let host: TestWebHost;
 let dir: string;
 let page: WsBridge;
 
@@ -37,35 +33,15 @@ const at = (minutes: number) => new Date(Date.parse(FIXTURE_NOW) + minutes * 60_
 beforeAll(async () => {
   // x fails every publish attempt, until the sandbox's retries are spent.
   sb = await startTestSandbox(demoFixture({ publishFailures: { x: 99 } }));
-  dir = await mkdtemp(join(tmpdir(), 'postdesk-web-outbox-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
-  web = await startWeb({
-    sandbox: true,
-    executor: false,
-    dataDir: join(dir, 'data'),
-    port: 0,
-    open: false,
-    env: {},
-    version: 'test',
-    startSandbox: startSandboxInProcess,
-    staticDir: dir,
-    print: () => undefined,
-  });
-  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
-  page = createWsBridge({
-    origin: web.host.origin,
-    token: secret,
-    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
-  });
+  host = await startTestWebHost('postdesk-web-outbox-');
+  ({ dir, page } = host);
   const connected = await page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a });
   expect(connected.ok).toBe(true);
 });
 
 afterAll(async () => {
-  page?.close();
-  await web?.close();
+  await host?.close();
   await sb?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 async function postIdsWithCaption(caption: string): Promise<string[]> {

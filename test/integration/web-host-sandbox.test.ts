@@ -3,7 +3,7 @@ import { get as httpGet } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
@@ -292,5 +292,15 @@ describe('postdesk web --sandbox', () => {
     expect(history.ok && history.value.batches.filter((b) => b.source_name === 'week.csv')).toHaveLength(2);
     const inspect = await bridge.bulk.inspect({ batch_id: sent.value.batches[0]!.batch_id });
     expect(inspect.ok && inspect.value.created_count).toBe(100);
+  });
+
+  // Last: it closes the host the tests above share.
+  it('closing stops the bridge (watcher and outbox timers) before the session it runs on', async () => {
+    const bridgeClose = vi.spyOn(web.bridge, 'close');
+    const sessionClose = vi.spyOn(web.session, 'close');
+    await web.close();
+    expect(bridgeClose).toHaveBeenCalledOnce();
+    expect(sessionClose).toHaveBeenCalledOnce();
+    expect(bridgeClose.mock.invocationCallOrder[0]).toBeLessThan(sessionClose.mock.invocationCallOrder[0]!);
   });
 });

@@ -14,7 +14,7 @@ import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
-import { exitCodeForUpload, outcomeJson, recordScope, uploadBars } from './upload';
+import { exitCodeForUpload, outcomeJson, recordScope, toolsFrom, uploadBars } from './upload';
 
 function zoneOption(zone: string | undefined): string | undefined {
   if (zone !== undefined && !isTimeZone(zone)) {
@@ -220,6 +220,7 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
       defaultTimezone: zone,
       concurrency,
       onEvent: progress.onEvent,
+      tools: toolsFrom({}, () => core.settings.get()),
     });
     return { out, core, b, progress };
   };

@@ -70,6 +70,14 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
   const media = program
     .command('media')
     .description('check media against the service limits, convert video to MP4');
+  // The saved ffmpeg/ffprobe paths; without a usable data directory, none are saved.
+  const savedSettings = () => {
+    try {
+      return deps.local().settings.get();
+    } catch {
+      return null;
+    }
+  };
 
   toolOptions(
     media
@@ -91,7 +99,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
         checkFiles(files, {
           purpose: opts.direct ? 'direct-upload' : 'upload',
           probe: 'all',
-          tools: toolsFrom(opts),
+          tools: toolsFrom(opts, savedSettings),
           asOneOutput: opts.post === true,
         }),
       );
@@ -145,7 +153,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
         const r = await convertToMp4(file, {
           out: opts.out,
           maxBytes,
-          tools: toolsFrom(opts),
+          tools: toolsFrom(opts, savedSettings),
           signal: ac.signal,
           onProgress: (p) => bar.update(p),
         }).catch((err: unknown) => {

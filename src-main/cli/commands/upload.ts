@@ -5,7 +5,8 @@ import cliProgress from 'cli-progress';
 import { LIMITS } from '../../../src-shared/api/limits';
 import { ValidationError } from '../../core/api/errors';
 import { parseSize, formatBytes } from '../../core/media/size';
-import { createTools } from '../../core/media/tools';
+import { createSettingsTools, toolSettingsOf } from '../../core/media/tools';
+import type { Settings } from '../../core/config/settings';
 import type { Tools } from '../../core/media/tools';
 import { createUploader } from '../../core/media/upload';
 import type { UploadErrorKind, UploadEvent, UploadOutcome } from '../../core/media/upload';
@@ -36,8 +37,18 @@ export function exitCodeForUpload(kind: UploadErrorKind): ExitCode {
 /** Which service the local upload and bulk records belong to: the in-process sandbox changes port every run. */
 export const recordScope = (core: Core): string => (core.endpoint.sandbox ? 'sandbox' : core.client.baseUrl);
 
-export function toolsFrom(opts: { ffmpeg?: string; ffprobe?: string }): Tools {
-  return createTools({ ffmpegPath: opts.ffmpeg, ffprobePath: opts.ffprobe }, process.env);
+/**
+ * ffmpeg/ffprobe: `--ffmpeg`/`--ffprobe`, then POSTDESK_FFMPEG_PATH/POSTDESK_FFPROBE_PATH, then the saved
+ * `ffmpegPath`/`ffprobePath` settings (read only when a tool is needed), then the bundled binaries and PATH.
+ */
+export function toolsFrom(
+  opts: { ffmpeg?: string; ffprobe?: string },
+  saved: () => Readonly<Settings> | null,
+): Tools {
+  return createSettingsTools(() => {
+    const s = opts.ffmpeg && opts.ffprobe ? null : toolSettingsOf(saved(), process.env);
+    return { ffmpegPath: opts.ffmpeg ?? s?.ffmpegPath, ffprobePath: opts.ffprobe ?? s?.ffprobePath };
+  }, process.env);
 }
 
 export function toolOptions(cmd: Command): Command {
@@ -179,7 +190,7 @@ export function registerUploadCommand(program: Command, deps: CliDeps): void {
       api: core.client,
       store: core.store,
       scope: recordScope(core),
-      tools: toolsFrom(opts),
+      tools: toolsFrom(opts, () => core.settings.get()),
       concurrency: opts.concurrency,
       maxBytesPerSecond: rate,
       onEvent: bars.onEvent,

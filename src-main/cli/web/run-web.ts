@@ -129,6 +129,8 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       executor,
       openExternal: async (url) => void openInBrowser(url, o.env),
     });
+    // Runs before the executor and the session close: the watcher and outbox timers stop first.
+    cleanups.push(async () => bridge.close());
     const host = await startWebHost({
       dispatcher: bridge.dispatcher,
       media: bridge.media,

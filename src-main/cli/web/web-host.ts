@@ -221,8 +221,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   });
 
   wss.on('connection', (ws: WebSocket) => {
-    const send = (m: ServerMessage) => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(m));
+    const send = (m: ServerMessage): boolean => {
+      if (ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(m));
+      return true;
     };
     const sub = opts.dispatcher.subscribe((channel, payload) => send({ t: 'event', channel, payload }));
     ws.on('close', () => sub.dispose());

@@ -13,6 +13,8 @@ import { createPostOutboxPort } from './post-outbox';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
+import { readSettings } from '../config/settings';
+import { createSettingsTools, toolSettingsOf } from '../media/tools';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -69,7 +71,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     return client && learning(client);
   };
   const scopeOf = (client: ApiClient | null) => (o.session.isOffline() ? 'sandbox' : (client?.baseUrl ?? ''));
-  const uploads = createUploadPort({ store: o.store, client: current });
+  // The Settings screen may change the ffmpeg/ffprobe paths at any time: read them at each use.
+  const tools = createSettingsTools(() => toolSettingsOf(readSettings(o.store)));
+  const uploads = createUploadPort({ store: o.store, client: current, tools });
   const posts = createPostOutboxPort({
     store: o.store,
     client: current,
@@ -100,6 +104,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           client: current,
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
+          tools,
         }),
       executor: o.executor,
       posts,
@@ -113,6 +118,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       events,
       media,
       routes,
+      tools,
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
     },
   );

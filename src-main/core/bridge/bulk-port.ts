@@ -17,6 +17,7 @@ import { validateRows } from '../bulk/validate';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected } from './bridge-fault';
 import type { BulkPort } from './ports';
+import type { Tools } from '../media/tools';
 
 export interface BulkPortOptions {
   readonly store: Store;
@@ -26,6 +27,8 @@ export interface BulkPortOptions {
   /** Where CSV text from the page is written, so the import has a file (its identity) like the CLI's. */
   readonly stagingDir: string;
   readonly timezone?: () => string;
+  /** ffmpeg/ffprobe for checking media files (the settings' paths); default: bundled, then PATH. */
+  readonly tools?: Tools | undefined;
 }
 
 const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -75,6 +78,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       store: o.store,
       scope: o.scope(),
       defaultTimezone: zone(),
+      tools: o.tools,
       onEvent: (e: BulkEvent) => {
         if (e.type === 'planned') {
           batchCount = e.batches;

@@ -67,10 +67,10 @@ export function createBridgeDispatcher(handlers: Handlers, events: BridgeEvents)
     subscribe(listener) {
       return events.subscribe((channel, payload) => {
         const entry = findChannel(channel);
-        if (!entry || entry.def.kind !== 'event') return;
+        if (!entry || entry.def.kind !== 'event') return false;
         const checked = entry.def.payload.safeParse(payload);
-        if (!checked.success) return; // a malformed event is dropped rather than sent half-typed
-        listener(channel, scrubSecrets(checked.data));
+        if (!checked.success) return false; // a malformed event is dropped rather than sent half-typed
+        return listener(channel, scrubSecrets(checked.data));
       });
     },
   };

@@ -1,13 +1,15 @@
 import type { EventChannelName, PayloadOf } from '../../../src-shared/ipc/contract';
 
-export type EventListener = (channel: EventChannelName, payload: unknown) => void;
+/** Returns `false` when there was no page to hear the event (no window, or it is still loading). */
+export type EventListener = (channel: EventChannelName, payload: unknown) => boolean | void;
 export interface Disposable {
   dispose(): void;
 }
 
 /** Where main-side modules publish bridge events; each host forwards them to its pages. */
 export interface BridgeEvents {
-  emit<N extends EventChannelName>(channel: N, payload: PayloadOf<N>): void;
+  /** Whether some listener delivered it (did not answer `false`). */
+  emit<N extends EventChannelName>(channel: N, payload: PayloadOf<N>): boolean;
   subscribe(listener: EventListener): Disposable;
 }
 
@@ -15,13 +17,15 @@ export function createBridgeEvents(): BridgeEvents {
   const listeners = new Set<EventListener>();
   return {
     emit(channel, payload) {
+      let delivered = false;
       for (const l of [...listeners]) {
         try {
-          l(channel, payload);
+          if (l(channel, payload) !== false) delivered = true;
         } catch {
           // one broken page must not stop the others from hearing the event
         }
       }
+      return delivered;
     },
     subscribe(listener) {
       listeners.add(listener);

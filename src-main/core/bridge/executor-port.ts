@@ -6,6 +6,8 @@ import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import { chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
+import { createCoreMedia } from '../executor/media-core';
+import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
 import type { Store } from '../store/store';
@@ -187,6 +189,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,
       secrets: [...((await o.secrets?.().catch(() => [])) ?? [])],
+      media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
     });
   };
 

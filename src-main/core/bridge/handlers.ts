@@ -7,6 +7,7 @@ import type { AutomationView } from '../../../src-shared/ipc/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { checkFile } from '../media/check';
+import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
 import { BridgeFault, unavailable } from './bridge-fault';
 import type { BridgeEvents } from './events';
@@ -35,6 +36,8 @@ export interface BridgeDeps {
   readonly clock?: () => Date;
   /** Deep links waiting for a page (`app:pendingRoute`); absent: there is never one. */
   readonly routes?: RouteInbox;
+  /** ffmpeg/ffprobe for `media:inspect` (the settings' paths); default: bundled, then PATH. */
+  readonly tools?: Tools;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -177,7 +180,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       add: ({ paths }) => deps.media.addPaths(paths),
       inspect: async ({ id }) => {
         const f = registered(id);
-        const check = await checkFile(f.realPath, { purpose: 'upload' });
+        const check = await checkFile(f.realPath, { purpose: 'upload', tools: deps.tools });
         const checks: MediaCheck[] = check.problems.map((p) => ({
           level: p.severity,
           code: p.rule,

@@ -2,7 +2,7 @@ import type { AppRoute } from '../../../src-shared/ipc/app';
 import type { BridgeEvents } from './events';
 
 export interface RouteInbox {
-  /** Shows a route: sends `app:didOpenRoute` now and keeps it for a page that has not subscribed yet. */
+  /** Shows a route: sends `app:didOpenRoute` now, and keeps it only when no page heard it. */
   open(route: Readonly<AppRoute>): void;
   /** The kept route, or null; taking it clears it (`app:pendingRoute`). */
   take(): AppRoute | null;
@@ -10,8 +10,8 @@ export interface RouteInbox {
 
 /**
  * Holds the last deep link until a page takes it: a link that opens a new window arrives before the
- * page has subscribed to `onDidOpenRoute`, and would otherwise be lost. Kept for `ttlMs` only, so a
- * reload much later does not jump to an old link.
+ * page has subscribed to `onDidOpenRoute`, and would otherwise be lost. A link a live page received is
+ * not kept (a reload would open it again), and a kept one only for `ttlMs`.
  */
 export function createRouteInbox(
   events: BridgeEvents,
@@ -22,8 +22,9 @@ export function createRouteInbox(
   let pending: { route: AppRoute; at: number } | null = null;
   return {
     open(route) {
-      pending = { route: { kind: route.kind, id: route.id }, at: now() };
-      events.emit('app:didOpenRoute', pending.route);
+      const copy = { kind: route.kind, id: route.id };
+      const heard = events.emit('app:didOpenRoute', copy);
+      pending = heard ? null : { route: copy, at: now() };
     },
     take() {
       const p = pending;

@@ -17,6 +17,8 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     missed_run_policy: s.missedRunPolicy,
     start_at_login: s.startAtLogin,
     update_channel: s.updateChannel,
+    ffmpeg_path: s.ffmpegPath,
+    ffprobe_path: s.ffprobePath,
   };
 }
 
@@ -36,5 +38,7 @@ export function toSettingsPatch(p: Readonly<ViewPatch>): SettingsPatch {
   if (p.missed_run_policy !== undefined) out.missedRunPolicy = p.missed_run_policy;
   if (p.start_at_login !== undefined) out.startAtLogin = p.start_at_login;
   if (p.update_channel !== undefined) out.updateChannel = p.update_channel;
+  if (p.ffmpeg_path !== undefined) out.ffmpegPath = p.ffmpeg_path;
+  if (p.ffprobe_path !== undefined) out.ffprobePath = p.ffprobe_path;
   return out;
 }

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client';
+import type { Tools } from '../media/tools';
 import { createUploader } from '../media/upload';
 import type { Store } from '../store/store';
 import { notConnected } from './bridge-fault';
@@ -8,6 +9,7 @@ import type { UploadPort } from './ports';
 export function createUploadPort(deps: {
   readonly store: Store;
   readonly client: () => ApiClient | null;
+  readonly tools?: Tools | undefined;
 }): UploadPort & Required<Pick<UploadPort, 'resume'>> {
   return {
     async upload(file, progress) {
@@ -16,6 +18,7 @@ export function createUploadPort(deps: {
       const uploader = createUploader({
         api,
         store: deps.store,
+        tools: deps.tools,
         concurrency: 1,
         onEvent: (e) => {
           if (e.type === 'hashing') progress.hash(e.bytes, e.total);
@@ -32,7 +35,12 @@ export function createUploadPort(deps: {
       const api = deps.client();
       if (!api) return { finished: 0, failed: 0 };
       // Same scope as `upload` (the client's base URL), so what an earlier session left is found.
-      const outcomes = await createUploader({ api, store: deps.store, concurrency: 1 }).resumeUploads();
+      const outcomes = await createUploader({
+        api,
+        store: deps.store,
+        tools: deps.tools,
+        concurrency: 1,
+      }).resumeUploads();
       const finished = outcomes.filter((x) => x.ok).length;
       return { finished, failed: outcomes.length - finished };
     },

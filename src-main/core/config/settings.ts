@@ -32,6 +32,9 @@ export const Settings = z.object({
     .default(15),
   updateChannel: z.enum(['stable', 'beta']).default('stable'),
   startAtLogin: z.boolean().default(false),
+  /** An ffmpeg/ffprobe binary to use; null: the one shipped with Postdesk, else the first on PATH. */
+  ffmpegPath: z.string().trim().min(1).max(4096).nullable().default(null),
+  ffprobePath: z.string().trim().min(1).max(4096).nullable().default(null),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingsPatch = Partial<z.input<typeof Settings>>;

@@ -2,6 +2,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../services';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
+import { createSettingsTools, toolSettingsOf } from '../media/tools';
+import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
 import { Executor, type ExecutorOptions } from './executor';
@@ -38,8 +40,17 @@ export function chooseAgent(
   return { agentType: only, agent: commands[only] };
 }
 
+/** What the executor needs of the core; the desktop app builds one per connection from its own parts. */
+export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client' | 'settings'> & {
+  readonly endpoint: {
+    readonly baseUrl: string;
+    /** Non-null for the embedded sandbox, whose port changes each start. */
+    readonly sandbox: object | null;
+  };
+};
+
 /** The executor the CLI daemon and the desktop app run: settings, store, client and data dir from the core. */
-export async function createExecutorFromCore(core: Core, o: FromCoreOptions = {}): Promise<Executor> {
+export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOptions = {}): Promise<Executor> {
   const s = core.settings.get();
   const { agentType, agent } = chooseAgent(s.agentCommands, o.agentType);
   const key = core.endpoint.sandbox
@@ -60,6 +71,10 @@ export async function createExecutorFromCore(core: Core, o: FromCoreOptions = {}
     missedRunPolicy: s.missedRunPolicy,
     graceMs: s.graceWindowMinutes * 60_000,
     secrets: key ? [key] : [],
+    // The ffmpeg/ffprobe paths of the settings, read at each use so a change applies to the next run.
+    media: createCoreMedia({
+      tools: createSettingsTools(() => toolSettingsOf(core.settings.get(), o.env ?? process.env)),
+    }),
     ...o.overrides,
   });
 }

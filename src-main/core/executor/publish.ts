@@ -67,6 +67,11 @@ async function inspectAll(ctx: RunContext, paths: readonly string[]): Promise<Ma
         `output.json names media ${p} that cannot be read: ${(err as Error).message}`,
       );
     }
+    if (facts.bytes === 0)
+      throw new RunFailure(
+        'invalid_output',
+        `media ${p} is empty (0 bytes): the agent did not finish writing it`,
+      );
     if (!facts.contentType)
       throw new RunFailure('invalid_output', `media ${p} is not a JPEG, PNG, WebP or MP4 file`);
     out.set(p, { path, bytes: facts.bytes, contentType: facts.contentType });
@@ -358,7 +363,7 @@ async function openDirectUpload(
 ): Promise<DirectEntry> {
   const runId = ctx.runId as string;
   const token = ctx.runToken as string;
-  try {
+  const open = async (): Promise<DirectEntry> => {
     const { session } = await ctx.retry(
       () => ctx.deps.api.directUpload(runId, token, body, { youtube: platform === 'youtube' }),
       { answeredOnly: true },
@@ -371,24 +376,16 @@ async function openDirectUpload(
       upload_url: session.upload_url,
       upload_headers: session.upload_headers,
     };
+  };
+  try {
+    return await open();
   } catch (err) {
     const lost = isTransient(err);
     if (!lost && !hasCode(err, 'DIRECT_UPLOAD_CONFLICT')) throw err;
     let retried: unknown = err;
     if (lost) {
       try {
-        const { session } = await ctx.retry(
-          () => ctx.deps.api.directUpload(runId, token, body, { youtube: platform === 'youtube' }),
-          { answeredOnly: true },
-        );
-        return {
-          id: session.id,
-          platform,
-          state: session.state,
-          uploaded: false,
-          upload_url: session.upload_url,
-          upload_headers: session.upload_headers,
-        };
+        return await open();
       } catch (again) {
         retried = again;
         if (!hasCode(again, 'DIRECT_UPLOAD_CONFLICT')) throw again;

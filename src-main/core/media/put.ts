@@ -53,6 +53,8 @@ async function* fileBody(opts: PutOptions): AsyncGenerator<Buffer> {
  * whatever the size. Resolves with the status and body (an error body explains a refusal); rejects only below HTTP.
  */
 export async function putFile(opts: PutOptions): Promise<PutResponse> {
+  // The service refuses empty media; an empty file here was read before its writer finished.
+  if (!(opts.size > 0)) throw new Error(`${opts.path} is empty (0 bytes); nothing to upload`);
   let body: Readable;
   if (opts.maxBytesPerSecond) {
     body = Readable.from(fileBody(opts), { objectMode: false });
@@ -60,10 +62,14 @@ export async function putFile(opts: PutOptions): Promise<PutResponse> {
     // Uncapped, the file stream goes to the socket as it is; progress only listens in, adding no copy or hop.
     const stream = createReadStream(opts.path, { highWaterMark: MAX_CHUNK, start: 0, end: opts.size - 1 });
     let sent = 0;
-    stream.on('data', (chunk) => {
+    const count = (chunk: string | Buffer): void => {
       sent += chunk.length;
       opts.onProgress?.(sent);
-    });
+    };
+    // Listening for 'data' now would start the stream flowing before undici takes it (it may still wait
+    // for a connection): the bytes would be lost and undici, seeing an ended empty stream, would send
+    // `content-length: 0`. So progress listens in only once undici has started the stream itself.
+    stream.once('resume', () => stream.on('data', count));
     body = stream;
   }
   const res = await request(opts.url, {

@@ -28,7 +28,7 @@ export class ToolNotFoundError extends Error {
     readonly tried: readonly string[],
   ) {
     super(
-      `${tool} was not found (tried ${tried.join(', ')}); install ffmpeg (e.g. apt install ffmpeg) or set ${ENV_SETTING[tool]}`,
+      `${tool} was not found (tried ${tried.join(', ')}); install ffmpeg (e.g. apt install ffmpeg), or set the ${tool}Path setting (Settings, or \`postdesk config set ${tool}Path PATH\`) or ${ENV_SETTING[tool]}`,
     );
     this.name = 'ToolNotFoundError';
   }
@@ -52,13 +52,20 @@ function isExecutable(path: string): boolean {
   }
 }
 
+/**
+ * Inside a packaged Electron app a module's files resolve into `app.asar`, which cannot execute a
+ * binary: electron-builder unpacks those next to it, in `app.asar.unpacked`.
+ */
+export function unpackedAsarPath(path: string): string {
+  return path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
 function fromNpm(tool: ToolName): string | null {
   try {
     const req = createRequire(import.meta.url);
     const mod = req(NPM_PACKAGE[tool]) as { path?: unknown };
     if (typeof mod.path !== 'string') return null;
-    // Inside a packaged Electron app the binary is unpacked next to the archive, which cannot execute.
-    return mod.path.replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
+    return unpackedAsarPath(mod.path);
   } catch {
     // The installer packages throw (a string, not an Error) when their platform binary is missing.
     return null;
@@ -103,6 +110,36 @@ export function createTools(settings: ToolSettings = {}, env = process.env): Too
     return found;
   };
   return { ffmpeg: get('ffmpeg'), ffprobe: get('ffprobe') };
+}
+
+/** The saved settings' paths, each under its environment variable (which wins, as POSTDESK_BASE_URL does). */
+export function toolSettingsOf(
+  saved: Readonly<{ ffmpegPath: string | null; ffprobePath: string | null }> | null,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ToolSettings {
+  return {
+    ffmpegPath: env[ENV_SETTING.ffmpeg] || saved?.ffmpegPath || undefined,
+    ffprobePath: env[ENV_SETTING.ffprobe] || saved?.ffprobePath || undefined,
+  };
+}
+
+/**
+ * Tools that follow settings which may change while running (the Settings screen): read on each use,
+ * resolved again only when the paths differ, so a new path applies to the next ffmpeg run.
+ */
+export function createSettingsTools(read: () => ToolSettings, env = process.env): Tools {
+  let key: string | null = null;
+  let tools: Tools = createTools({}, env);
+  const current = (): Tools => {
+    const s = read();
+    const next = JSON.stringify([s.ffmpegPath ?? null, s.ffprobePath ?? null]);
+    if (next !== key) {
+      key = next;
+      tools = createTools(s, env);
+    }
+    return tools;
+  };
+  return { ffmpeg: () => current().ffmpeg(), ffprobe: () => current().ffprobe() };
 }
 
 let defaults: Tools | undefined;

@@ -35,3 +35,35 @@ export function Field({
     </div>
   );
 }
+
+/**
+ * A label over its control, tied by a fixed id that the control (the child) carries too, and an
+ * optional hint below it, whose id is `${id}-hint` for the control's aria-describedby.
+ */
+export function LabeledField({
+  id,
+  label,
+  hint,
+  className,
+  children,
+}: {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  readonly className?: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <div className={className ? `field ${className}` : 'field'}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <span className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BridgeError, ConnectionStatus } from '../../../src-shared/ipc';
+import type { BridgeError, BridgeResult, ConnectionStatus } from '../../../src-shared/ipc';
 import { bridge, settle } from './bridge';
 import { resetSessionStores } from './reset';
 
@@ -40,6 +40,22 @@ export const useConnectionStore = create<ConnectionState>()((rawSet, get) => {
     }
     rawSet(patch);
   };
+  /** Connecting and going offline: true once connected; any other answer becomes the error shown. */
+  const reach = async (
+    busy: 'connect' | 'offline',
+    call: () => Promise<BridgeResult<ConnectionStatus>>,
+    kind: BridgeError['kind'],
+    refused: string,
+  ): Promise<boolean> => {
+    set({ busy, error: null });
+    const r = await settle(call);
+    if (r.ok && r.value.state === 'connected') {
+      set({ busy: null, status: r.value });
+      return true;
+    }
+    set({ busy: null, error: r.ok ? { kind, message: r.value.message ?? refused } : r.error });
+    return false;
+  };
   return {
     status: null,
     busy: null,
@@ -62,35 +78,21 @@ export const useConnectionStore = create<ConnectionState>()((rawSet, get) => {
     listen() {
       return bridge().connection.onDidChange((status) => set({ status }));
     },
-    async connect(baseUrl, apiKey) {
-      set({ busy: 'connect', error: null });
-      const r = await settle(() => bridge().connection.connect({ base_url: baseUrl, api_key: apiKey }));
-      if (r.ok && r.value.state === 'connected') {
-        set({ busy: null, status: r.value });
-        return true;
-      }
-      set({
-        busy: null,
-        error: r.ok
-          ? { kind: 'api', message: r.value.message ?? 'The service did not accept this connection.' }
-          : r.error,
-      });
-      return false;
+    connect(baseUrl, apiKey) {
+      return reach(
+        'connect',
+        () => bridge().connection.connect({ base_url: baseUrl, api_key: apiKey }),
+        'api',
+        'The service did not accept this connection.',
+      );
     },
-    async tryOffline() {
-      set({ busy: 'offline', error: null });
-      const r = await settle(() => bridge().connection.useOffline());
-      if (r.ok && r.value.state === 'connected') {
-        set({ busy: null, status: r.value });
-        return true;
-      }
-      set({
-        busy: null,
-        error: r.ok
-          ? { kind: 'unavailable', message: r.value.message ?? 'The offline sandbox did not start.' }
-          : r.error,
-      });
-      return false;
+    tryOffline() {
+      return reach(
+        'offline',
+        () => bridge().connection.useOffline(),
+        'unavailable',
+        'The offline sandbox did not start.',
+      );
     },
     async disconnect() {
       set({ busy: 'disconnect', error: null });

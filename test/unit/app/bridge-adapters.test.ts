@@ -50,7 +50,11 @@ function desktopBridge() {
     deliveryWatchMs: false,
   });
   const events: { channel: EventChannelName; payload: unknown }[] = [];
-  bridge.dispatcher.subscribe((channel, payload) => events.push({ channel, payload }));
+  // A recorder, not a page: it answers `false` (nothing delivered), as the IPC gate does while no window shows.
+  bridge.dispatcher.subscribe((channel, payload) => {
+    events.push({ channel, payload });
+    return false;
+  });
   return {
     dir,
     bridge,

@@ -24,10 +24,15 @@ interface FakeFrame {
 function fakeWindow(url = APP_ENTRY) {
   const mainFrame: FakeFrame = { url };
   const sent: [string, unknown][] = [];
-  const webContents = { mainFrame, send: (c: string, p: unknown) => void sent.push([c, p]) };
+  const state = { loading: false };
+  const webContents = {
+    mainFrame,
+    send: (c: string, p: unknown) => void sent.push([c, p]),
+    isLoading: () => state.loading,
+  };
   let destroyed = false;
   const win = { webContents, isDestroyed: () => destroyed } as unknown as BrowserWindow;
-  return { win, mainFrame, webContents, sent, destroy: () => (destroyed = true) };
+  return { win, mainFrame, webContents, sent, state, destroy: () => (destroyed = true) };
 }
 
 let tb: TestBridge;
@@ -124,11 +129,25 @@ describe('the IPC gate', () => {
   });
 
   it('sends events to our window only while it shows our renderer', () => {
-    tb.bridge.events.emit('app:didNotify', { level: 'info', message: 'hello' });
+    expect(tb.bridge.events.emit('app:didNotify', { level: 'info', message: 'hello' })).toBe(true);
     expect(w.sent).toEqual([['app:didNotify', { level: 'info', message: 'hello' }]]);
     w.mainFrame.url = 'https://evil.example/';
-    tb.bridge.events.emit('app:didNotify', { level: 'info', message: 'again' });
+    expect(tb.bridge.events.emit('app:didNotify', { level: 'info', message: 'again' })).toBe(false);
     expect(w.sent).toHaveLength(1);
+  });
+
+  it('keeps a deep link for the page while our window is still loading, not once a live page heard it', async () => {
+    w.state.loading = true;
+    tb.bridge.routes.open({ kind: 'post', id: 'd1' });
+    expect(await call('app:pendingRoute', trusted())).toEqual({
+      ok: true,
+      value: { route: { kind: 'post', id: 'd1' } },
+    });
+    w.state.loading = false;
+    tb.bridge.routes.open({ kind: 'run', id: 'r1' });
+    expect(w.sent.at(-1)).toEqual(['app:didOpenRoute', { kind: 'run', id: 'r1' }]);
+    // A reload of the page that opened it does not open it again.
+    expect(await call('app:pendingRoute', trusted())).toEqual({ ok: true, value: { route: null } });
   });
 
   it('removes every handler on dispose', () => {

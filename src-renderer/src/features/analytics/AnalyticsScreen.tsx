@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactElement, type ReactNode } from 'react';
 import {
   Area,
   AreaChart,
@@ -16,7 +16,9 @@ import type { AnalyticsResponse, Metrics } from '../../../../src-shared/api/anal
 import type { Platform } from '../../../../src-shared/api/common';
 import { formatCompact, formatDay } from '../../app/format';
 import { hrefOf, navigate, useRoute } from '../../app/router';
-import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
+import { PLATFORM_META } from '../../app/platforms';
+import { LabeledField } from '../../components/Field';
+import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformLabel, PlatformMark } from '../../components/PlatformMark';
@@ -49,6 +51,33 @@ const toDateInput = (iso: string | null, end: boolean): string => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
+/** A date input for one end of the range: the day's start, or (`end`) the next day's start. */
+function DayFilter({
+  id,
+  label,
+  end,
+  value,
+  onChange,
+}: {
+  readonly id: string;
+  readonly label: string;
+  readonly end: boolean;
+  readonly value: string | null;
+  readonly onChange: (iso: string | null) => void;
+}) {
+  return (
+    <LabeledField id={id} label={label}>
+      <input
+        id={id}
+        className="input"
+        type="date"
+        value={toDateInput(value, end)}
+        onChange={(e) => onChange(dayBound(e.target.value, end))}
+      />
+    </LabeledField>
+  );
+}
+
 export function AnalyticsScreen() {
   const route = useRoute();
   const postId = route.params.get('post');
@@ -69,6 +98,16 @@ function Overview() {
   }, [load, ensureAccounts]);
 
   const names = useMemo(() => new Map((accounts.data ?? []).map((a) => [a.id, a.name])), [accounts.data]);
+  const accountOptions = useMemo(
+    () => [
+      { value: 'all', label: 'All accounts' },
+      ...(accounts.data ?? []).map((a) => ({
+        value: a.id,
+        label: `${PLATFORM_META[a.platform].label} · ${a.name}`,
+      })),
+    ],
+    [accounts.data],
+  );
   const data = overview.data;
   const preset = (days: number) => {
     const end = new Date();
@@ -83,66 +122,26 @@ function Overview() {
     <div className="page">
       <PageHeader title="Analytics" subtitle="How your posts perform, by platform, account and day." />
       <div className="toolbar">
-        <div className="field">
-          <label className="field__label" htmlFor="an-platform">
-            Platform
-          </label>
-          <select
-            id="an-platform"
-            className="select"
-            value={filters.platform}
-            onChange={(e) => setFilters({ platform: e.target.value as Platform | 'all' })}
-          >
-            <option value="all">All platforms</option>
-            {PLATFORM_ORDER.map((p) => (
-              <option key={p} value={p}>
-                {PLATFORM_META[p].label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="an-account">
-            Account
-          </label>
-          <select
-            id="an-account"
-            className="select"
-            value={filters.accountId}
-            onChange={(e) => setFilters({ accountId: e.target.value })}
-          >
-            <option value="all">All accounts</option>
-            {(accounts.data ?? []).map((a) => (
-              <option key={a.id} value={a.id}>
-                {PLATFORM_META[a.platform].label} · {a.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="an-from">
-            From
-          </label>
-          <input
-            id="an-from"
-            className="input"
-            type="date"
-            value={toDateInput(filters.start, false)}
-            onChange={(e) => setFilters({ start: dayBound(e.target.value, false) })}
-          />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="an-to">
-            To
-          </label>
-          <input
-            id="an-to"
-            className="input"
-            type="date"
-            value={toDateInput(filters.end, true)}
-            onChange={(e) => setFilters({ end: dayBound(e.target.value, true) })}
-          />
-        </div>
+        <PlatformFilter
+          id="an-platform"
+          value={filters.platform}
+          onChange={(platform) => setFilters({ platform })}
+        />
+        <SelectFilter
+          id="an-account"
+          label="Account"
+          value={filters.accountId}
+          options={accountOptions}
+          onChange={(accountId) => setFilters({ accountId })}
+        />
+        <DayFilter
+          id="an-from"
+          label="From"
+          end={false}
+          value={filters.start}
+          onChange={(start) => setFilters({ start })}
+        />
+        <DayFilter id="an-to" label="To" end value={filters.end} onChange={(end) => setFilters({ end })} />
         <div className="btn-row" role="group" aria-label="Date presets">
           <button type="button" className="btn btn--small" onClick={() => preset(7)}>
             7 days
@@ -175,147 +174,79 @@ function Overview() {
             </div>
           ) : (
             <div className="charts">
-              <ChartCard title="Over time" wide>
-                <ResponsiveContainer width="100%" height={260}>
-                  <AreaChart
-                    data={[...(data.by_day ?? [])]}
-                    margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
-                  >
-                    <CartesianGrid stroke={colors.grid} vertical={false} />
-                    <XAxis
-                      dataKey="date"
-                      tickFormatter={(d: string) => formatDay(d)}
-                      stroke={colors.axis}
-                      fontSize={12}
-                    />
-                    <YAxis tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} width={48} />
-                    <Tooltip {...tooltipStyle(colors)} labelFormatter={(d) => formatDay(String(d))} />
-                    <Legend />
-                    <Area
-                      isAnimationActive={false}
-                      type="monotone"
-                      dataKey="impressions"
-                      name="Impressions"
-                      stroke={colors.series[0]}
-                      fill={colors.series[0]}
-                      fillOpacity={0.15}
-                      strokeWidth={2}
-                      dot={{ r: 3 }}
-                    />
-                    <Area
-                      isAnimationActive={false}
-                      type="monotone"
-                      dataKey="likes"
-                      name="Likes"
-                      stroke={colors.series[2]}
-                      fill={colors.series[2]}
-                      fillOpacity={0.12}
-                      strokeWidth={2}
-                      dot={{ r: 3 }}
-                    />
-                  </AreaChart>
-                </ResponsiveContainer>
+              <ChartCard title="Over time" wide height={260}>
+                <AreaChart data={[...(data.by_day ?? [])]} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
+                  {columnFrame(colors, 'date', formatDay)}
+                  <Legend />
+                  <Area
+                    {...AREA}
+                    dataKey="impressions"
+                    name="Impressions"
+                    {...areaColor(colors.series[0], 0.15)}
+                  />
+                  <Area {...AREA} dataKey="likes" name="Likes" {...areaColor(colors.series[2], 0.12)} />
+                </AreaChart>
               </ChartCard>
-              <ChartCard title="By platform">
-                <ResponsiveContainer width="100%" height={240}>
-                  <BarChart
-                    data={(data.by_platform ?? []).map((p) => ({
-                      ...p,
-                      label: PLATFORM_META[p.platform].label,
-                    }))}
-                    margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
-                  >
-                    <CartesianGrid stroke={colors.grid} vertical={false} />
-                    <XAxis dataKey="label" stroke={colors.axis} fontSize={12} />
-                    <YAxis tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} width={48} />
-                    <Tooltip {...tooltipStyle(colors)} />
-                    <Legend />
-                    <Bar
-                      isAnimationActive={false}
-                      dataKey="impressions"
-                      name="Impressions"
-                      fill={colors.series[0]}
-                      radius={[4, 4, 0, 0]}
-                    />
-                    <Bar
-                      isAnimationActive={false}
-                      dataKey="likes"
-                      name="Likes"
-                      fill={colors.series[2]}
-                      radius={[4, 4, 0, 0]}
-                    />
-                  </BarChart>
-                </ResponsiveContainer>
+              <ChartCard title="By platform" height={240}>
+                <BarChart
+                  data={(data.by_platform ?? []).map((p) => ({
+                    ...p,
+                    label: PLATFORM_META[p.platform].label,
+                  }))}
+                  margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
+                >
+                  {columnFrame(colors, 'label')}
+                  <Legend />
+                  <Bar {...COLUMN} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
+                  <Bar {...COLUMN} dataKey="likes" name="Likes" fill={colors.series[2]} />
+                </BarChart>
               </ChartCard>
-              <ChartCard title="By account">
-                <ResponsiveContainer width="100%" height={240}>
-                  <BarChart
-                    layout="vertical"
-                    data={(data.by_account ?? []).map((a) => ({
-                      ...a,
-                      label: names.get(a.account_id) ?? a.account_id.slice(0, 8),
-                    }))}
-                    margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
-                  >
-                    <CartesianGrid stroke={colors.grid} horizontal={false} />
-                    <XAxis type="number" tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} />
-                    <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
-                    <Tooltip {...tooltipStyle(colors)} />
-                    <Bar
-                      isAnimationActive={false}
-                      dataKey="impressions"
-                      name="Impressions"
-                      fill={colors.series[1]}
-                      radius={[0, 4, 4, 0]}
-                    />
-                  </BarChart>
-                </ResponsiveContainer>
+              <ChartCard title="By account" height={240}>
+                <BarChart
+                  layout="vertical"
+                  data={(data.by_account ?? []).map((a) => ({
+                    ...a,
+                    label: names.get(a.account_id) ?? a.account_id.slice(0, 8),
+                  }))}
+                  margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
+                >
+                  <CartesianGrid stroke={colors.grid} horizontal={false} />
+                  <XAxis type="number" tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} />
+                  <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
+                  <Tooltip {...tooltipStyle(colors)} />
+                  <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[1]} />
+                </BarChart>
               </ChartCard>
               {data.top_posts && data.top_posts.length > 0 ? (
-                <section className="card chart-card chart-card--wide" aria-labelledby="an-top-title">
-                  <div className="card__header">
-                    <h2 id="an-top-title">Top posts</h2>
-                  </div>
-                  <table className="table" aria-label="Top posts">
-                    <thead>
-                      <tr>
-                        <th scope="col">Post</th>
-                        {METRICS.map((m) => (
-                          <th key={m} scope="col">
-                            {METRIC_LABEL[m]}
-                          </th>
-                        ))}
+                <MetricsTable
+                  className="card chart-card chart-card--wide"
+                  titleId="an-top-title"
+                  title="Top posts"
+                  tableLabel="Top posts"
+                  firstColumn="Post"
+                >
+                  {data.top_posts.map((p, i) => {
+                    const platform =
+                      typeof p.platform === 'string' && p.platform in PLATFORM_META
+                        ? (p.platform as Platform)
+                        : null;
+                    return (
+                      <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
+                        <td>
+                          <span className="top-post">
+                            {platform ? <PlatformMark platform={platform} /> : null}
+                            <a href={hrefOf('analytics', { post: p.post_id })}>
+                              {typeof p.caption === 'string' && p.caption
+                                ? p.caption.slice(0, 60)
+                                : p.post_id.slice(0, 8)}
+                            </a>
+                          </span>
+                        </td>
+                        <MetricCells value={(m) => p[m]} />
                       </tr>
-                    </thead>
-                    <tbody>
-                      {data.top_posts.map((p, i) => {
-                        const platform =
-                          typeof p.platform === 'string' && p.platform in PLATFORM_META
-                            ? (p.platform as Platform)
-                            : null;
-                        return (
-                          <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
-                            <td>
-                              <span className="top-post">
-                                {platform ? <PlatformMark platform={platform} /> : null}
-                                <a href={hrefOf('analytics', { post: p.post_id })}>
-                                  {typeof p.caption === 'string' && p.caption
-                                    ? p.caption.slice(0, 60)
-                                    : p.post_id.slice(0, 8)}
-                                </a>
-                              </span>
-                            </td>
-                            {METRICS.map((m) => (
-                              <td key={m} className="tabular">
-                                {p[m].toLocaleString()}
-                              </td>
-                            ))}
-                          </tr>
-                        );
-                      })}
-                    </tbody>
-                  </table>
-                </section>
+                    );
+                  })}
+                </MetricsTable>
               ) : null}
             </div>
           )}
@@ -333,6 +264,38 @@ const tooltipStyle = (c: ChartColors) => ({
   cursor: { fill: c.grid, fillOpacity: 0.4 },
 });
 
+const COLUMN = { isAnimationActive: false, radius: [4, 4, 0, 0] as [number, number, number, number] };
+const ROW = { isAnimationActive: false, radius: [0, 4, 4, 0] as [number, number, number, number] };
+const AREA = { isAnimationActive: false, type: 'monotone', strokeWidth: 2, dot: { r: 3 } } as const;
+const areaColor = (color: string | undefined, fillOpacity: number) => ({
+  stroke: color,
+  fill: color,
+  fillOpacity,
+});
+
+/**
+ * Grid, axes and tooltip of a chart whose categories stand along x (named by `xKey`, written by
+ * `formatX`) and whose counts rise up y. A fragment, not a component: the chart reads its children.
+ */
+function columnFrame(colors: ChartColors, xKey: string, formatX?: (value: string) => string) {
+  return (
+    <>
+      <CartesianGrid stroke={colors.grid} vertical={false} />
+      <XAxis
+        dataKey={xKey}
+        {...(formatX ? { tickFormatter: (d: string) => formatX(d) } : {})}
+        stroke={colors.axis}
+        fontSize={12}
+      />
+      <YAxis tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} width={48} />
+      <Tooltip
+        {...tooltipStyle(colors)}
+        {...(formatX ? { labelFormatter: (d: unknown) => formatX(String(d)) } : {})}
+      />
+    </>
+  );
+}
+
 function Totals({ totals }: { readonly totals: Metrics }) {
   return (
     <dl className="totals" aria-label="Totals">
@@ -346,21 +309,77 @@ function Totals({ totals }: { readonly totals: Metrics }) {
   );
 }
 
+/** A titled card holding a table whose columns are a first one, then each metric. */
+function MetricsTable({
+  className,
+  titleId,
+  title,
+  tableLabel,
+  firstColumn,
+  children,
+}: {
+  readonly className: string;
+  readonly titleId: string;
+  readonly title: string;
+  readonly tableLabel?: string;
+  readonly firstColumn: string;
+  readonly children: ReactNode;
+}) {
+  return (
+    <section className={className} aria-labelledby={titleId}>
+      <div className="card__header">
+        <h2 id={titleId}>{title}</h2>
+      </div>
+      <table className="table" aria-label={tableLabel}>
+        <thead>
+          <tr>
+            <th scope="col">{firstColumn}</th>
+            {METRICS.map((m) => (
+              <th key={m} scope="col">
+                {METRIC_LABEL[m]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A row's metric cells, in column order; a metric with no figure shows a dash. */
+function MetricCells({ value }: { readonly value: (m: (typeof METRICS)[number]) => number | null }) {
+  return METRICS.map((m) => {
+    const v = value(m);
+    return (
+      <td key={m} className="tabular">
+        {v === null ? '—' : v.toLocaleString()}
+      </td>
+    );
+  });
+}
+
 function ChartCard({
   title,
   wide = false,
+  height,
   children,
 }: {
   readonly title: string;
   readonly wide?: boolean;
-  readonly children: ReactNode;
+  readonly height: number;
+  readonly children: ReactElement;
 }) {
   return (
     <figure className={`card chart-card${wide ? ' chart-card--wide' : ''}`} aria-label={`${title} chart`}>
       <figcaption className="card__header">
         <h2>{title}</h2>
       </figcaption>
-      <div className="card__body">{children}</div>
+      <div className="card__body">
+        <ResponsiveContainer width="100%" height={height}>
+          {children}
+        </ResponsiveContainer>
+      </div>
     </figure>
   );
 }
@@ -401,59 +420,32 @@ function PostFigures({ postId }: { readonly postId: string }) {
               </div>
             </section>
           ) : null}
-          <ChartCard title="Engagement" wide>
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={METRICS.map((m) => ({ metric: METRIC_LABEL[m], value: data.totals[m] }))}>
-                <CartesianGrid stroke={colors.grid} vertical={false} />
-                <XAxis dataKey="metric" stroke={colors.axis} fontSize={12} />
-                <YAxis tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} width={48} />
-                <Tooltip {...tooltipStyle(colors)} />
-                <Bar
-                  isAnimationActive={false}
-                  dataKey="value"
-                  name="Count"
-                  fill={colors.series[0]}
-                  radius={[4, 4, 0, 0]}
-                />
-              </BarChart>
-            </ResponsiveContainer>
+          <ChartCard title="Engagement" wide height={220}>
+            <BarChart data={METRICS.map((m) => ({ metric: METRIC_LABEL[m], value: data.totals[m] }))}>
+              {columnFrame(colors, 'metric')}
+              <Bar {...COLUMN} dataKey="value" name="Count" fill={colors.series[0]} />
+            </BarChart>
           </ChartCard>
           {deliveries.length > 0 ? (
-            <section className="card" aria-labelledby="an-deliveries-title">
-              <div className="card__header">
-                <h2 id="an-deliveries-title">Per delivery</h2>
-              </div>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Platform</th>
-                    {METRICS.map((m) => (
-                      <th key={m} scope="col">
-                        {METRIC_LABEL[m]}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {deliveries.map((d) => (
-                    <tr key={d.id}>
-                      <td>
-                        {typeof d.platform === 'string' && d.platform in PLATFORM_META ? (
-                          <PlatformLabel platform={d.platform as Platform} />
-                        ) : (
-                          <code>{d.id.slice(0, 8)}</code>
-                        )}
-                      </td>
-                      {METRICS.map((m) => (
-                        <td key={m} className="tabular">
-                          {typeof d[m] === 'number' ? (d[m] as number).toLocaleString() : '—'}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
+            <MetricsTable
+              className="card"
+              titleId="an-deliveries-title"
+              title="Per delivery"
+              firstColumn="Platform"
+            >
+              {deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    {typeof d.platform === 'string' && d.platform in PLATFORM_META ? (
+                      <PlatformLabel platform={d.platform as Platform} />
+                    ) : (
+                      <code>{d.id.slice(0, 8)}</code>
+                    )}
+                  </td>
+                  <MetricCells value={(m) => (typeof d[m] === 'number' ? (d[m] as number) : null)} />
+                </tr>
+              ))}
+            </MetricsTable>
           ) : null}
         </>
       ) : null}

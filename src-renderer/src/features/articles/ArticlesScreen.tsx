@@ -7,6 +7,7 @@ import { IconDoc } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
+import { LabeledField } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAppStore } from '../../stores/use-app-store';
@@ -150,10 +151,7 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
         />
       </div>
       <div className="card__body form-stack">
-        <div className="field">
-          <label className="field__label" htmlFor="article-title">
-            Title
-          </label>
+        <LabeledField id="article-title" label="Title">
           <input
             id="article-title"
             className="input article-title-input"
@@ -162,20 +160,17 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
             onChange={(e) => setTitle(e.target.value)}
             placeholder="A title that earns the click"
           />
-        </div>
+        </LabeledField>
         <div className={`article-editor article-editor--${mode}`}>
           {mode !== 'preview' ? (
-            <div className="field">
-              <label className="field__label" htmlFor="article-body">
-                Body (Markdown)
-              </label>
+            <LabeledField id="article-body" label="Body (Markdown)">
               <textarea
                 id="article-body"
                 className="textarea article-editor__input mono"
                 value={body}
                 onChange={(e) => setBody(e.target.value)}
               />
-            </div>
+            </LabeledField>
           ) : null}
           {mode !== 'write' ? (
             <div className="field">
@@ -190,10 +185,7 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
           ) : null}
         </div>
         <div className="form-grid">
-          <div className="field">
-            <label className="field__label" htmlFor="article-tags">
-              Tags
-            </label>
+          <LabeledField id="article-tags" label="Tags" hint="Comma separated, up to 10.">
             <input
               id="article-tags"
               className="input"
@@ -202,14 +194,8 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
               placeholder="typescript, electron"
               aria-describedby="article-tags-hint"
             />
-            <span className="field__hint" id="article-tags-hint">
-              Comma separated, up to 10.
-            </span>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor="article-canonical">
-              Canonical URL
-            </label>
+          </LabeledField>
+          <LabeledField id="article-canonical" label="Canonical URL">
             <input
               id="article-canonical"
               className="input"
@@ -218,7 +204,7 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
               onChange={(e) => setCanonical(e.target.value)}
               placeholder="https://your.blog/post"
             />
-          </div>
+          </LabeledField>
         </div>
         <fieldset className="destinations">
           <legend className="field__label">Destinations</legend>

@@ -6,6 +6,7 @@ import { formatDateTime, formatRelative } from '../../app/format';
 import { useRoute } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { IconBolt, IconPlay, IconRefresh } from '../../components/icons';
+import { RefreshButton } from '../../components/RefreshButton';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -200,9 +201,7 @@ function AutomationList() {
     <section className="card" aria-labelledby="automations-title">
       <div className="card__header">
         <h2 id="automations-title">Automations</h2>
-        <button type="button" className="btn btn--small btn--ghost" onClick={() => void load()}>
-          <IconRefresh size={14} /> Refresh
-        </button>
+        <RefreshButton onRefresh={() => void load()} />
       </div>
       {automations.data === null && automations.loading ? (
         <LoadingState label="Loading automations…" />
@@ -245,9 +244,7 @@ function RunsSection() {
     <section className="card" aria-labelledby="runs-title">
       <div className="card__header">
         <h2 id="runs-title">Runs</h2>
-        <button type="button" className="btn btn--small btn--ghost" onClick={() => void load()}>
-          <IconRefresh size={14} /> Refresh
-        </button>
+        <RefreshButton onRefresh={() => void load()} />
       </div>
       <div className="runs">
         <div className="runs__list">

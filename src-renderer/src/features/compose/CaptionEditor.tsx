@@ -1,6 +1,7 @@
 import type { Platform } from '../../../../src-shared/api/common';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import { PLATFORM_META } from '../../app/platforms';
+import { LabeledField } from '../../components/Field';
 
 /** X shows 280 characters to most accounts even though the service accepts more. */
 const SOFT_LIMITS: Partial<Record<Platform, number>> = { x: 280 };
@@ -27,10 +28,7 @@ export function CaptionEditor({
   });
 
   return (
-    <div className="field caption">
-      <label className="field__label" htmlFor="compose-caption">
-        Caption
-      </label>
+    <LabeledField id="compose-caption" label="Caption" className="caption">
       <textarea
         id="compose-caption"
         className="textarea caption__input"
@@ -68,6 +66,6 @@ export function CaptionEditor({
           {over > 0 ? `−${over}` : `${length.toLocaleString()} / ${max.toLocaleString()}`}
         </span>
       </div>
-    </div>
+    </LabeledField>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ErrorAlert } from '../../components/states';
+import { LabeledField } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
 import { useConnectionStore } from '../../stores/use-connection-store';
 
@@ -58,10 +59,7 @@ export function ConnectScreen() {
                 Postdesk checks the key by listing your accounts, then keeps it in the system keychain.
               </p>
             </div>
-            <div className="field">
-              <label className="field__label" htmlFor="connect-base-url">
-                Service URL
-              </label>
+            <LabeledField id="connect-base-url" label="Service URL">
               <input
                 id="connect-base-url"
                 className="input"
@@ -72,11 +70,12 @@ export function ConnectScreen() {
                 value={baseUrl}
                 onChange={(e) => setBaseUrl(e.target.value)}
               />
-            </div>
-            <div className="field">
-              <label className="field__label" htmlFor="connect-api-key">
-                API key
-              </label>
+            </LabeledField>
+            <LabeledField
+              id="connect-api-key"
+              label="API key"
+              hint="Create one in your dashboard under API keys. It is never shown again here."
+            >
               <input
                 id="connect-api-key"
                 ref={keyRef}
@@ -88,10 +87,7 @@ export function ConnectScreen() {
                 aria-describedby="connect-api-key-hint"
                 onInput={(e) => setHasKey(e.currentTarget.value.trim().length > 0)}
               />
-              <span className="field__hint" id="connect-api-key-hint">
-                Create one in your dashboard under API keys. It is never shown again here.
-              </span>
-            </div>
+            </LabeledField>
             <button type="submit" className="btn btn--primary" disabled={busy !== null || !hasKey}>
               {busy === 'connect' ? 'Checking key…' : 'Connect'}
             </button>

@@ -2,12 +2,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
-import type { Platform } from '../../../../src-shared/api/common';
 import type { Delivery, DeliveryStatus } from '../../../../src-shared/api/posts';
 import { formatDateTime, formatRelative } from '../../app/format';
 import { hrefOf, useRoute } from '../../app/router';
 import { useNow } from '../../app/use-now';
-import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
+import { PLATFORM_META } from '../../app/platforms';
+import { LabeledField } from '../../components/Field';
+import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconRefresh } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
@@ -119,45 +120,19 @@ export function PostsScreen() {
         }
       />
       <div className="toolbar">
-        <div className="field">
-          <label className="field__label" htmlFor="posts-status">
-            Status
-          </label>
-          <select
-            id="posts-status"
-            className="select"
-            value={filters.status}
-            onChange={(e) => setFilters({ status: e.target.value as DeliveryStatus | 'all' })}
-          >
-            {STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="posts-platform">
-            Platform
-          </label>
-          <select
-            id="posts-platform"
-            className="select"
-            value={filters.platform}
-            onChange={(e) => setFilters({ platform: e.target.value as Platform | 'all' })}
-          >
-            <option value="all">All platforms</option>
-            {PLATFORM_ORDER.map((p) => (
-              <option key={p} value={p}>
-                {PLATFORM_META[p].label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field posts__search">
-          <label className="field__label" htmlFor="posts-search">
-            Search
-          </label>
+        <SelectFilter
+          id="posts-status"
+          label="Status"
+          value={filters.status}
+          options={STATUSES}
+          onChange={(status) => setFilters({ status })}
+        />
+        <PlatformFilter
+          id="posts-platform"
+          value={filters.platform}
+          onChange={(platform) => setFilters({ platform })}
+        />
+        <LabeledField id="posts-search" label="Search" className="posts__search">
           <input
             id="posts-search"
             className="input"
@@ -166,7 +141,7 @@ export function PostsScreen() {
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
-        </div>
+        </LabeledField>
       </div>
 
       <section className="card posts__card" aria-label="Post list">

@@ -32,6 +32,8 @@ interface Draft {
   concurrency: string;
   missed_run_policy: SettingsView['missed_run_policy'];
   agent_commands: { agent_type: string; command: string; args: string }[];
+  ffmpeg_path: string;
+  ffprobe_path: string;
 }
 
 const toDraft = (s: SettingsView): Draft => ({
@@ -46,6 +48,8 @@ const toDraft = (s: SettingsView): Draft => ({
     command: c.command,
     args: c.args.join('\n'),
   })),
+  ffmpeg_path: s.ffmpeg_path ?? '',
+  ffprobe_path: s.ffprobe_path ?? '',
 });
 
 const commandsOf = (d: Draft): AgentCommand[] =>
@@ -68,6 +72,8 @@ function patchOf(d: Draft, s: SettingsView): SettingsPatch {
   if (d.missed_run_policy !== s.missed_run_policy) p.missed_run_policy = d.missed_run_policy;
   const commands = commandsOf(d);
   if (JSON.stringify(commands) !== JSON.stringify(s.agent_commands)) p.agent_commands = commands;
+  if ((d.ffmpeg_path.trim() || null) !== s.ffmpeg_path) p.ffmpeg_path = d.ffmpeg_path.trim() || null;
+  if ((d.ffprobe_path.trim() || null) !== s.ffprobe_path) p.ffprobe_path = d.ffprobe_path.trim() || null;
   return p as SettingsPatch;
 }
 
@@ -137,7 +143,7 @@ function SettingsForm({
   };
 
   const text = (
-    key: 'base_url' | 'alias_url' | 'proxy_url' | 'executor_name',
+    key: 'base_url' | 'alias_url' | 'proxy_url' | 'executor_name' | 'ffmpeg_path' | 'ffprobe_path',
     label: string,
     hint: string,
     type = 'url',
@@ -227,6 +233,26 @@ function SettingsForm({
             onChange={(v) => set('agent_commands', v)}
             error={fieldErrors.agent_commands ?? null}
           />
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="settings-media-title">
+        <div className="card__header">
+          <h2 id="settings-media-title">Media tools</h2>
+        </div>
+        <div className="card__body form-grid">
+          {text(
+            'ffmpeg_path',
+            'ffmpeg',
+            'The ffmpeg program to use. Empty: the bundled one, else PATH.',
+            'text',
+          )}
+          {text(
+            'ffprobe_path',
+            'ffprobe',
+            'The ffprobe program to use. Empty: the bundled one, else PATH.',
+            'text',
+          )}
         </div>
       </section>
 

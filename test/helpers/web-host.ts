@@ -1,0 +1,59 @@
+/**
+ * Starts a real `postdesk web` (no executor) on a free port, with its data in a fresh temporary
+ * folder, and opens one page's bridge to it over a real WebSocket, as the renderer would.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
+import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+
+export interface TestWebHost {
+  readonly web: RunningWeb;
+  /** The temporary folder: the static root, with the app's data in `data/`. */
+  readonly dir: string;
+  readonly page: WsBridge;
+  close(): Promise<void>;
+}
+
+/** `prefix` names the temporary folder, so a leftover one says which test made it. */
+export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  let web: RunningWeb;
+  try {
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
+    web = await startWeb({
+      sandbox: true,
+      executor: false,
+      dataDir: join(dir, 'data'),
+      port: 0,
+      open: false,
+      env: {},
+      version: 'test',
+      startSandbox: startSandboxInProcess,
+      staticDir: dir,
+      print: () => undefined,
+    });
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  const page = createWsBridge({
+    origin: web.host.origin,
+    token: secret,
+    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
+  });
+  return {
+    web,
+    dir,
+    page,
+    async close() {
+      page.close();
+      await web.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
