@@ -10,7 +10,12 @@ import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
 import type { Disposable as BridgeDisposable } from '../core/bridge/events';
-import { executorPortFor, forwardExecutorEvents, viewStatus } from '../core/bridge/executor-port';
+import {
+  executorPortFor,
+  followExecutorSettings,
+  forwardExecutorEvents,
+  viewStatus,
+} from '../core/bridge/executor-port';
 import type { Executor } from '../core/executor';
 import { createExecutorFromCore } from '../core/executor/from-core';
 import type { StartSandboxFn } from '../core/sandbox-link';
@@ -175,6 +180,13 @@ async function main(): Promise<void> {
       };
       const unfollow = bridge.session.onDidSwitch((client) => void follow(client));
       void follow(bridge.session.current());
+      // Agent commands, concurrency and the missed-run policy apply without a reconnect.
+      const settingsFollow = followExecutorSettings({
+        events: bridge.bridge.events,
+        settings: local.settings,
+        current: () => executor.current(),
+        rebuild: () => void follow(bridge.session.current()),
+      });
 
       const connection = new SessionConnection(bridge.session, log);
       void connection.refresh();
@@ -182,6 +194,7 @@ async function main(): Promise<void> {
       closers.push(
         () => gate.dispose(),
         unfollow,
+        () => settingsFollow.dispose(),
         () => connection.dispose(),
         () => switched.dispose(),
         () => forward?.dispose(),

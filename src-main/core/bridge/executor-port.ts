@@ -4,6 +4,7 @@ import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
+import type { Settings } from '../config/settings';
 import { chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
@@ -135,6 +136,9 @@ export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Dispo
         step: { step_id: s.stepId, status: s.status, message: s.message || null, at: s.at },
       }),
     ),
+    ex.onDidLogRun((l) =>
+      events.emit('runs:didLog', { run_id: l.localId, line: { at: l.at, stream: l.stream, text: l.text } }),
+    ),
     ex.onDidStartRun((r) => runChanged(r.localId)),
     ex.onDidFinishRun((r) => {
       runChanged(r.localId);
@@ -145,6 +149,58 @@ export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Dispo
     ex.onDidChangeState(() => events.emit('executor:didChangeStatus', viewStatus(ex))),
   ];
   return { dispose: () => subs.forEach((s) => s.dispose()) };
+}
+
+/**
+ * Applies the executor's settings (`agentCommands`, `concurrency`, `missedRunPolicy`, grace window) to a
+ * running executor. `rebuild` when the agent type changed (it is the executor's identity with the service)
+ * or the agent configuration is not usable.
+ */
+export function applyExecutorSettings(ex: Executor, s: Readonly<Settings>): 'applied' | 'rebuild' {
+  let chosen;
+  try {
+    chosen = chooseAgent(s.agentCommands);
+  } catch {
+    return 'rebuild';
+  }
+  if (chosen.agentType !== ex.agentType) return 'rebuild';
+  ex.configure({
+    agent: chosen.agent,
+    concurrency: s.concurrency,
+    missedRunPolicy: s.missedRunPolicy,
+    graceMs: s.graceWindowMinutes * 60_000,
+  });
+  return 'applied';
+}
+
+/**
+ * Follows `settings:didChange` on the bridge: applies the executor's settings in place, or, when that
+ * cannot be done, rebuilds it once it has no run in flight (so a settings change never kills a run).
+ */
+export function followExecutorSettings(o: {
+  readonly events: BridgeEvents;
+  readonly settings: SettingsService;
+  readonly current: () => Executor | null;
+  readonly rebuild: () => void;
+}): Disposable {
+  let pending = false;
+  const rebuildIfIdle = () => {
+    const ex = o.current();
+    if (!pending || !ex || ex.status().activeRuns > 0) return;
+    pending = false;
+    o.rebuild();
+  };
+  return o.events.subscribe((channel) => {
+    if (channel === 'settings:didChange') {
+      const ex = o.current();
+      if (!ex) return;
+      pending = applyExecutorSettings(ex, o.settings.get()) === 'rebuild';
+      rebuildIfIdle();
+    } else if (channel === 'runs:didChange' || channel === 'executor:didChangeStatus') {
+      // A run ended: a rebuild that waited for it can happen now (after the listeners that are running).
+      if (pending) queueMicrotask(rebuildIfIdle);
+    }
+  });
 }
 
 export interface ExecutorHostOptions {
@@ -216,11 +272,18 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
 
   const unsubscribe = o.session.onDidSwitch(switchTo);
   if (o.session.current()) switchTo(o.session.current());
+  const settingsFollow = followExecutorSettings({
+    events: o.events,
+    settings: o.settings,
+    current: () => ex,
+    rebuild: () => switchTo(o.session.current()),
+  });
 
   return {
     port,
     current: () => ex,
     async close() {
+      settingsFollow.dispose();
       unsubscribe();
       switchTo(null);
       await chain;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { formatLogLine } from './run-log';
+import { formatLogLine, type LogLine, type LogStream } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
 
 /** An agent's command: an executable and its arguments. Never a shell string. */
@@ -22,6 +22,8 @@ export interface AgentProcessOptions {
   readonly signal?: AbortSignal;
   readonly onStep?: (step: StepLine) => void;
   readonly onSpawn?: (pid: number) => void;
+  /** Each line as it is appended to the log file (for live views). */
+  readonly onLog?: (line: LogLine) => void;
   /** Time between SIGTERM to the process group and SIGKILL. */
   readonly killGraceMs?: number;
 }
@@ -53,6 +55,11 @@ const TAIL = 600;
 export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
   return new Promise((resolve) => {
     const log = createWriteStream(o.logFile, { flags: 'a' });
+    const append = (stream: LogStream, text: string) => {
+      const at = new Date();
+      log.write(formatLogLine(stream, text, at));
+      o.onLog?.({ at: at.toISOString(), stream, text });
+    };
     let stderrTail = '';
     let ended: 'timeout' | 'cancelled' | null = null;
     let cancelReason = '';
@@ -79,11 +86,9 @@ export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
     const stop = (why: 'timeout' | 'cancelled') => {
       if (ended || settled || child.pid === undefined) return;
       ended = why;
-      log.write(
-        formatLogLine(
-          'system',
-          `${why === 'timeout' ? `timed out after ${o.timeoutMs} ms` : `cancelled: ${cancelReason}`}; stopping the process group`,
-        ),
+      append(
+        'system',
+        `${why === 'timeout' ? `timed out after ${o.timeoutMs} ms` : `cancelled: ${cancelReason}`}; stopping the process group`,
       );
       killProcessGroup(child.pid, 'SIGTERM');
       const hard = setTimeout(
@@ -106,17 +111,17 @@ export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
       if (child.pid !== undefined) o.onSpawn?.(child.pid);
     });
     child.once('error', (err) => {
-      log.write(formatLogLine('system', `could not start ${o.command.command}: ${err.message}`));
+      append('system', `could not start ${o.command.command}: ${err.message}`);
       finish({ kind: 'spawn-error', message: err.message });
     });
 
     createInterface({ input: child.stdout }).on('line', (line) => {
-      log.write(formatLogLine('stdout', line));
+      append('stdout', line);
       const step = parseStepLine(line);
       if (step) o.onStep?.(step);
     });
     createInterface({ input: child.stderr }).on('line', (line) => {
-      log.write(formatLogLine('stderr', line));
+      append('stderr', line);
       stderrTail = `${stderrTail}\n${line}`.slice(-TAIL);
     });
 

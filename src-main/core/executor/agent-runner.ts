@@ -2,7 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { folderFromTask, runFolderAgent } from './agents/folder-agent';
-import { formatLogLine } from './run-log';
+import { formatLogLine, type LogLine } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
 
 export interface AgentInvocation {
@@ -18,6 +18,8 @@ export interface AgentInvocation {
   readonly secrets: readonly (string | undefined)[];
   readonly onStep: (step: StepLine) => void;
   readonly onSpawn: (pid: number) => void;
+  /** Each line as it is appended to the run log. */
+  readonly onLog?: (line: LogLine) => void;
 }
 
 /** Runs one agent to completion; never throws, the exit says what happened. */
@@ -42,6 +44,7 @@ export function processAgent(command: AgentCommand): AgentRunner {
       signal: inv.signal,
       onStep: inv.onStep,
       onSpawn: inv.onSpawn,
+      ...(inv.onLog ? { onLog: inv.onLog } : {}),
     });
 }
 
@@ -49,7 +52,9 @@ export function processAgent(command: AgentCommand): AgentRunner {
 export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
-      void appendFile(inv.logFile, formatLogLine('stdout', line)).catch(() => undefined);
+      const at = new Date();
+      void appendFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
     };

@@ -25,7 +25,7 @@ import {
 import { errorFacts, hasCode, isTransient, type ExecutorApi } from './ports';
 import { clip, redact } from './redact';
 import { retryTransient, type RetryOptions } from './retry';
-import { RunContext, RunFailure, type RunDeps, type StepEvent } from './run-context';
+import { RunContext, RunFailure, type RunDeps, type RunLogEvent, type StepEvent } from './run-context';
 import { CancelReason, executeStarted, failRun, readOutput, startLocal, type RunOutcome } from './run-flow';
 
 export interface ExecutorOptions {
@@ -110,6 +110,24 @@ export interface RunFailedEvent extends RunInfo {
   readonly error: string;
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** What `Executor.configure` changes without a new executor. */
+export interface ExecutorSettings {
+  readonly concurrency?: number;
+  readonly missedRunPolicy?: MissedRunPolicy;
+  readonly graceMs?: number;
+  /** A new command (or runner) for the same agent type; undefined means the in-process folder agent. */
+  readonly agent?: AgentCommand | AgentRunner | undefined;
+}
+
+function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | undefined, folder?: string) {
+  if (typeof agent === 'function') return agent;
+  if (agent) return processAgent(agent);
+  if (agentType === 'folder') return inProcessFolderAgent(folder === undefined ? {} : { folder });
+  throw new Error(`no command is configured for the agent type "${agentType}"`);
+}
+
 const RUN_TERMINAL: readonly Run['state'][] = ['completed', 'failed', 'skipped'];
 
 const isAlive = (pid: number): boolean => {
@@ -140,25 +158,27 @@ const info = (row: JournalRun): RunInfo => ({
  * within the concurrency limit. `start()` repeats passes on the clock; `runOnce()` is one pass, awaited.
  */
 export class Executor {
-  private readonly o: Required<
-    Pick<
-      ExecutorOptions,
-      | 'concurrency'
-      | 'syncIntervalMs'
-      | 'runTimeoutMs'
-      | 'missedRunPolicy'
-      | 'graceMs'
-      | 'leaseSeconds'
-      | 'directUploadPollMs'
-      | 'directUploadTimeoutMs'
-      | 'maxEventsPerRun'
-      | 'retryBaseMs'
+  private readonly o: Mutable<
+    Required<
+      Pick<
+        ExecutorOptions,
+        | 'concurrency'
+        | 'syncIntervalMs'
+        | 'runTimeoutMs'
+        | 'missedRunPolicy'
+        | 'graceMs'
+        | 'leaseSeconds'
+        | 'directUploadPollMs'
+        | 'directUploadTimeoutMs'
+        | 'maxEventsPerRun'
+        | 'retryBaseMs'
+      >
     >
   > & { onTimeMs: number };
   readonly journal: Journal;
   private readonly clock: Clock;
   private readonly media: ExecutorMedia;
-  private readonly agent: AgentRunner;
+  private agent: AgentRunner;
   private executorId: string | null = null;
   private automations = new Map<string, Automation>();
   private readonly inFlight = new Map<string, { ctx: RunContext | null; done: Promise<void> }>();
@@ -181,12 +201,15 @@ export class Executor {
   private readonly stateEmitter = new Emitter<ExecutorStatus>();
   private readonly startEmitter = new Emitter<RunInfo>();
   private readonly stepEmitter = new Emitter<StepEvent>();
+  private readonly logEmitter = new Emitter<RunLogEvent>();
   private readonly finishEmitter = new Emitter<RunInfo>();
   private readonly failEmitter = new Emitter<RunFailedEvent>();
   private readonly missEmitter = new Emitter<RunFailedEvent>();
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidStartRun = this.startEmitter.event;
   readonly onDidStepRun = this.stepEmitter.event;
+  /** Every line appended to a run's `run.log` (executor steps, agent stdout/stderr), redacted. */
+  readonly onDidLogRun = this.logEmitter.event;
   readonly onDidFinishRun = this.finishEmitter.event;
   readonly onDidFailRun = this.failEmitter.event;
   readonly onDidMissRun = this.missEmitter.event;
@@ -209,10 +232,29 @@ export class Executor {
     this.clock = opts.clock ?? systemClock;
     this.media = opts.media ?? createCoreMedia();
     this.journal = new Journal(opts.store, opts.scope, () => this.clock.now().toISOString());
-    if (typeof opts.agent === 'function') this.agent = opts.agent;
-    else if (opts.agent) this.agent = processAgent(opts.agent);
-    else if (opts.agentType === 'folder') this.agent = inProcessFolderAgent({ folder: opts.folder });
-    else throw new Error(`no command is configured for the agent type "${opts.agentType}"`);
+    this.agent = agentRunnerOf(opts.agentType, opts.agent, opts.folder);
+  }
+
+  /**
+   * Applies changed settings in place: later passes and runs use them, running runs finish as they began.
+   * The agent type is the executor's identity with the service, so changing it needs a new executor.
+   */
+  configure(c: Readonly<ExecutorSettings>): void {
+    if (c.concurrency !== undefined) this.o.concurrency = Math.max(1, c.concurrency);
+    if (c.missedRunPolicy !== undefined) this.o.missedRunPolicy = c.missedRunPolicy;
+    if (c.graceMs !== undefined) this.o.graceMs = c.graceMs;
+    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent, this.opts.folder);
+    // A higher limit may let queued runs start now rather than at the next pass.
+    this.pump();
+  }
+
+  /** The settings `configure` can change, as they are now. */
+  settings(): Required<Omit<ExecutorSettings, 'agent'>> {
+    return {
+      concurrency: this.o.concurrency,
+      missedRunPolicy: this.o.missedRunPolicy,
+      graceMs: this.o.graceMs,
+    };
   }
 
   // ---- public surface -------------------------------------------------------------------------
@@ -741,6 +783,7 @@ export class Executor {
       directUploadTimeoutMs: this.o.directUploadTimeoutMs,
       secrets: this.opts.secrets ?? [],
       onStep: (e) => this.stepEmitter.fire(e),
+      onLog: (e) => this.logEmitter.fire(e),
       requestSync: () => {
         this.syncWanted = true;
       },

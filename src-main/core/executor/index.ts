@@ -12,4 +12,4 @@ export { AgentOutput, parseAgentOutput } from './agent-output';
 export type { ExecutorApi } from './ports';
 export type { ExecutorMedia } from './media-port';
 export { createCoreMedia } from './media-core';
-export type { StepEvent } from './run-context';
+export type { RunLogEvent, StepEvent } from './run-context';

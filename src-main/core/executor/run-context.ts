@@ -10,7 +10,7 @@ import { errorFacts, hasCode, type ExecutorApi } from './ports';
 import { redact as redactRegistered } from '../api/redact';
 import { clip, redact } from './redact';
 import { retryTransient, type RetryOptions } from './retry';
-import { formatLogLine } from './run-log';
+import { formatLogLine, type LogLine } from './run-log';
 import type { StepStatus } from './step-line';
 
 export type StepSource = 'executor' | 'agent';
@@ -24,6 +24,13 @@ export interface StepEvent {
   readonly message: string;
   readonly source: StepSource;
   readonly at: string;
+}
+
+/** A line appended to a run's `run.log`, as the app sees it live (already redacted). */
+export interface RunLogEvent extends LogLine {
+  readonly localId: string;
+  readonly runId: string | null;
+  readonly automationId: string;
 }
 
 /** What a run needs from the executor around it. */
@@ -41,6 +48,7 @@ export interface RunDeps {
   readonly directUploadTimeoutMs: number;
   readonly secrets: readonly (string | undefined)[];
   readonly onStep: (e: StepEvent) => void;
+  readonly onLog: (e: RunLogEvent) => void;
   /** Called when the service says the automation changed under a run (paused, removed, stale). */
   readonly requestSync: () => void;
   readonly maxEventsPerRun: number;
@@ -103,9 +111,24 @@ export class RunContext {
 
   async log(line: string): Promise<void> {
     if (!this.row.run_dir) return;
-    await appendFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', this.safe(line))).catch(
+    const at = new Date();
+    const text = this.safe(line);
+    await appendFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', text, at)).catch(
       () => undefined,
     );
+    this.logged({ at: at.toISOString(), stream: 'system', text });
+  }
+
+  /** Tells the app about a line appended to the run log; scrubbed again, since the app is not the file. */
+  logged(line: LogLine): void {
+    this.deps.onLog({
+      localId: this.row.id,
+      runId: this.row.run_id,
+      automationId: this.row.automation_id,
+      at: line.at,
+      stream: line.stream,
+      text: this.safe(line.text),
+    });
   }
 
   /** Records a step locally, tells the app, and queues it for the service in order. */

@@ -153,6 +153,7 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
     secrets: [...ctx.deps.secrets, ctx.runToken, ctx.row.claim_token ?? undefined],
     onStep: (s) => ctx.step(s.stepId, s.status, s.message, 'agent'),
     onSpawn: (pid) => ctx.patch({ agent_pid: pid }),
+    onLog: (line) => ctx.logged(line),
   });
   const problem = describeAgentExit(exit, ctx.deps.runTimeoutMs);
   if (problem) {
