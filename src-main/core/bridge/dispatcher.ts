@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { fail, issuesOf, ok, type BridgeResult } from '../../../src-shared/ipc/bridge-error';
 import { findChannel, type EventChannelName } from '../../../src-shared/ipc/contract';
 import type { InvokeDef } from '../../../src-shared/ipc/define';
-import { redact, redactDeep } from '../api/errors';
+import { redactDeep, redactSecrets } from '../api/errors';
 import { toBridgeError } from './bridge-fault';
 import type { Disposable } from './events';
 import type { BridgeEvents } from './events';
@@ -15,21 +15,22 @@ export interface BridgeDispatcher {
   subscribe(listener: (channel: EventChannelName, payload: unknown) => void): Disposable;
 }
 
+/** A JSON member whose name says it holds a credential; none of the contract's outputs has one. */
+const CREDENTIAL_MEMBER =
+  /"(authorization|proxy-authorization|x-service-runner-key|x-api-key|api_?key|apikey|run_token|claim_token|token|password|secret)"\s*:/i;
+
 /**
- * Last line of defence: the core's scrubber replaces every registered credential (API key, run and
- * claim tokens) wherever it hides. One pass over the JSON; objects are only rebuilt when it changed.
+ * Last line of defence: every registered credential (API key, run and claim tokens) is replaced wherever it
+ * hides, and credential-named members are blanked. Answers are data: a caption may say "Bearer of good news",
+ * so the credential-shaped text patterns of `redact()` are for error messages only (bridge-fault.ts).
+ * One pass over the JSON; the value is only rebuilt when something had to go.
  */
 export function scrubSecrets<T>(value: T): T {
   if (value === undefined) return value;
   const json = JSON.stringify(value);
   if (json === undefined) return value;
-  const clean = redact(json);
-  if (clean === json) return value;
-  try {
-    return JSON.parse(clean) as T;
-  } catch {
-    return redactDeep(value);
-  }
+  if (redactSecrets(json) === json && !CREDENTIAL_MEMBER.test(json)) return value;
+  return redactDeep(value, 'data');
 }
 
 type AnyHandler = (input: unknown) => Promise<unknown>;

@@ -102,4 +102,13 @@ describe('the dispatcher', () => {
     expect(got).toHaveLength(1);
     expect(got[0]).not.toContain(key);
   });
+
+  it('leaves ordinary words alone in data, and blanks credential-named members', async () => {
+    const caption = 'Bearer of good news: authorization=granted, see https://user:pass@example.com';
+    const d = dispatcherWith(async () => ({
+      accounts: [{ ...account, name: caption, run_token: 'rt_123456789' }],
+    }));
+    const r = await d.d.invoke('accounts:list', undefined);
+    expect(r).toMatchObject({ ok: true, value: { accounts: [{ name: caption, run_token: '[REDACTED]' }] } });
+  });
 });
