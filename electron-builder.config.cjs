@@ -45,8 +45,9 @@ const config = {
     'node_modules/@ffprobe-installer/**',
     '**/*.node',
   ],
-  // Rebuild native modules (better-sqlite3) against Electron's ABI while packaging.
-  npmRebuild: true,
+  // better-sqlite3 13 and @napi-rs/keyring ship Node-API prebuilds that load in Electron as they are (ABI-stable):
+  // a rebuild would only demand a compiler on the build machine.
+  npmRebuild: false,
   nodeGypRebuild: false,
 
   // Flipped in the Electron binary right before signing. See docs/desktop.md, "Fuses".

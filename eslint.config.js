@@ -23,6 +23,7 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules/',
+      '.cache/',
       'out/',
       'dist/',
       'release/',

@@ -2,8 +2,9 @@
  * docs/desktop.md tells users which fuses the packaged app has and which paths are unpacked from the
  * asar. This holds that page and electron-builder.config.cjs to each other, in both directions.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -86,8 +87,13 @@ describe('electron-builder.config.cjs matches docs/desktop.md', () => {
     ).rejects.toThrow(/electronFuses/);
   });
 
-  it('rebuilds native modules, registers postdesk://, publishes a feed and builds every target', () => {
-    expect(config.npmRebuild).toBe(true);
+  it('ships Node-API prebuilds instead of rebuilding, registers postdesk://, publishes a feed and builds every target', () => {
+    // No rebuild: the SQLite binding must carry a prebuilt binary for every platform we package.
+    expect(config.npmRebuild).toBe(false);
+    const prebuilds = readdirSync(join(process.cwd(), 'node_modules', 'better-sqlite3', 'prebuilds'));
+    expect(prebuilds).toEqual(
+      expect.arrayContaining(['linux-x64.node', 'win32-x64.node', 'darwin-x64.node', 'darwin-arm64.node']),
+    );
     expect(config.protocols.flatMap((p) => p.schemes)).toEqual(['postdesk']);
     expect(config.publish.map((p) => p.provider)).toEqual(['generic', 'github']);
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
