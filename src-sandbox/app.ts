@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
 import { SandboxClock } from './clock';
-import { registerControlRoutes, isLoopback } from './control/routes';
+import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
 import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
@@ -160,8 +160,13 @@ export function buildApp(
 
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0] ?? '';
-    if (path.startsWith('/_sandbox/') && !isLoopback(req)) {
-      throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
+    if (path.startsWith('/_sandbox/')) {
+      if (!isLoopback(req))
+        throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
+      guardControlRequest(
+        req,
+        [ctx.publicBaseUrl(), ctx.aliasBaseUrl()].filter((u): u is string => Boolean(u)),
+      );
     }
     // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
     if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
