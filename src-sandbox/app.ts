@@ -18,6 +18,7 @@ import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import { InvalidJsonBody, SandboxError } from './errors';
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
 import { registerMcp } from './mcp/server';
@@ -86,7 +87,7 @@ const INVALID_BODY_ANSWERS: Readonly<Record<string, { code?: string; issues?: tr
 
 function invalidBodyAnswer(err: InvalidJsonBody, req: FastifyRequest): SandboxError {
   const answer = INVALID_BODY_ANSWERS[`${req.method} ${req.routeOptions.url ?? ''}`];
-  if (answer?.issues) return new SandboxError(400, undefined, err.message, { body: 'is not valid JSON' });
+  if (answer?.issues) return new SandboxError(400, undefined, err.message, { body: err.reason });
   if (answer?.code) return new SandboxError(400, answer.code, err.message);
   return err;
 }
@@ -143,6 +144,13 @@ export function buildApp(
     (_req, text, done) => {
       const s = String(text);
       if (s.trim() === '') return done(null, undefined);
+      // Checked on the text, before any parser or handler recurses into the value.
+      if (jsonDepthExceeds(s, MAX_JSON_DEPTH)) {
+        return done(
+          new InvalidJsonBody(`must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`),
+          undefined,
+        );
+      }
       try {
         done(null, JSON.parse(s) as unknown);
       } catch {
