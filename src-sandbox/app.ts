@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
-import { SandboxClock } from './clock';
+import { SandboxClock, isClockTime } from './clock';
 import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
 import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
@@ -207,6 +207,21 @@ export function buildApp(
   return app;
 }
 
+/**
+ * Puts a `--data` store's virtual clock back. A stored value the clock cannot show (written by an
+ * older sandbox, or edited by hand) would make every request fail: the clock follows real time instead.
+ */
+function restoreClock(clock: SandboxClock, stored: string | null, quiet: boolean): void {
+  if (!stored) return;
+  const ms = /^\d{1,16}$/.test(stored) ? Number(stored) : Number.NaN;
+  if (isClockTime(ms)) {
+    clock.reset(new Date(ms));
+    return;
+  }
+  if (!quiet) console.error('sandbox: the stored virtual clock is out of range; following real time');
+  clock.reset();
+}
+
 /** Starts the sandbox: opens (or creates) the store, loads a fixture when the store is new, listens. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const quiet = opts.quiet ?? false;
@@ -217,9 +232,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   mkdirSync(objectsDir, { recursive: true });
   const db = openDatabase(dataDir);
   const clock = new SandboxClock();
-  const stored = metaGet(db, 'clock_ms');
-  if (stored) clock.reset(new Date(Number(stored)));
   clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
+  restoreClock(clock, metaGet(db, 'clock_ms'), quiet);
 
   const tickFns: ((now: Date) => void)[] = [];
   let baseUrl = '';
