@@ -49,7 +49,7 @@ describe('cross-site requests to /_sandbox/reset', () => {
 
   it('refuses an urlencoded form body and an empty body, with or without an Origin', async () => {
     await draft();
-    const attempts = [
+    const attempts: { headers: Record<string, string>; body?: string }[] = [
       { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'owners=' },
       { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x--\r\n' },
       { headers: { 'content-type': 'text/plain' }, body: '' },
