@@ -47,7 +47,12 @@ export interface StartSandboxOptions {
 }
 
 export interface RunningSandbox {
+  /** Where the sandbox is reached from this machine, and the base of the links it hands out. */
   url: string;
+  /** The address actually bound, e.g. http://0.0.0.0:4010 with `--host 0.0.0.0`: what the listening line says. */
+  listening: string;
+  /** The same for the alias port, when there is one. */
+  aliasListening: string | null;
   /** The demo key, or the first key of the first owner of a given fixture; null when there is none. */
   apiKey: string | null;
   ctx: SandboxContext;
@@ -68,6 +73,10 @@ const firstKeyOf = (fixture: object): string | null => {
   const key = owners?.[0]?.api_keys?.[0]?.key;
   return typeof key === 'string' ? key : null;
 };
+
+/** `http://address:port` of a bound socket, as the operating system reports it. */
+const boundUrl = (address: AddressInfo): string =>
+  `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
 const urlHost = (host: string): string => {
   if (host === '0.0.0.0') return '127.0.0.1';
@@ -289,6 +298,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   await app.listen({ port: opts.port ?? 4010, host });
   const address = app.server.address() as AddressInfo;
   baseUrl = `http://${urlHost(host)}:${address.port}`;
+  const listening = boundUrl(address);
+  let aliasListening: string | null = null;
 
   let alias: Server | null = null;
   if (opts.aliasPort !== undefined) {
@@ -297,7 +308,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       alias!.once('error', reject);
       alias!.listen(opts.aliasPort, host, () => resolve());
     });
-    aliasUrl = `http://${urlHost(host)}:${(alias.address() as AddressInfo).port}`;
+    const aliasAddress = alias.address() as AddressInfo;
+    aliasUrl = `http://${urlHost(host)}:${aliasAddress.port}`;
+    aliasListening = boundUrl(aliasAddress);
   }
 
   runTick();
@@ -335,5 +348,5 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     return closed;
   };
 
-  return { url: baseUrl, apiKey, ctx, close };
+  return { url: baseUrl, listening, aliasListening, apiKey, ctx, close };
 }

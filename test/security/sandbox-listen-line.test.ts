@@ -19,33 +19,38 @@ afterEach(async () => {
   child = null;
 });
 
-async function firstLine(args: string[]): Promise<string> {
+/** Starts the CLI and reads its first `count` stdout lines. */
+async function linesOf(args: string[], count: number): Promise<string[]> {
   child = spawn(TSX, ['src-sandbox/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no listening line: ${out} ${err}`)), 20_000);
+  return new Promise<string[]>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`no listening lines: ${out} ${err}`)), 20_000);
     child!.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('\n')) {
+      const lines = out.split('\n');
+      if (lines.length > count) {
         clearTimeout(timer);
-        done(out.split('\n')[0]!);
+        done(lines.slice(0, count));
       }
     });
     child!.once('exit', (code) => fail(new Error(`exited ${code}: ${err}`)));
   });
 }
 
-it('names the wildcard address it is bound to with --host 0.0.0.0, and answers there', async () => {
-  const line = await firstLine(['--host', '0.0.0.0', '--port', '0']);
-  const port = /^sandbox listening on http:\/\/0\.0\.0\.0:(\d+)$/.exec(line)?.[1];
-  expect(port, line).toBeDefined();
-  const res = await fetch(`http://127.0.0.1:${port}/api/skills`);
-  expect(res.status).toBe(200);
+it('names the wildcard address it is bound to with --host 0.0.0.0, for the alias port too, and answers there', async () => {
+  const lines = await linesOf(['--host', '0.0.0.0', '--port', '0', '--alias-port', '0'], 3);
+  const port = /^sandbox listening on http:\/\/0\.0\.0\.0:(\d+)$/.exec(lines[0]!)?.[1];
+  expect(port, lines[0]).toBeDefined();
+  expect(lines[1]).toMatch(/^api key: /);
+  const aliasPort = /^alias listening on http:\/\/0\.0\.0\.0:(\d+)$/.exec(lines[2]!)?.[1];
+  expect(aliasPort, lines[2]).toBeDefined();
+  for (const p of [port, aliasPort])
+    expect((await fetch(`http://127.0.0.1:${p}/api/skills`)).status).toBe(200);
 });
 
 it('still names 127.0.0.1 by default', async () => {
-  const line = await firstLine(['--port', '0']);
+  const [line] = await linesOf(['--port', '0'], 1);
   expect(line).toMatch(/^sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
 });
