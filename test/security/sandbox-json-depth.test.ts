@@ -116,7 +116,7 @@ describe('deeply nested JSON bodies', () => {
     // Brackets inside strings are text, not nesting.
     const inString = await sendRaw(
       '/api/cli/posts',
-      `{"caption":"${'[{'.repeat(200)}\\\"","action":"draft","targets":[{"social_account_id":"${IDS.accounts.x}","platform":"x"}]}`,
+      `{"caption":"${'[{'.repeat(200)}\\"","action":"draft","targets":[{"social_account_id":"${IDS.accounts.x}","platform":"x"}]}`,
     );
     expect(inString.status, inString.text).toBe(201);
   });
