@@ -45,7 +45,7 @@ function isOwnOrigin(origin: string, ownBaseUrls: readonly string[]): boolean {
   });
 }
 
-const mediaTypeOf = (req: FastifyRequest): string =>
+const contentTypeOf = (req: FastifyRequest): string =>
   String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
@@ -67,7 +67,7 @@ export function guardControlRequest(req: FastifyRequest, ownBaseUrls: readonly s
       'the control API refuses requests from web pages of other origins',
     );
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD' && mediaTypeOf(req) !== 'application/json') {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && contentTypeOf(req) !== 'application/json') {
     throw new SandboxError(
       415,
       'VALIDATION_FAILED',
