@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -27,16 +27,24 @@ const FORMS = {
 type Form = keyof typeof FORMS;
 const ALL_FORMS = Object.keys(FORMS) as Form[];
 
+/** Lints `code` as if written at `file`: it must parse, and the file must be one eslint looks at. */
+async function lint(file: string, code: string): Promise<Linter.LintMessage[]> {
+  const results = await eslint.lintText(code, { filePath: join(ROOT, file) });
+  expect(results).toHaveLength(1);
+  const { messages } = results[0]!;
+  expect(messages.filter((m) => m.fatal || m.ruleId === null)).toEqual([]);
+  return messages;
+}
+
 /** Lints one text that imports every specifier in every form, as if written at `file`; returns what was refused. */
 async function refusedForms(file: string, specifiers: readonly string[]): Promise<Record<string, Form[]>> {
   const lines: { specifier: string; form: Form }[] = [];
   for (const specifier of specifiers) for (const form of ALL_FORMS) lines.push({ specifier, form });
   const code = lines.map(({ specifier, form }, n) => FORMS[form](specifier, n)).join('\n');
-  const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
-  expect(result?.messages.filter((m) => m.fatal || m.ruleId === null)).toEqual([]);
+  const messages = await lint(file, code);
   const refused: Record<string, Form[]> = Object.fromEntries(specifiers.map((s) => [s, []]));
   const seen = new Set<number>();
-  for (const m of result?.messages ?? []) {
+  for (const m of messages) {
     if (!ZONE_RULES.has(m.ruleId ?? '') || seen.has(m.line)) continue;
     seen.add(m.line);
     const at = lines[m.line - 1]!;
@@ -47,9 +55,7 @@ async function refusedForms(file: string, specifiers: readonly string[]): Promis
 
 /** The zone rule messages eslint gives for `code` written at `file`. */
 async function zoneMessages(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: join(ROOT, file) });
-  expect(result?.messages.filter((m) => m.fatal || m.ruleId === null)).toEqual([]);
-  return (result?.messages ?? []).filter((m) => ZONE_RULES.has(m.ruleId ?? '')).map((m) => m.message);
+  return (await lint(file, code)).filter((m) => ZONE_RULES.has(m.ruleId ?? '')).map((m) => m.message);
 }
 
 async function expectZone(file: string, zone: { forbidden: readonly string[]; allowed: readonly string[] }) {
