@@ -130,6 +130,15 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
           },
         );
       }
+      if (entry.state === 'needs_decision') {
+        // Still "queued" to the page: it lists the post from the outbox, where the person decides.
+        throw new BridgeFault(
+          'network',
+          'The service did not confirm the post, and Postdesk cannot tell whether it was published. It is listed above the screen for you to decide; do not create it again.',
+          undefined,
+          { code: QUEUED_CODE },
+        );
+      }
       throw new BridgeFault(
         'network',
         `The service did not confirm the post yet. It is saved (outbox entry ${entry.id}) and is sent as soon as the service answers; do not create it again.`,

@@ -90,7 +90,7 @@ export interface Outbox {
   settle(entryId: string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<OutboxEntry>;
   get(entryId: string): OutboxEntry | null;
   list(filter?: { states?: readonly OutboxState[]; limit?: number }): OutboxEntry[];
-  /** Entries of this scope not yet sent or failed. */
+  /** Entries of this scope Postdesk is still working on: not sent, failed, nor waiting for a person's decision. */
   unfinishedCount(): number;
   /** Drops an entry that is not being sent right now (for `needs_decision`: the person says it was published). */
   discard(entryId: string): boolean;
