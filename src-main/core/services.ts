@@ -2,7 +2,7 @@ import { createApiClient, type ApiClient } from './api/client';
 import type { RetryOptions } from './api/transport';
 import { readSettings, updateSettings, type Settings, type SettingsPatch } from './config/settings';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
-import { storeFile } from './paths';
+import { securePrivateDataDir, storeFile } from './paths';
 import { connectSandbox, type SandboxLink, type StartSandboxFn } from './sandbox-link';
 import {
   KeychainSecretStore,
@@ -75,6 +75,7 @@ export function openLocal(
   secrets: SecretStore;
   settings: SettingsService;
 } {
+  securePrivateDataDir(dataDir);
   const store = openStore(storeFile(dataDir));
   return {
     store,

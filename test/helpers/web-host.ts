@@ -15,6 +15,8 @@ export interface TestWebHost {
   /** The temporary folder: the static root, with the app's data in `data/`. */
   readonly dir: string;
   readonly page: WsBridge;
+  /** The page's session secret, for requests a test makes beside the bridge. */
+  readonly token: string;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
     web,
     dir,
     page,
+    token: secret,
     async close() {
       page.close();
       await web.close();

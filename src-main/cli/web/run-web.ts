@@ -52,6 +52,8 @@ export interface RunningWeb {
   readonly session: BridgeSession;
   /** The sandbox's address, with `sandbox`. */
   readonly sandboxUrl: string | null;
+  /** Where the page's dropped files are kept until the host closes (private: 0700, files 0600). */
+  readonly stagingDir: string;
   close(): Promise<void>;
 }
 
@@ -151,7 +153,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     o.print(`open: ${host.url}`);
     if (o.open && openInBrowser(host.url, o.env)) o.print('(opened in your browser)');
 
-    return { host, bridge, session, sandboxUrl, close: closeAll };
+    return { host, bridge, session, sandboxUrl, stagingDir, close: closeAll };
   } catch (e) {
     await closeAll();
     throw e;
