@@ -17,6 +17,8 @@ export interface ApiClientOptions {
   /** A key, or a function asked each time one is needed (so a keychain is only touched when an op needs it). */
   apiKey?: string | null | (() => Promise<string | null>);
   proxyUrl?: string | null;
+  /** The proxy user's password, kept in the keychain (read when the first request goes out). */
+  proxyPassword?: () => Promise<string | null>;
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;

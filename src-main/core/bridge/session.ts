@@ -5,6 +5,13 @@ import { API_KEY_SECRET, resolveApiKey, type SecretStore } from '../secrets/secr
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
 import { toSettingsPatch, toSettingsView } from './settings-view';
+import {
+  moveProxyPasswordToKeychain,
+  readProxyPassword,
+  saveProxyUrl,
+  splitProxyPassword,
+} from '../config/proxy';
+import type { Settings } from '../config/settings';
 import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -65,6 +72,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       baseUrl,
       aliasUrl: s.aliasUrl,
       proxyUrl: s.proxyUrl,
+      proxyPassword: () => readProxyPassword(opts.secrets),
       apiKey,
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     });
@@ -100,6 +108,8 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   };
 
   if (opts.resume) {
+    // The user's own keychain is in use: a password an older version kept in the setting moves there.
+    void moveProxyPasswordToKeychain(opts);
     const baseUrl = env.POSTDESK_BASE_URL ?? opts.settings.get().baseUrl;
     if (baseUrl) current = { client: clientFor(baseUrl, keyFromStore), offline: false, owned: true };
   }
@@ -175,11 +185,17 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     },
   };
 
+  // The page never holds the proxy password, even one an older version left in the setting.
+  const view = (s: Readonly<Settings>) =>
+    toSettingsView({ ...s, proxyUrl: s.proxyUrl && splitProxyPassword(s.proxyUrl).url });
   const settings: SettingsPort = {
-    get: async () => toSettingsView(opts.settings.get()),
+    get: async () => view(opts.settings.get()),
     async update(patch) {
       const before = opts.settings.get();
-      const after = opts.settings.update(toSettingsPatch(patch));
+      const { proxyUrl, ...rest } = toSettingsPatch(patch);
+      // A password typed into the proxy address goes to the keychain, not the settings.
+      if (proxyUrl !== undefined) await saveProxyUrl(opts, proxyUrl);
+      const after = opts.settings.update(rest);
       const moved =
         before.baseUrl !== after.baseUrl ||
         before.aliasUrl !== after.aliasUrl ||
@@ -191,7 +207,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
             : null,
         );
       }
-      return toSettingsView(after);
+      return view(after);
     },
   };
 
