@@ -20,7 +20,7 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
-        'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: keychain, or $POSTDESK_API_KEY.',
+        'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: $POSTDESK_API_KEY, else the private file $POSTDESK_API_KEY_FILE names, else the keychain.',
     );
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),

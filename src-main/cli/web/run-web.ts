@@ -81,7 +81,12 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     cleanups.push(() => offline.close());
     // With --sandbox the saved service of the user's own config is not resumed: the page starts at Connect.
     const env: Env = o.sandbox
-      ? { ...o.env, POSTDESK_API_KEY: undefined, POSTDESK_BASE_URL: undefined }
+      ? {
+          ...o.env,
+          POSTDESK_API_KEY: undefined,
+          POSTDESK_API_KEY_FILE: undefined,
+          POSTDESK_BASE_URL: undefined,
+        }
       : o.env;
     const session = createBridgeSession({
       secrets: local.secrets,

@@ -119,7 +119,8 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-const NO_KEY_REMEDY = 'run `postdesk login` (stores it in the OS keychain) or set POSTDESK_API_KEY';
+const NO_KEY_REMEDY =
+  'run `postdesk login` (stores it in the OS keychain), or set POSTDESK_API_KEY_FILE to a private file holding it';
 
 function fillPath(name: string, template: string, params: Record<string, string> | undefined): string {
   return template.replace(/\{(\w+)\}/g, (_m, key: string) => {

@@ -1,7 +1,7 @@
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
 import { registerSecret } from '../api/errors';
 import type { SettingsService } from '../services';
-import { API_KEY_SECRET, resolveApiKey, type SecretStore } from '../secrets/secret-store';
+import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
 import { toSettingsPatch, toSettingsView } from './settings-view';
@@ -86,7 +86,11 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   };
 
   const hasKey = async (): Promise<boolean> => {
-    if (env.POSTDESK_API_KEY?.trim()) return true;
+    try {
+      if (apiKeyFromEnv(env)) return true;
+    } catch {
+      return false; // an unusable key file: no key until it is fixed
+    }
     try {
       return await opts.secrets.has(API_KEY_SECRET);
     } catch {
