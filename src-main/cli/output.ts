@@ -62,7 +62,6 @@ function markedColors(enabled: boolean): Colors {
 }
 
 /** JSON escapes C0 controls itself; C1 controls and bidi overrides become `\uXXXX` too (still valid JSON). */
-// eslint-disable-next-line no-control-regex
 const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const jsonForTerminal = (text: string): string =>
   text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

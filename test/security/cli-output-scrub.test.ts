@@ -119,6 +119,7 @@ describe('human output of service data', () => {
     expect(text).toContain('\x1b[1mname\x1b[22m');
     expect(text).toContain('\x1b[32m✓\x1b[39m');
     expect(text).not.toContain(KEY);
+    // eslint-disable-next-line no-control-regex
     const left = text.replace(/\x1b\[\d+m/g, '');
     expect(left).not.toMatch(CONTROL);
     expect(left).toContain('\\x1b]0;owned\\x07\\x1b[1A\\x1b[2K\\rfake prompt$');
