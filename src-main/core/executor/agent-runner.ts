@@ -1,8 +1,9 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { folderFromTask, runFolderAgent } from './agents/folder-agent';
 import { formatLogLine, type LogLine } from './run-log';
+import { appendPrivateFile } from '../private-files';
 import { parseStepLine, type StepLine } from './step-line';
 
 export interface AgentInvocation {
@@ -53,7 +54,7 @@ export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunne
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
