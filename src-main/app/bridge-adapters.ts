@@ -5,7 +5,7 @@
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
 import type { UpdatesPort } from '../core/bridge/ports';
 import type { DeliveryEvents } from './capabilities';
-import type { Disposable } from './events';
+import type { Disposable } from '../core/common/events';
 import type { UpdateChannel, UpdateState } from './update-state';
 import type { UpdateService } from './updater';
 

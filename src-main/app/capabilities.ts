@@ -5,7 +5,7 @@
 import type { Delivery, Run } from '../../src-shared/api';
 import type { ConnectionStatus } from '../../src-shared/ipc/connection';
 import type { ExecutorStatus } from '../../src-shared/ipc/executor';
-import type { Event } from './events';
+import type { Event } from '../core/common/events';
 import type { UpdateChannel } from './update-state';
 
 export interface Logger {

@@ -4,7 +4,7 @@
  */
 import type { BridgeSession } from '../core/bridge/session';
 import type { ConnectionSource, ConnectionState, Logger } from './capabilities';
-import { Emitter, type Disposable } from './events';
+import { Emitter, type Disposable } from '../core/common/events';
 
 export class SessionConnection implements ConnectionSource, Disposable {
   private state: ConnectionState = 'disconnected';

@@ -6,7 +6,7 @@
 import type { App } from 'electron';
 import { z } from 'zod';
 import type { Logger } from './capabilities';
-import { DisposableStore, listen, toDisposable, type Disposable } from './events';
+import { DisposableStore, listen, toDisposable, type Disposable } from '../core/common/events';
 
 export const DEEP_LINK_SCHEME = 'postdesk';
 export const DEEP_LINK_KINDS = ['post', 'run'] as const;

@@ -5,7 +5,7 @@
  */
 import type { Executor, RunFailedEvent } from '../core/executor';
 import type { ActiveRun, ExecutorControl, FailedRun, Logger, MissedRun } from './capabilities';
-import { DisposableStore, Emitter, type Disposable } from './events';
+import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
 
 /** The part of the core's Executor the shell uses. */
 export type HostedExecutor = Pick<

@@ -5,7 +5,7 @@
  */
 import type { App, BrowserWindow } from 'electron';
 import type { ActiveRun, ActiveUpload, ExecutorDrain, Logger, UploadQueueControl } from './capabilities';
-import { DisposableStore, listen, type Disposable } from './events';
+import { DisposableStore, listen, type Disposable } from '../core/common/events';
 
 export const DEFAULT_GRACE_MS = 30_000;
 

@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:f
 import { dirname, join } from 'node:path';
 import type { App } from 'electron';
 import type { Logger, ShellSettingsSource } from './capabilities';
-import type { Disposable } from './events';
+import type { Disposable } from '../core/common/events';
 
 /** Passed when the OS starts us at login: start in the tray without opening the window. */
 export const HIDDEN_FLAG = '--hidden';

@@ -7,7 +7,7 @@ import { Notification } from 'electron';
 import type { Platform } from '../../src-shared/api';
 import type { DeliveryEvents, FailedDelivery, FailedRun, Logger, MissedRun, RunEvents } from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
-import { DisposableStore, Emitter, type Disposable } from './events';
+import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
 
 export type NoticeContent = Readonly<{ title: string; body: string; link: string | null }>;
 

@@ -5,7 +5,7 @@
  */
 import type { PowerMonitor } from 'electron';
 import type { ExecutorPauseControl, Logger } from './capabilities';
-import { DisposableStore, listen, type Disposable } from './events';
+import { DisposableStore, listen, type Disposable } from '../core/common/events';
 
 export type PowerHandlerDeps = Readonly<{
   monitor: Pick<PowerMonitor, 'on' | 'removeListener'>;

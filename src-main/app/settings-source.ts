@@ -4,7 +4,7 @@
  */
 import type { SettingsService } from '../core/services';
 import type { ShellSettings, ShellSettingsSource } from './capabilities';
-import { Emitter } from './events';
+import { Emitter } from '../core/common/events';
 
 const shellView = (s: ReturnType<SettingsService['get']>): ShellSettings => ({
   startAtLogin: s.startAtLogin,

@@ -19,7 +19,7 @@ import {
   type DeepLinkRoute,
   type ProtocolRegistration,
 } from './deep-links';
-import { DisposableStore, listen, type Disposable } from './events';
+import { DisposableStore, listen, type Disposable } from '../core/common/events';
 import { QuitCoordinator } from './lifecycle';
 import { wasStartedAtLogin, type LoginItemService } from './login-item';
 import { NotificationService } from './notifications';

@@ -3,7 +3,7 @@
  * hands its command line (and any deep link on it) to the first, which comes to the front; the second quits.
  */
 import type { App } from 'electron';
-import { listen, type Disposable } from './events';
+import { listen, type Disposable } from '../core/common/events';
 
 export interface SecondInstanceHandler {
   /** Brings the existing window to the front. */

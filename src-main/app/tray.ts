@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import type { ActiveRun, ConnectionState, ExecutorState } from './capabilities';
-import type { Disposable } from './events';
+import type { Disposable } from '../core/common/events';
 import type { UpdatePhase } from './update-state';
 
 export const TRAY_STATES = ['ok', 'running', 'attention'] as const;

@@ -9,7 +9,7 @@ import * as electronUpdater from 'electron-updater';
 import type { AppUpdater, ProgressInfo, UpdateInfo } from 'electron-updater';
 import type { AppUpdaterEvents } from 'electron-updater/out/AppUpdater';
 import type { ExecutorActivity, Logger, UploadQueueControl } from './capabilities';
-import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from './events';
+import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../core/common/events';
 import type { Activity, UpdateChannel, UpdateState } from './update-state';
 
 export const CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;

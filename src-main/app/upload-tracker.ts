@@ -4,7 +4,7 @@
  * ones are refused.
  */
 import type { ActiveUpload, Logger, UploadQueueControl } from './capabilities';
-import { Emitter } from './events';
+import { Emitter } from '../core/common/events';
 
 export class UploadsClosedError extends Error {
   constructor() {

@@ -3,7 +3,7 @@
  * hidden rather than closed while the app lives in the tray.
  */
 import type { BrowserWindow } from 'electron';
-import { DisposableStore, Emitter, listen, type Disposable } from './events';
+import { DisposableStore, Emitter, listen, type Disposable } from '../core/common/events';
 import { keepInTrayOnClose } from './lifecycle';
 
 export type MainWindowFactory = () => BrowserWindow;

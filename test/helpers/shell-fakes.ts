@@ -18,7 +18,7 @@ import type {
   ShellSettingsSource,
   UploadQueueControl,
 } from '../../src-main/app/capabilities';
-import { Emitter } from '../../src-main/app/events';
+import { Emitter } from '../../src-main/core/common/events';
 
 export type LogEntry = Readonly<{ level: 'info' | 'warn' | 'error'; message: string; fields?: unknown }>;
 

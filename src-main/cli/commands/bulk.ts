@@ -8,7 +8,7 @@ import { updateFromFile } from '../../core/bulk/update';
 import type { UpdateReport } from '../../core/bulk/update';
 import { formatProblem } from '../../core/bulk/validate';
 import { ValidationError } from '../../core/api/errors';
-import { formatBytes } from '../../core/media/size';
+import { formatBytes } from '../../../src-shared/format-bytes';
 import { positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';

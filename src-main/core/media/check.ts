@@ -7,7 +7,7 @@ import type { Detected, MediaFormat } from './detect';
 import { readMp4Layout } from './mp4-boxes';
 import { probeFile } from './probe';
 import type { ProbeResult } from './probe';
-import { formatBytes } from './size';
+import { formatBytes } from '../../../src-shared/format-bytes';
 import { ToolFailedError, ToolNotFoundError } from './tools';
 import type { Tools } from './tools';
 

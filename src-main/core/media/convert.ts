@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { detectFile } from './detect';
 import { probeFile } from './probe';
 import type { ProbeResult } from './probe';
-import { formatBytes } from './size';
+import { formatBytes } from '../../../src-shared/format-bytes';
 import { defaultTools, runTool } from './tools';
 import type { Tools } from './tools';
 

@@ -1,19 +1,4 @@
-/** Byte sizes as people read and write them: `230.5 MiB` out, `64MiB` / `64M` / `67108864` in. */
-const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  // Whole numbers only when exact, so a file one byte over `200 MiB` never reads as `200 MiB` itself.
-  const exact = n % 1024 ** unit === 0;
-  return `${exact ? value.toFixed(0) : value.toFixed(1)} ${UNITS[unit]}`;
-}
-
+/** Byte sizes as people write them: `64MiB` / `64M` / `67108864` in; out through src-shared's `formatBytes`. */
 const MULTIPLIERS: Readonly<Record<string, number>> = {
   '': 1,
   b: 1,

@@ -38,13 +38,6 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   return relative.format(Math.round(diff / 86_400_000), 'day');
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GB`;
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The value of an `<input type="datetime-local">` for this instant, in local time. */

@@ -12,7 +12,7 @@ vi.mock('electron', () => electronFake.module);
 
 const { NotificationService } = await import('../../../src-main/app/notifications');
 const { DeepLinkRouter } = await import('../../../src-main/app/deep-links');
-const { Emitter } = await import('../../../src-main/app/events');
+const { Emitter } = await import('../../../src-main/core/common/events');
 const { deliveryEventsOf, disabledUpdateState, updatesPortFor } =
   await import('../../../src-main/app/bridge-adapters');
 const { LinuxAutostart, LoginItemService } = await import('../../../src-main/app/login-item');

@@ -9,7 +9,7 @@ vi.mock('electron', () => electronFake.module);
 const { NotificationService, deliveryFailedNotice, runMissedNotice, noticeText } =
   await import('../../../src-main/app/notifications');
 const { DeepLinkRouter } = await import('../../../src-main/app/deep-links');
-const { Emitter } = await import('../../../src-main/app/events');
+const { Emitter } = await import('../../../src-main/core/common/events');
 
 const DELIVERY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const RUN = '16fd2706-8baf-433b-82eb-8c7fada847da';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { describeError } from '../../app/describe-error';
-import { formatBytes } from '../../app/format';
+import { formatBytes } from '../../../../src-shared/format-bytes';
 import { IconAlert, IconCheck, IconFilm, IconX } from '../../components/icons';
 import { Progress } from '../../components/Progress';
 import { useMediaStore, type MediaItem } from '../../stores/use-media-store';

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { SettingsPatch, SettingsView, UpdatePhase, UpdateState } from '../../../../src-shared/ipc';
-import { formatBytes, formatDateTime, formatRelative, plural } from '../../app/format';
+import { formatBytes } from '../../../../src-shared/format-bytes';
+import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { Progress } from '../../components/Progress';
 import { Segmented } from '../../components/Segmented';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, parseSize } from '../../../../src-main/core/media/size';
+import { parseSize } from '../../../../src-main/core/media/size';
+import { formatBytes } from '../../../../src-shared/format-bytes';
 
 describe('formatBytes', () => {
   it('shows whole units only when exact', () => {
