@@ -161,7 +161,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   });
   const tray = late.add(
     new TrayController({
-      images: loadTrayImages(join(deps.resourcesDir, 'tray')),
+      images: loadTrayImages(join(deps.resourcesDir, 'tray'), deps.platform),
       inputs,
       actions: {
         open: () => windows.reveal(),
