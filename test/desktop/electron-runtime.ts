@@ -25,14 +25,19 @@ export function electronPackageDir(): string | null {
 export function electronRuntime(): string | null {
   const pkg = electronPackageDir();
   if (!pkg) return null;
-  const pathFile = join(pkg, 'path.txt');
-  const inside = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  const inside = binaryInDist(pkg);
   const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
   if (override) {
-    const bin = join(override, inside || 'electron');
+    const bin = join(override, inside ?? 'electron');
     return existsSync(bin) ? bin : null;
   }
   if (!inside) return null;
   const bin = join(pkg, 'dist', inside);
   return existsSync(bin) ? bin : null;
+}
+
+/** The binary's path inside a dist folder, as the install wrote it to path.txt (none before the install). */
+export function binaryInDist(pkg = electronPackageDir()): string | null {
+  const pathFile = pkg ? join(pkg, 'path.txt') : null;
+  return pathFile && existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() || null : null;
 }

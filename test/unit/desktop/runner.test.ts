@@ -4,13 +4,13 @@
  * empty folder, so this holds on a machine (CI) that has Electron installed too.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { electronRuntime } from '../../desktop/electron-runtime';
+import { binaryInDist, electronRuntime } from '../../desktop/electron-runtime';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -34,8 +34,10 @@ describe('the desktop test runner', () => {
     expect(withOverride(empty, electronRuntime)).toBeNull();
     const dist = mkdtempSync(join(tmpdir(), 'postdesk-electron-dist-'));
     try {
-      writeFileSync(join(dist, 'electron'), '');
-      expect(withOverride(dist, electronRuntime)).toBe(join(dist, 'electron'));
+      const bin = join(dist, binaryInDist() ?? 'electron');
+      mkdirSync(dirname(bin), { recursive: true });
+      writeFileSync(bin, '');
+      expect(withOverride(dist, electronRuntime)).toBe(bin);
     } finally {
       rmSync(dist, { recursive: true, force: true });
     }
