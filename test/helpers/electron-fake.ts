@@ -92,9 +92,16 @@ export class FakeApp extends EventEmitter {
 }
 
 export class FakeNativeImage {
+  private template = false;
   constructor(readonly path: string) {}
   isEmpty(): boolean {
     return false;
+  }
+  setTemplateImage(on: boolean): void {
+    this.template = on;
+  }
+  isTemplateImage(): boolean {
+    return this.template;
   }
 }
 
@@ -109,6 +116,14 @@ export class FakeMenu {
   }
   labels(): string[] {
     return this.template.map((i) => (i.type === 'separator' ? '---' : String(i.label)));
+  }
+  /** As Electron's `menu.items`: every item with its type, label and enabled state filled in. */
+  get items(): Array<{ type: string; label: string; enabled: boolean }> {
+    return this.template.map((i) => ({
+      type: i.type ?? 'normal',
+      label: i.label ?? '',
+      enabled: i.enabled ?? true,
+    }));
   }
 }
 

@@ -39,6 +39,8 @@ export interface DesktopBridgeOptions {
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
   readonly log?: (message: string) => void;
+  /** Uploads resumed at start-up run through this, so quitting and updating wait for them. */
+  readonly trackUploads?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface DesktopBridge {
@@ -96,6 +98,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     openExternal: o.openExternal ?? ((url) => shell.openExternal(url)),
     updates: o.updates,
     ...(o.log ? { log: o.log } : {}),
+    ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });
   return {
     bridge,

@@ -36,6 +36,11 @@ export interface AssembleOptions {
   readonly createSettleMs?: number;
   /** Where start-up work that failed (replay, upload resume) is reported; it never fails the host. */
   readonly log?: (message: string) => void;
+  /**
+   * Runs the resumption of interrupted uploads as tracked work, so the desktop's quit and update wait
+   * for it as for any upload (its UploadTracker); a refusal (the app is quitting) skips the resume.
+   */
+  readonly trackUploads?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface AssembledBridge {
@@ -132,8 +137,8 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     watching = null;
     if (!client) return;
     void posts.replay().catch((e: unknown) => log(`outbox replay failed: ${String(e)}`));
-    void uploads
-      .resume()
+    const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
+    void track('resuming interrupted uploads', () => uploads.resume())
       .then((r) => {
         if (r.finished + r.failed > 0) log(`resumed uploads: ${r.finished} finished, ${r.failed} not`);
       })
