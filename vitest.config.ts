@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts', 'test/integration/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/security/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

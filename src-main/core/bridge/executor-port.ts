@@ -5,7 +5,7 @@ import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import type { Settings } from '../config/settings';
-import { chooseAgent } from '../executor/from-core';
+import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -241,6 +241,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       name: s.executorName ?? `${hostname()} (postdesk web)`,
       agentType,
       ...(agent ? { agent } : {}),
+      folderFor: automationFolderOf(() => o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,

@@ -125,6 +125,8 @@ export interface ImportOptions {
   readonly again?: boolean;
   /** Send the valid rows even when others are invalid. */
   readonly skipInvalid?: boolean;
+  /** False: rows may not name media files on this computer (a CSV a page sent); see `validateRows`. */
+  readonly localMedia?: boolean;
 }
 
 export interface Bulk {
@@ -343,6 +345,7 @@ export function createBulk(opts: BulkOptions): Bulk {
         defaultTimezone: zone,
         now: opts.now?.(),
         tools: opts.tools,
+        localMedia: o.localMedia,
       });
       emit({
         type: 'validated',

@@ -6,13 +6,18 @@ export interface AgentEnvInput {
   readonly outputFile: string;
   readonly taskFile: string;
   readonly runJsonFile: string;
+  /** The user's folder for this run's automation (local settings), as POSTDESK_FOLDER. */
+  readonly folder?: string | undefined;
   /** Extra variables from the agent's configuration (for example its own model key). */
   readonly extra?: Readonly<Record<string, string>>;
   /** Values that must never reach the agent, under any name: the API key and the run token. */
   readonly secrets: readonly (string | undefined)[];
 }
 
-/** A minimal environment for an agent process, built from an allowlist rather than by subtraction. */
+/**
+ * A minimal environment for an agent process, built from an allowlist rather than by subtraction. Every
+ * value comes from this machine (the executor's own files, the user's settings), none from the service.
+ */
 export function buildAgentEnv(
   input: AgentEnvInput,
   parent: Readonly<NodeJS.ProcessEnv> = process.env,
@@ -27,6 +32,7 @@ export function buildAgentEnv(
   env.POSTDESK_OUTPUT = input.outputFile;
   env.POSTDESK_TASK = input.taskFile;
   env.POSTDESK_RUN_JSON = input.runJsonFile;
+  if (input.folder) env.POSTDESK_FOLDER = input.folder;
   const secrets = input.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
   for (const [name, value] of Object.entries(env)) {
     const leaks = secrets.some((s) => value.includes(s));
