@@ -72,6 +72,8 @@ export const GUARDED_SETTINGS = [
   'automation_folders',
 ] as const;
 export type GuardedSetting = (typeof GUARDED_SETTINGS)[number];
+/** The `code` of the `forbidden` error a guarded change gets when it was not confirmed; its message says why. */
+export const NOT_CONFIRMED_CODE = 'NOT_CONFIRMED';
 
 export const settings = {
   get: invoke(NoInput, SettingsView),

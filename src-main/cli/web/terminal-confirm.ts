@@ -9,11 +9,11 @@ import type { ConfirmPort } from '../../core/bridge/confirm';
 
 /** Said to the page when this host has no terminal to ask in. */
 export const NO_TERMINAL =
-  'Not saved: the programs and folders Postdesk uses can be changed only from the terminal that started it, ' +
-  'and this one cannot ask you. Make the change there, or start Postdesk from a terminal to confirm it there.';
+  'The programs and folders Postdesk uses can be changed only from the terminal that started it, and it ' +
+  'cannot ask you there. Make the change in that terminal, or start Postdesk from a terminal to confirm it there.';
 
-const REFUSED = 'Not saved: the change was refused in the terminal that started Postdesk.';
-const TIMED_OUT = 'Not saved: nobody confirmed the change in the terminal that started Postdesk in time.';
+const REFUSED = 'The change was refused in the terminal that started Postdesk.';
+const TIMED_OUT = 'Nobody confirmed the change in the terminal that started Postdesk in time.';
 
 export interface TerminalIo {
   readonly input: NodeJS.ReadableStream & { isTTY?: boolean };

@@ -24,7 +24,7 @@ export interface ConfirmPort {
 }
 
 export const NOT_CONFIRMED =
-  'Not saved: the change was not confirmed. Programs and folders Postdesk uses change only once you confirm them.';
+  'The change was not confirmed. The programs and folders Postdesk uses change only once you confirm them.';
 
 /** Where nobody can be asked: every guarded change is refused with this reason. */
 export function refuseAll(reason: string): ConfirmPort {
@@ -37,7 +37,7 @@ export function oneAtATime(port: ConfirmPort): ConfirmPort {
   return {
     async confirm(change) {
       if (busy) {
-        return { confirmed: false, reason: 'Not saved: another change is waiting for your confirmation.' };
+        return { confirmed: false, reason: 'Another change is waiting for your confirmation.' };
       }
       busy = true;
       try {

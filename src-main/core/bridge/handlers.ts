@@ -4,6 +4,7 @@ import type { InvokeDef } from '../../../src-shared/ipc/define';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
+import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { checkFile } from '../media/check';
@@ -88,6 +89,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         host: deps.host,
         version: deps.version,
         platform: deps.platform ?? process.platform,
+        file_dialog: Boolean(deps.picker),
       }),
       openExternal: async ({ url }) => {
         const { base_url } = await core.connection.status();
@@ -332,7 +334,10 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const change = guardedChange(await core.settings.get(), patch);
         if (change) {
           const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
-          if (!answer?.confirmed) throw new BridgeFault('forbidden', answer?.reason ?? NOT_CONFIRMED);
+          if (!answer?.confirmed) {
+            const reason = answer?.reason ?? NOT_CONFIRMED;
+            throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
+          }
         }
         const view = await core.settings.update(patch);
         events.emit('settings:didChange', view);
