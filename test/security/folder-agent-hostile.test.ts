@@ -208,17 +208,7 @@ describe('an agent program', () => {
     expect(resolve(row.run_dir!)).toBe(join(dir, 'data', 'executor', 'runs', row.id));
     expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
     // env: an allowlist, the executor's own POSTDESK_* files and the user's folder for this automation.
-    const allowed = new Set([
-      'PATH',
-      'HOME',
-      'LANG',
-      'LC_ALL',
-      'LC_CTYPE',
-      'TZ',
-      'TMPDIR',
-      'SYSTEMROOT',
-      'WINDIR',
-    ]);
+    const allowed = new Set(['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'WINDIR']);
     const own = {
       POSTDESK_RUN_DIR: row.run_dir,
       POSTDESK_OUTPUT: join(row.run_dir!, 'output.json'),
@@ -228,10 +218,11 @@ describe('an agent program', () => {
     };
     for (const [name, value] of Object.entries(seen.env)) {
       if (name in own) expect({ [name]: value }).toEqual({ [name]: own[name as keyof typeof own] });
-      else expect(allowed.has(name) ? name : `unexpected ${name}`).toBe(name);
+      else expect(allowed.has(name) || /^LC_[A-Z]+$/.test(name) ? name : `unexpected ${name}`).toBe(name);
       expect(value).not.toContain(privateDir);
       expect(value).not.toContain('evil.so');
     }
+    expect(seen.env.POSTDESK_FOLDER).toBe(userDir);
     // The task itself does carry the text: it is the agent's to read, as data.
     expect(await readFile(join(row.run_dir!, 'task.md'), 'utf8')).toContain(`folder: ${privateDir}`);
   });

@@ -14,10 +14,7 @@ export interface AgentEnvInput {
   readonly secrets: readonly (string | undefined)[];
 }
 
-/**
- * A minimal environment for an agent process, built from an allowlist rather than by subtraction. Every
- * value comes from this machine (the executor's own files, the user's settings), none from the service.
- */
+/** A minimal environment for an agent process, built from an allowlist rather than by subtraction. */
 export function buildAgentEnv(
   input: AgentEnvInput,
   parent: Readonly<NodeJS.ProcessEnv> = process.env,
