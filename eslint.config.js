@@ -1,24 +1,128 @@
 // @ts-check
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-/** Import zones: the arrows of style.md, enforced here rather than remembered. */
-const zone = (/** @type {string[]} */ patterns, /** @type {string} */ message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
-});
-const rawIpc = {
-  'no-restricted-syntax': [
-    'error',
-    {
-      selector: 'ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]',
-      message:
-        'Use the typed bridge (src-main/app/ipc-gate.ts, src-preload) rather than raw ipcMain/ipcRenderer.',
-    },
-  ],
+/**
+ * Import zones: the arrows of style.md, enforced here rather than remembered; test/unit/lint/zones.test.ts feeds each
+ * ban to eslint from each zone, so an edit here cannot silently open one.
+ *
+ * A ban is a regular expression over the module specifier as written. The same expression is checked on static
+ * imports and re-exports (no-restricted-imports) and on `import()` (no-restricted-syntax), because the lazy imports
+ * that start the sandbox are exactly the ones a zone must also see.
+ */
+const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** A tree of the repository however it is reached: `../../src-sandbox/app`, `src-sandbox`. */
+const tree = (/** @type {string} */ name) => `(^|\\/)${escape(name)}(\\/|$)`;
+/** A folder of src-main seen from a sibling folder: `../app/x`, `../../../src-main/cli`. */
+const mainFolder = (/** @type {string} */ name) => `^(\\.\\.\\/)+(src-main\\/)?${escape(name)}(\\/|$)`;
+
+/** Every Node built-in, as `fs` and as `node:fs` (a few, like `node:sqlite`, exist only with the prefix). */
+const NODE_BUILTINS = [
+  ...new Set(builtinModules.flatMap((m) => (m.startsWith('node:') ? [m] : [m, `node:${m}`]))),
+];
+const NODE = `^(${NODE_BUILTINS.map(escape).join('|')})$`;
+const ELECTRON = '^electron(\\/|$)';
+const REACT = '^react(-dom)?(\\/|$)';
+const MAIN = tree('src-main');
+const RENDERER = tree('src-renderer');
+const SANDBOX = tree('src-sandbox');
+const PRELOAD = tree('src-preload');
+/** The renderer's only door to window.postdesk (src-renderer/src/stores/bridge.ts). */
+const RENDERER_BRIDGE = '(^|\\/)stores\\/bridge(\\.ts)?$';
+/** Builds window.postdesk over the web host's WebSocket: main.tsx installs it once. */
+const WEB_BRIDGE = '(^|\\/)ipc\\/ws-client(\\.ts)?$';
+
+/** @typedef {{ ban: string, why: string }} Ban */
+/** @typedef {{ selector: string, message: string }} SyntaxBan */
+
+const RAW_IPC = /** @type {SyntaxBan[]} */ ([
+  {
+    selector: 'ImportSpecifier[imported.name=/^ipc(Main|Renderer)$/]',
+    message:
+      'Use the typed bridge (src-main/app/ipc-gate.ts, src-preload) rather than raw ipcMain/ipcRenderer.',
+  },
+]);
+const WINDOW_POSTDESK = /** @type {SyntaxBan[]} */ ([
+  {
+    selector: 'MemberExpression[object.name=/^(window|globalThis|self)$/][property.name="postdesk"]',
+    message: 'Only src-renderer/src/stores/bridge.ts reads window.postdesk; stores call bridge().',
+  },
+]);
+
+/**
+ * The lint rules of one zone. `syntax` lists the other no-restricted-syntax bans of these files, since a later
+ * config object replaces the whole rule rather than adding to it.
+ */
+function zone(/** @type {Ban[]} */ bans, /** @type {SyntaxBan[]} */ syntax = RAW_IPC) {
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: bans.map(({ ban, why }) => ({ regex: ban, caseSensitive: true, message: why })) },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      ...syntax,
+      ...bans.map(({ ban, why }) => ({ selector: `ImportExpression[source.value=/${ban}/u]`, message: why })),
+    ],
+  };
+}
+
+const shared = 'src-shared is plain TypeScript + zod: no Node, DOM, Electron or other source trees.';
+const SHARED_BANS = [NODE, ELECTRON, REACT, MAIN, RENDERER, SANDBOX, PRELOAD].map((ban) => ({
+  ban,
+  why: shared,
+}));
+
+const core =
+  'src-main/core never imports Electron, the app shell, the CLI or the sandbox (createCore takes a StartSandboxFn).';
+const CORE_BANS = [ELECTRON, mainFolder('app'), mainFolder('cli'), RENDERER, PRELOAD, SANDBOX].map((ban) => ({
+  ban,
+  why: core,
+}));
+
+const cli = 'The CLI runs without Electron.';
+const CLI_BANS = [ELECTRON, mainFolder('app'), PRELOAD].map((ban) => ({ ban, why: cli }));
+
+/**
+ * The modules of src-main that start the sandbox in-process, each lazily: `postdesk … --sandbox`, `postdesk sandbox`,
+ * and the desktop's "Try offline". No core module does: core takes the starter as a parameter (sandbox-link.ts).
+ */
+const SANDBOX_STARTERS = [
+  'src-main/cli/sandbox-connect.ts',
+  'src-main/cli/commands/sandbox.ts',
+  'src-main/app/main.ts',
+];
+const NO_SANDBOX = {
+  ban: SANDBOX,
+  why: `Only ${SANDBOX_STARTERS.join(', ')} start the sandbox; pass their StartSandboxFn instead.`,
 };
 
+const sandbox = 'The sandbox stands alone: it may import src-shared only.';
+const SANDBOX_BANS = [ELECTRON, MAIN, RENDERER, PRELOAD].map((ban) => ({ ban, why: sandbox }));
+
+const preload =
+  'The preload builds the bridge from src-shared/ipc with electron only: no Node, no other package or tree.';
+const PRELOAD_BANS = [
+  NODE,
+  // Any package but electron: the preload runs sandboxed, and everything else it needs comes through src-shared.
+  '^(?!electron$)(?!\\.{1,2}\\/)',
+  MAIN,
+  RENDERER,
+  SANDBOX,
+].map((ban) => ({ ban, why: preload }));
+
+const renderer = 'The renderer imports src-shared types and reaches window.postdesk through its stores only.';
+const RENDERER_BANS = [NODE, ELECTRON, MAIN, SANDBOX, PRELOAD].map((ban) => ({ ban, why: renderer }));
+const NO_RENDERER_BRIDGE = {
+  ban: RENDERER_BRIDGE,
+  why: 'Only stores (src-renderer/src/stores) call the bridge; screens and components read a store.',
+};
+const NO_WEB_BRIDGE = { ban: WEB_BRIDGE, why: 'Only src-renderer/src/main.tsx installs the web bridge.' };
+
+// Later objects replace a rule set by earlier ones for the files they match: the narrower zone comes last.
 export default tseslint.config(
   {
     ignores: [
@@ -43,67 +147,36 @@ export default tseslint.config(
         'error',
         { restrictDefaultExports: { direct: true, named: true, defaultFrom: true } },
       ],
-      ...rawIpc,
+      'no-restricted-syntax': ['error', ...RAW_IPC],
     },
   },
-  {
-    files: ['src-shared/**'],
-    rules: zone(
-      [
-        'node:*',
-        'electron',
-        'react',
-        '**/src-main/**',
-        '**/src-renderer/**',
-        '**/src-sandbox/**',
-        '**/src-preload/**',
-      ],
-      'src-shared is plain TypeScript + zod: no Node, DOM, Electron or other source trees.',
-    ),
-  },
-  {
-    files: ['src-main/core/**'],
-    rules: zone(
-      ['electron', 'electron/*', '**/app/**', '**/cli/**', '**/src-renderer/**', '**/src-preload/**'],
-      'src-main/core never imports Electron, the app shell or the CLI.',
-    ),
-  },
-  {
-    files: ['src-main/cli/**'],
-    rules: zone(
-      ['electron', 'electron/*', '**/app/**', '**/src-preload/**'],
-      'The CLI runs without Electron.',
-    ),
-  },
-  {
-    files: ['src-sandbox/**'],
-    rules: zone(
-      ['electron', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
-      'The sandbox stands alone: it may import src-shared only.',
-    ),
-  },
-  {
-    files: ['src-preload/**'],
-    rules: zone(
-      ['**/src-main/**', '**/src-renderer/**'],
-      'The preload builds the bridge from src-shared/ipc only.',
-    ),
-  },
-  {
-    files: ['src-main/app/ipc-gate.ts', 'src-preload/**'],
-    rules: { 'no-restricted-syntax': 'off' },
-  },
+  { files: ['src-shared/**'], rules: zone(SHARED_BANS) },
+  { files: ['src-main/**'], ignores: SANDBOX_STARTERS, rules: zone([NO_SANDBOX]) },
+  { files: ['src-main/core/**'], rules: zone(CORE_BANS) },
+  { files: ['src-main/cli/**'], rules: zone([...CLI_BANS, NO_SANDBOX]) },
+  { files: SANDBOX_STARTERS.filter((f) => f.startsWith('src-main/cli/')), rules: zone(CLI_BANS) },
+  { files: ['src-sandbox/**'], rules: zone(SANDBOX_BANS) },
+  // The preload is the one place that may touch ipcRenderer (through the contract), so no RAW_IPC here.
+  { files: ['src-preload/**'], rules: zone(PRELOAD_BANS, []) },
+  // The IPC gate registers the typed handlers on ipcMain: the other end of the bridge.
+  { files: ['src-main/app/ipc-gate.ts'], rules: zone([NO_SANDBOX], []) },
   {
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...zone(
-        ['node:*', 'electron', 'electron/*', '**/src-main/**', '**/src-sandbox/**', '**/src-preload/**'],
-        'The renderer imports src-shared types and window.postdesk only.',
-      ),
+      ...zone([...RENDERER_BANS, NO_RENDERER_BRIDGE, NO_WEB_BRIDGE], [...RAW_IPC, ...WINDOW_POSTDESK]),
     },
+  },
+  {
+    files: ['src-renderer/src/stores/**'],
+    rules: zone([...RENDERER_BANS, NO_WEB_BRIDGE], [...RAW_IPC, ...WINDOW_POSTDESK]),
+  },
+  { files: ['src-renderer/src/stores/bridge.ts'], rules: zone([...RENDERER_BANS, NO_WEB_BRIDGE]) },
+  {
+    files: ['src-renderer/src/main.tsx'],
+    rules: zone([...RENDERER_BANS, NO_RENDERER_BRIDGE], [...RAW_IPC, ...WINDOW_POSTDESK]),
   },
   {
     files: ['*.config.ts', '*.config.js', '*.config.cjs', 'eslint.config.js'],

@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
-import { SandboxClock } from './clock';
-import { registerControlRoutes, isLoopback } from './control/routes';
+import { SandboxClock, isClockTime } from './clock';
+import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
 import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import { InvalidJsonBody, SandboxError } from './errors';
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
 import { registerMcp } from './mcp/server';
@@ -46,7 +47,12 @@ export interface StartSandboxOptions {
 }
 
 export interface RunningSandbox {
+  /** Where the sandbox is reached from this machine, and the base of the links it hands out. */
   url: string;
+  /** The address actually bound, e.g. http://0.0.0.0:4010 with `--host 0.0.0.0`: what the listening line says. */
+  listening: string;
+  /** The same for the alias port, when there is one. */
+  aliasListening: string | null;
   /** The demo key, or the first key of the first owner of a given fixture; null when there is none. */
   apiKey: string | null;
   ctx: SandboxContext;
@@ -68,6 +74,10 @@ const firstKeyOf = (fixture: object): string | null => {
   return typeof key === 'string' ? key : null;
 };
 
+/** `http://address:port` of a bound socket, as the operating system reports it. */
+const boundUrl = (address: AddressInfo): string =>
+  `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
 const urlHost = (host: string): string => {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
@@ -86,7 +96,7 @@ const INVALID_BODY_ANSWERS: Readonly<Record<string, { code?: string; issues?: tr
 
 function invalidBodyAnswer(err: InvalidJsonBody, req: FastifyRequest): SandboxError {
   const answer = INVALID_BODY_ANSWERS[`${req.method} ${req.routeOptions.url ?? ''}`];
-  if (answer?.issues) return new SandboxError(400, undefined, err.message, { body: 'is not valid JSON' });
+  if (answer?.issues) return new SandboxError(400, undefined, err.message, { body: err.reason });
   if (answer?.code) return new SandboxError(400, answer.code, err.message);
   return err;
 }
@@ -143,6 +153,13 @@ export function buildApp(
     (_req, text, done) => {
       const s = String(text);
       if (s.trim() === '') return done(null, undefined);
+      // Checked on the text, before any parser or handler recurses into the value.
+      if (jsonDepthExceeds(s, MAX_JSON_DEPTH)) {
+        return done(
+          new InvalidJsonBody(`must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`),
+          undefined,
+        );
+      }
       try {
         done(null, JSON.parse(s) as unknown);
       } catch {
@@ -160,8 +177,13 @@ export function buildApp(
 
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0] ?? '';
-    if (path.startsWith('/_sandbox/') && !isLoopback(req)) {
-      throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
+    if (path.startsWith('/_sandbox/')) {
+      if (!isLoopback(req))
+        throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
+      guardControlRequest(
+        req,
+        [ctx.publicBaseUrl(), ctx.aliasBaseUrl()].filter((u): u is string => Boolean(u)),
+      );
     }
     // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
     if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
@@ -194,6 +216,21 @@ export function buildApp(
   return app;
 }
 
+/**
+ * Puts a `--data` store's virtual clock back. A stored value the clock cannot show (written by an
+ * older sandbox, or edited by hand) would make every request fail: the clock follows real time instead.
+ */
+function restoreClock(clock: SandboxClock, stored: string | null, quiet: boolean): void {
+  if (!stored) return;
+  const ms = /^\d{1,16}$/.test(stored) ? Number(stored) : Number.NaN;
+  if (isClockTime(ms)) {
+    clock.reset(new Date(ms));
+    return;
+  }
+  if (!quiet) console.error('sandbox: the stored virtual clock is out of range; following real time');
+  clock.reset();
+}
+
 /** Starts the sandbox: opens (or creates) the store, loads a fixture when the store is new, listens. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const quiet = opts.quiet ?? false;
@@ -204,9 +241,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   mkdirSync(objectsDir, { recursive: true });
   const db = openDatabase(dataDir);
   const clock = new SandboxClock();
-  const stored = metaGet(db, 'clock_ms');
-  if (stored) clock.reset(new Date(Number(stored)));
   clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
+  restoreClock(clock, metaGet(db, 'clock_ms'), quiet);
 
   const tickFns: ((now: Date) => void)[] = [];
   let baseUrl = '';
@@ -262,6 +298,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   await app.listen({ port: opts.port ?? 4010, host });
   const address = app.server.address() as AddressInfo;
   baseUrl = `http://${urlHost(host)}:${address.port}`;
+  const listening = boundUrl(address);
+  let aliasListening: string | null = null;
 
   let alias: Server | null = null;
   if (opts.aliasPort !== undefined) {
@@ -270,7 +308,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       alias!.once('error', reject);
       alias!.listen(opts.aliasPort, host, () => resolve());
     });
-    aliasUrl = `http://${urlHost(host)}:${(alias.address() as AddressInfo).port}`;
+    const aliasAddress = alias.address() as AddressInfo;
+    aliasUrl = `http://${urlHost(host)}:${aliasAddress.port}`;
+    aliasListening = boundUrl(aliasAddress);
   }
 
   runTick();
@@ -308,5 +348,5 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     return closed;
   };
 
-  return { url: baseUrl, apiKey, ctx, close };
+  return { url: baseUrl, listening, aliasListening, apiKey, ctx, close };
 }

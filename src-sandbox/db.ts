@@ -100,9 +100,12 @@ CREATE TABLE IF NOT EXISTS bulk_items (
 CREATE UNIQUE INDEX IF NOT EXISTS bulk_items_key ON bulk_items (owner_id, batch_id, item_key);
 CREATE INDEX IF NOT EXISTS bulk_items_order ON bulk_items (owner_id, batch_id, idx);
 
+-- An asset_id is the owner's own (two owners may hold the same one); object_key, a random uuid,
+-- names the stored object, the upload address and the public URL.
 CREATE TABLE IF NOT EXISTS media_assets (
-  id TEXT PRIMARY KEY,
+  id TEXT NOT NULL,
   owner_id TEXT NOT NULL,
+  object_key TEXT NOT NULL UNIQUE,
   run_id TEXT,
   content_type TEXT NOT NULL,
   content_length INTEGER NOT NULL,
@@ -113,7 +116,8 @@ CREATE TABLE IF NOT EXISTS media_assets (
   upload_expires_at TEXT NOT NULL,
   metadata TEXT,
   created_at TEXT NOT NULL,
-  completed_at TEXT
+  completed_at TEXT,
+  PRIMARY KEY (owner_id, id)
 );
 CREATE INDEX IF NOT EXISTS media_owner_sha ON media_assets (owner_id, sha256, status);
 CREATE INDEX IF NOT EXISTS media_owner_status ON media_assets (owner_id, status);
@@ -161,9 +165,32 @@ export function openDatabase(dataDir: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  db.exec(SANDBOX_SCHEMA_SQL);
+  db.transaction(() => {
+    const migrateMedia = mediaTableBeforeObjectKeys(db);
+    db.exec(SANDBOX_SCHEMA_SQL);
+    migrateMedia?.();
+  })();
   db.exec(AGENT_SCHEMA_SQL);
   return db;
+}
+
+/**
+ * A store written before asset ids were per owner keys `media_assets` by `id` alone and names objects
+ * by it. Its table is set aside (with its indexes, whose names the new table takes); the returned step,
+ * run once the new table exists, copies the rows with `object_key = id`, so their files and URLs stay.
+ */
+function mediaTableBeforeObjectKeys(db: Database.Database): (() => void) | null {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('media_assets')`).all() as {
+    name: string;
+  }[];
+  if (columns.length === 0 || columns.some((c) => c.name === 'object_key')) return null;
+  db.exec(`DROP INDEX IF EXISTS media_owner_sha; DROP INDEX IF EXISTS media_owner_status;
+    ALTER TABLE media_assets RENAME TO media_assets_before_object_keys;`);
+  return () => {
+    const kept = columns.map((c) => `"${c.name.replaceAll('"', '""')}"`).join(', ');
+    db.exec(`INSERT INTO media_assets (${kept}, object_key) SELECT ${kept}, id FROM media_assets_before_object_keys;
+      DROP TABLE media_assets_before_object_keys;`);
+  };
 }
 
 /** Tables `reset` keeps: `meta` holds the upload-signing secret and counters, not owner state. */

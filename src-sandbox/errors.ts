@@ -24,10 +24,17 @@ export class SandboxError extends Error {
   }
 }
 
-/** A JSON body that does not parse; app.ts answers it in the shape the route's contract names. */
+/**
+ * A JSON body that does not parse, or nests deeper than the sandbox reads; app.ts answers it in the
+ * shape the route's contract names.
+ */
 export class InvalidJsonBody extends SandboxError {
-  constructor() {
-    super(400, 'VALIDATION_FAILED', 'body: is not valid JSON');
+  /** What is wrong with the body, e.g. "is not valid JSON". */
+  readonly reason: string;
+
+  constructor(reason = 'is not valid JSON') {
+    super(400, 'VALIDATION_FAILED', `body: ${reason}`);
+    this.reason = reason;
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateTime, LIMITS, Platform } from '../src-shared/api';
 import { loadAgentFixture } from './agent/fixture';
+import { CLOCK_MAX_MS, CLOCK_MIN_MS, isClockTime } from './clock';
 import { hashApiKey } from './auth';
 import type { SandboxContext } from './context';
 import { nextSeq, stmt, wipeDatabase } from './db';
@@ -38,7 +39,9 @@ export const FixtureSkill = z.object({
   versions: z.array(z.object({ version: z.string().min(1), markdown: z.string() })).min(1),
 });
 export const Fixture = z.object({
-  now: DateTime.optional(),
+  now: DateTime.refine((s) => isClockTime(Date.parse(s)), {
+    message: `must be from ${new Date(CLOCK_MIN_MS).toISOString()} to before ${new Date(CLOCK_MAX_MS).toISOString()}`,
+  }).optional(),
   owners: z.array(FixtureOwner).default([]),
   skills: z.array(FixtureSkill).default([]),
 });

@@ -41,10 +41,10 @@ export async function runSandboxCli(argv: readonly string[]): Promise<void> {
     ...(o.aliasPort !== undefined ? { aliasPort: o.aliasPort } : {}),
     quiet: o.quiet ?? false,
   });
-  process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
+  // The address bound, not a loopback name for it: with --host 0.0.0.0 the network reaches it too.
+  process.stdout.write(`sandbox listening on ${sandbox.listening}\n`);
   if (sandbox.apiKey && !o.seed) process.stdout.write(`api key: ${sandbox.apiKey}\n`);
-  const alias = sandbox.ctx.aliasBaseUrl();
-  if (alias) process.stdout.write(`alias listening on ${alias}\n`);
+  if (sandbox.aliasListening) process.stdout.write(`alias listening on ${sandbox.aliasListening}\n`);
 
   await new Promise<void>((done) => {
     const stop = () => {

@@ -90,6 +90,12 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
             out.note('outbox: could not send queued posts now; they stay queued');
           }
         }
+        const undecided = core.outbox.list({ states: ['needs_decision'] }).length;
+        if (opts?.replay !== false && undecided > 0) {
+          deps
+            .output(cmd)
+            .note(`outbox: ${undecided} publish(es) need your decision (see \`postdesk outbox list\`)`);
+        }
         return core;
       })();
       return corePromise;

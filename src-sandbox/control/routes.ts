@@ -22,6 +22,60 @@ export function isLoopback(req: FastifyRequest): boolean {
   return LOOPBACK.test(req.socket.remoteAddress ?? '');
 }
 
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * True when `origin` is a page the sandbox itself serves: its own scheme and port (main or alias),
+ * under its host name or a loopback name. `null` and every other site are foreign.
+ */
+function isOwnOrigin(origin: string, ownBaseUrls: readonly string[]): boolean {
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return false;
+  }
+  return ownBaseUrls.some((base) => {
+    const own = new URL(base);
+    return (
+      from.protocol === own.protocol &&
+      from.port === own.port &&
+      (from.hostname === own.hostname || LOOPBACK_NAMES.has(from.hostname))
+    );
+  });
+}
+
+const contentTypeOf = (req: FastifyRequest): string =>
+  String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+
+/**
+ * Any web page can make the browser send a "simple" request to loopback: a form post or a no-cors
+ * fetch, with a text/plain, urlencoded or multipart body or none, and an Origin naming that page.
+ * Control routes refuse every foreign Origin (403) and every body that is not JSON (415), which a
+ * page cannot send cross-site without a CORS preflight the sandbox never grants. Runs in onRequest,
+ * before the body is read.
+ */
+export function guardControlRequest(req: FastifyRequest, ownBaseUrls: readonly string[]): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isOwnOrigin(origin, ownBaseUrls)) {
+    throw new SandboxError(
+      403,
+      'FORBIDDEN',
+      'the control API refuses requests from web pages of other origins',
+    );
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD' && contentTypeOf(req) !== 'application/json') {
+    throw new SandboxError(
+      415,
+      'VALIDATION_FAILED',
+      'unsupported content-type: control requests must be sent as application/json',
+    );
+  }
+}
+
 export interface ControlDeps {
   faults: Faults;
   /** Runs due work (scheduled deliveries, expiries, leases) at the clock's current time. */
@@ -59,7 +113,15 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext,
     reply.send({ now: ctx.clock.now().toISOString(), virtual: ctx.clock.isVirtual });
 
   app.post('/_sandbox/reset', async (req) => {
-    loadFixture(ctx, req.body ?? {});
+    // A wipe must be asked for explicitly: an empty body is refused, `{}` loads an empty fixture.
+    if (req.body === undefined) {
+      throw new SandboxError(
+        400,
+        'VALIDATION_FAILED',
+        'body: is required: a fixture as JSON ({} for an empty one)',
+      );
+    }
+    loadFixture(ctx, req.body);
     deps.faults.set({});
     // Objects belong to the wiped rows; the directory is recreated empty.
     await rm(ctx.objectsDir, { recursive: true, force: true });

@@ -29,7 +29,7 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
       return {
         ok: true,
         ...(await receiveUpload(ctx, {
-          assetId: req.params.id,
+          objectKey: req.params.id,
           query: req.query,
           headers: req.headers,
           body,
@@ -40,8 +40,8 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): 
 
   // Public URLs of completed assets, with single-range support for video players.
   app.get<{ Params: { file: string } }>('/media/:file', async (req, reply) => {
-    const id = req.params.file.replace(/\.[a-z0-9]+$/, '');
-    const object = await storedObject(ctx, id);
+    const objectKey = req.params.file.replace(/\.[a-z0-9]+$/, '');
+    const object = await storedObject(ctx, objectKey);
     if (!object) throw notFound('media object');
     reply
       .header('accept-ranges', 'bytes')

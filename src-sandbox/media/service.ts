@@ -21,6 +21,8 @@ import { checkUploadSignature, signUploadUrl } from './signing';
 export interface MediaRow {
   id: string;
   owner_id: string;
+  /** A random uuid naming the stored object, the upload address and the public URL (never the asset_id). */
+  object_key: string;
   run_id: string | null;
   content_type: string;
   content_length: number;
@@ -41,10 +43,12 @@ const EXTENSIONS: Record<string, string> = {
   'video/mp4': 'mp4',
 };
 
-export const uploadPath = (assetId: string): string => `/uploads/media/${assetId}`;
-export const objectPath = (ctx: SandboxContext, assetId: string): string => join(ctx.objectsDir, assetId);
-export const publicUrlOf = (ctx: SandboxContext, row: Pick<MediaRow, 'id' | 'content_type'>): string =>
-  `${ctx.publicBaseUrl()}/media/${row.id}.${EXTENSIONS[row.content_type] ?? 'bin'}`;
+export const uploadPath = (objectKey: string): string => `/uploads/media/${objectKey}`;
+export const objectPath = (ctx: SandboxContext, objectKey: string): string => join(ctx.objectsDir, objectKey);
+export const publicUrlOf = (
+  ctx: SandboxContext,
+  row: Pick<MediaRow, 'object_key' | 'content_type'>,
+): string => `${ctx.publicBaseUrl()}/media/${row.object_key}.${EXTENSIONS[row.content_type] ?? 'bin'}`;
 const mediaTypeOf = (contentType: string): 'image' | 'video' =>
   contentType.startsWith('video/') ? 'video' : 'image';
 
@@ -66,8 +70,20 @@ export function assetJson(ctx: SandboxContext, row: MediaRow): MediaAsset {
   };
 }
 
-function getRow(ctx: SandboxContext, id: string): MediaRow | null {
-  return (stmt(ctx.db, 'SELECT * FROM media_assets WHERE id = ?').get(id) as MediaRow | undefined) ?? null;
+/** The owner's asset `id`; another owner's asset of the same id is not there. */
+function getRow(ctx: SandboxContext, ownerId: string, id: string): MediaRow | null {
+  return (
+    (stmt(ctx.db, 'SELECT * FROM media_assets WHERE owner_id = ? AND id = ?').get(ownerId, id) as
+      MediaRow | undefined) ?? null
+  );
+}
+
+/** The asset behind an upload address or public URL. */
+function getRowByKey(ctx: SandboxContext, objectKey: string): MediaRow | null {
+  return (
+    (stmt(ctx.db, 'SELECT * FROM media_assets WHERE object_key = ?').get(objectKey) as
+      MediaRow | undefined) ?? null
+  );
 }
 
 /** A completed asset of the owner as a post media entry, or null (missing, foreign or not completed). */
@@ -76,8 +92,8 @@ export function uploadedAssetRef(
   ownerId: string,
   assetId: string,
 ): { asset_id: string; url: string; mime_type: string } | null {
-  const row = getRow(ctx, assetId);
-  if (!row || row.owner_id !== ownerId || row.status !== 'uploaded') return null;
+  const row = getRow(ctx, ownerId, assetId);
+  if (!row || row.status !== 'uploaded') return null;
   return { asset_id: row.id, url: publicUrlOf(ctx, row), mime_type: row.content_type };
 }
 
@@ -89,7 +105,7 @@ function reservationJson(ctx: SandboxContext, row: MediaRow): MediaReservationRe
     upload_url: signUploadUrl(
       ctx.db,
       ctx.publicBaseUrl(),
-      uploadPath(row.id),
+      uploadPath(row.object_key),
       new Date(row.upload_expires_at),
     ),
     upload_method: 'PUT',
@@ -153,8 +169,9 @@ function checkQuota(ctx: SandboxContext, ownerId: string, nowIso: string, adding
  * Reserves an upload (`POST /api/cli/media/uploads`, and the run variant with `runId`). Retries with
  * the same `asset_id` and content return the same asset (a fresh address when the old one expired);
  * without `asset_id`, a live pending reservation of the same content is returned again. Content the
- * owner already uploaded answers `already_uploaded` with `media`. Quotas: 429; reuse of an `asset_id`
- * for other content (or by another owner): 409.
+ * owner already uploaded answers `already_uploaded` with `media`. Quotas: 429; reuse of the owner's
+ * `asset_id` for other content: 409. An `asset_id` is the owner's own: another owner's asset of the
+ * same id is neither seen nor touched, and the reservation makes a fresh asset.
  */
 export function reserveMedia(
   ctx: SandboxContext,
@@ -168,10 +185,8 @@ export function reserveMedia(
   const expiresAt = new Date(now.getTime() + LIMITS.presignedUploadMs).toISOString();
   return ctx.db.transaction((): MediaReservationResponse => {
     if (r.asset_id) {
-      const existing = getRow(ctx, r.asset_id);
+      const existing = getRow(ctx, ownerId, r.asset_id);
       if (existing) {
-        if (existing.owner_id !== ownerId)
-          throw conflict('asset_id is already in use; omit it or choose another uuid');
         if (!sameContent(existing, r)) {
           throw conflict(
             `asset_id ${existing.id} was reserved for different content (type, length or hashes differ)`,
@@ -180,11 +195,11 @@ export function reserveMedia(
         if (existing.status === 'uploaded') return alreadyUploadedJson(ctx, existing);
         if (existing.upload_expires_at <= nowIso || existing.status === 'expired') {
           if (existing.status === 'expired') checkQuota(ctx, ownerId, nowIso, existing.content_length);
-          stmt(ctx.db, `UPDATE media_assets SET status = 'pending', upload_expires_at = ? WHERE id = ?`).run(
-            expiresAt,
-            existing.id,
-          );
-          return reservationJson(ctx, getRow(ctx, existing.id)!);
+          stmt(
+            ctx.db,
+            `UPDATE media_assets SET status = 'pending', upload_expires_at = ? WHERE object_key = ?`,
+          ).run(expiresAt, existing.object_key);
+          return reservationJson(ctx, getRowByKey(ctx, existing.object_key)!);
         }
         return reservationJson(ctx, existing);
       }
@@ -205,13 +220,15 @@ export function reserveMedia(
     }
     checkQuota(ctx, ownerId, nowIso, r.content_length);
     const id = r.asset_id ?? ctx.uuid();
+    const objectKey = ctx.uuid();
     stmt(
       ctx.db,
-      `INSERT INTO media_assets (id, owner_id, run_id, content_type, content_length, sha256, md5, status, bytes_received,
-         upload_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      `INSERT INTO media_assets (id, owner_id, object_key, run_id, content_type, content_length, sha256, md5, status,
+         bytes_received, upload_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
     ).run(
       id,
       ownerId,
+      objectKey,
       opts.runId ?? null,
       r.content_type,
       r.content_length,
@@ -220,7 +237,7 @@ export function reserveMedia(
       expiresAt,
       nowIso,
     );
-    return reservationJson(ctx, getRow(ctx, id)!);
+    return reservationJson(ctx, getRowByKey(ctx, objectKey)!);
   })();
 }
 
@@ -234,8 +251,8 @@ export async function completeMedia(
   assetId: string,
   opts: { runId?: string } = {},
 ): Promise<MediaAsset> {
-  const row = getRow(ctx, assetId);
-  if (!row || row.owner_id !== ownerId || (opts.runId !== undefined && row.run_id !== opts.runId)) {
+  const row = getRow(ctx, ownerId, assetId);
+  if (!row || (opts.runId !== undefined && row.run_id !== opts.runId)) {
     throw notFound('media asset');
   }
   if (row.status === 'uploaded') return assetJson(ctx, row);
@@ -244,13 +261,13 @@ export async function completeMedia(
       throw conflict('the upload address expired before the bytes arrived; reserve again');
     throw conflict('the bytes have not been uploaded yet: PUT them to upload_url before completing');
   }
-  const metadata = await probeMedia(objectPath(ctx, row.id), mediaTypeOf(row.content_type));
+  const metadata = await probeMedia(objectPath(ctx, row.object_key), mediaTypeOf(row.content_type));
   const nowIso = ctx.clock.now().toISOString();
   stmt(
     ctx.db,
-    `UPDATE media_assets SET status = 'uploaded', metadata = ?, completed_at = ? WHERE id = ? AND status != 'uploaded'`,
-  ).run(JSON.stringify(metadata), nowIso, row.id);
-  return assetJson(ctx, getRow(ctx, row.id)!);
+    `UPDATE media_assets SET status = 'uploaded', metadata = ?, completed_at = ? WHERE object_key = ? AND status != 'uploaded'`,
+  ).run(JSON.stringify(metadata), nowIso, row.object_key);
+  return assetJson(ctx, getRowByKey(ctx, row.object_key)!);
 }
 
 /** Pending reservations whose address expired with no bytes received stop counting as pending. */
@@ -265,7 +282,8 @@ const integrity = (message: string): SandboxError =>
   new SandboxError(400, 'UPLOAD_INTEGRITY_MISMATCH', message);
 
 export interface UploadRequest {
-  assetId: string;
+  /** The object key from the upload address. */
+  objectKey: string;
   query: { expires?: unknown; signature?: unknown };
   headers: Readonly<Record<string, string | string[] | undefined>>;
   body: Readable;
@@ -281,7 +299,7 @@ export async function receiveUpload(
   ctx: SandboxContext,
   up: UploadRequest,
 ): Promise<{ asset_id: string; bytes: number }> {
-  const check = checkUploadSignature(ctx.db, uploadPath(up.assetId), up.query, ctx.clock.nowMs());
+  const check = checkUploadSignature(ctx.db, uploadPath(up.objectKey), up.query, ctx.clock.nowMs());
   if (check === 'invalid')
     throw new SandboxError(403, 'UPLOAD_URL_INVALID', 'the upload address signature is invalid');
   if (check === 'expired') {
@@ -291,7 +309,7 @@ export async function receiveUpload(
       'the upload address has expired (10 minutes); reserve again',
     );
   }
-  const row = getRow(ctx, up.assetId);
+  const row = getRowByKey(ctx, up.objectKey);
   if (!row) throw notFound('media asset');
   if (row.status === 'uploaded') throw conflict('this asset is already completed; its bytes cannot change');
   const type = String(up.headers['content-type'] ?? '')
@@ -330,7 +348,7 @@ export async function receiveUpload(
       done(null, chunk);
     },
   });
-  const tmp = `${objectPath(ctx, row.id)}.${ctx.uuid()}.part`;
+  const tmp = `${objectPath(ctx, row.object_key)}.${ctx.uuid()}.part`;
   try {
     await pipeline(up.body, meter, createWriteStream(tmp));
     if (received !== row.content_length) {
@@ -340,7 +358,7 @@ export async function receiveUpload(
       throw integrity('content_md5: the bytes do not match the reserved MD5');
     if (sha.digest('hex') !== row.sha256)
       throw integrity('content_sha256: the bytes do not match the reserved SHA-256');
-    await rename(tmp, objectPath(ctx, row.id));
+    await rename(tmp, objectPath(ctx, row.object_key));
   } catch (err) {
     await rm(tmp, { force: true });
     if (err instanceof SandboxError) throw err;
@@ -350,23 +368,26 @@ export async function receiveUpload(
       'the upload body ended early or could not be stored',
     );
   }
-  stmt(ctx.db, 'UPDATE media_assets SET bytes_received = ? WHERE id = ?').run(received, row.id);
+  stmt(ctx.db, 'UPDATE media_assets SET bytes_received = ? WHERE object_key = ?').run(
+    received,
+    row.object_key,
+  );
   return { asset_id: row.id, bytes: received };
 }
 
-/** An uploaded object for `GET /media/<id>.<ext>`, or null. */
+/** An uploaded object for `GET /media/<object key>.<ext>`, or null. */
 export async function storedObject(
   ctx: SandboxContext,
-  assetId: string,
+  objectKey: string,
 ): Promise<{
   path: string;
   size: number;
   contentType: string;
   open(start?: number, end?: number): Readable;
 } | null> {
-  const row = getRow(ctx, assetId);
+  const row = getRowByKey(ctx, objectKey);
   if (!row || row.status !== 'uploaded') return null;
-  const path = objectPath(ctx, row.id);
+  const path = objectPath(ctx, row.object_key);
   const info = await stat(path).catch(() => null);
   if (!info) return null;
   return {

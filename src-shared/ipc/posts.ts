@@ -61,6 +61,32 @@ export const PostsPage = ListPostsResponse.extend({
 });
 export type PostsPage = z.infer<typeof PostsPage>;
 
+/**
+ * A post saved on this computer that the service has not confirmed: `waiting` is sent on its own as soon as the
+ * service answers; `needs_decision` is a publish whose answer was lost and that the posts list can neither show nor
+ * rule out, so it is not sent again until the person decides. Captions only, never the service's error text.
+ */
+export const QueuedPost = z.object({
+  entry_id: z.string(),
+  state: z.enum(['waiting', 'needs_decision']),
+  caption: z.string(),
+  targets: z.array(z.object({ platform: Platform, social_account_id: z.string() })),
+  /** Publish now, a schedule (with `scheduled_at`), or a draft. */
+  action: z.enum(['publish', 'schedule', 'draft']),
+  scheduled_at: z.string().nullable(),
+  queued_at: z.string(),
+});
+export type QueuedPost = z.infer<typeof QueuedPost>;
+export const QueuedPosts = z.object({ posts: z.array(QueuedPost) });
+export type QueuedPosts = z.infer<typeof QueuedPosts>;
+
+/** The person's answer for a `needs_decision` post: it was not published (send it again), or it was (drop it). */
+export const QueuedDecision = z.object({
+  entry_id: z.string().min(1).max(100),
+  decision: z.enum(['send_again', 'drop']),
+});
+export type QueuedDecision = z.infer<typeof QueuedDecision>;
+
 export const posts = {
   list: invoke(PostsListQuery, PostsPage),
   /** Publish now (no `action`, no `scheduled_at`), schedule (`scheduled_at` in UTC) or draft. */
@@ -74,4 +100,10 @@ export const posts = {
   didFailDelivery: event(DeliveryFailed),
   /** Checks for failed deliveries now; answers the ones not reported before (also sent as events). */
   checkFailures: invoke(NoInput, z.object({ failed: z.array(DeliveryFailed) })),
+  /** Posts saved on this computer and not confirmed yet, oldest first. */
+  queued: invoke(NoInput, QueuedPosts),
+  /** Answers a `needs_decision` post; `ok: false` when it is not (or no longer) waiting for a decision. */
+  decideQueued: invoke(QueuedDecision, z.object({ ok: z.boolean() })),
+  /** The queued posts changed (one was saved, sent, refused, decided, or could not be placed). */
+  didChangeQueued: event(QueuedPosts),
 } as const;

@@ -122,7 +122,7 @@ describe('media upload flow', () => {
     ]);
   });
 
-  it('makes asset_id retries idempotent and answers 409 for other content under the same asset_id', async () => {
+  it('makes asset_id retries idempotent and answers 409 for other content under the owner’s same asset_id', async () => {
     const asset_id = randomUUID();
     const a = await reserve(describeBytes(png, 'image/png', { asset_id }));
     const b = await reserve(describeBytes(png, 'image/png', { asset_id }));
@@ -131,8 +131,10 @@ describe('media upload flow', () => {
     expect((await sb.control.state()).media.pending).toBe(1);
     const other = await reserve(describeBytes(mp4, 'video/mp4', { asset_id }));
     expect(other).toMatchObject({ status: 409, body: { code: 'MEDIA_UPLOAD_CONFLICT' } });
+    // An asset_id is per owner: another owner's same id is a fresh asset of its own, not a conflict.
     const foreign = await reserve(describeBytes(png, 'image/png', { asset_id }), TEST_KEYS.b);
-    expect(foreign).toMatchObject({ status: 409, body: { code: 'MEDIA_UPLOAD_CONFLICT' } });
+    expect(foreign).toMatchObject({ status: 201, body: { asset_id, already_uploaded: false } });
+    expect(foreign.body.upload_url).not.toBe(a.body.upload_url);
   });
 
   it('answers 409 MEDIA_UPLOAD_CONFLICT when completing before the bytes arrive, 404 for unknown or foreign assets', async () => {

@@ -36,6 +36,10 @@ test('write an article in Markdown, preview it, publish it, and see each destina
 
   const { articles } = await sandboxApi<{ articles: Article[] }>(host, '/api/cli/articles?limit=100');
   const stored = articles.find((a) => a.title === title);
-  expect(stored?.targets.map((t) => t.destination).sort()).toEqual(['devto', 'hashnode', 'linkedin']);
-  expect(stored?.status).not.toBe('draft');
+  expect(stored).toMatchObject({ status: 'published' });
+  expect(stored?.targets.map((t) => `${t.destination} ${t.status}`).sort()).toEqual([
+    'devto published',
+    'hashnode published',
+    'linkedin published',
+  ]);
 });

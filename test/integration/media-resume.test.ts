@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
@@ -103,12 +103,23 @@ it('a process killed in the middle of its PUT resumes on the next start: same as
   expect(before[0]?.state).toBe('uploading');
   expect(await sb.control.state()).toMatchObject({ media: { pending: 1, uploaded: 0 } });
 
-  const outcomes = await createUploader({ api: client, store }).resumeUploads();
+  // What resumes is the reservation and its asset_id; the contract has one presigned PUT with no range, so the
+  // bytes go again from the first one (docs/media.md says exactly this).
+  const resumed: number[] = [];
+  const outcomes = await createUploader({
+    api: client,
+    store,
+    onEvent: (e) => {
+      if (e.type === 'progress') resumed.push(e.sent);
+    },
+  }).resumeUploads();
   expect(outcomes).toHaveLength(1);
   const o = outcomes[0]!;
   expect(o.ok, o.ok ? '' : o.error.message).toBe(true);
   if (!o.ok) return;
   expect(o.result.assetId).toBe(before[0]?.assetId);
+  // The cut-off PUT left nothing usable (pending 1, uploaded 0 above), so the whole file went out in the new one.
+  expect(Math.max(...resumed)).toBe(statSync(file).size);
   expect(await sb.control.state()).toMatchObject({ media: { pending: 0, uploaded: 1 } });
   const served = Buffer.from(
     await (await request(o.result.asset.public_url, { dispatcher: client.dispatcher })).body.arrayBuffer(),

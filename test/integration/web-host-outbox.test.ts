@@ -105,6 +105,78 @@ describe('posts:create through the outbox', () => {
   });
 });
 
+describe('a publish nobody can place', () => {
+  it('is listed by posts:queued as needing a decision, and each answer is carried out once', async () => {
+    const linkedin = { social_account_id: IDS.accounts.linkedin, platform: 'linkedin' as const };
+    // What an earlier session left: two publishes whose answers were lost and that the lists could not place.
+    const db = new Database(join(dir, 'data', 'postdesk.db'));
+    const { scope } = db.prepare('SELECT scope FROM outbox_entries LIMIT 1').get() as { scope: string };
+    const insert = db.prepare(
+      `INSERT INTO outbox_entries (id, scope, kind, request, state, attempts, sent_at, known_post_ids, created_at,
+                                   updated_at, error)
+       VALUES (?, ?, 'single', ?, 'needs_decision', 1, 1, '[]', ?, ?, ?)`,
+    );
+    const t = new Date().toISOString();
+    const secretish = JSON.stringify({ message: 'socket hang up at 10.0.0.1' });
+    insert.run(
+      'e-drop',
+      scope,
+      JSON.stringify({ caption: 'undecided: drop me', targets: [linkedin] }),
+      t,
+      t,
+      secretish,
+    );
+    insert.run(
+      'e-send',
+      scope,
+      JSON.stringify({ caption: 'undecided: send me', targets: [linkedin] }),
+      t,
+      t,
+      secretish,
+    );
+    db.close();
+
+    const changes: string[][] = [];
+    const off = page.bridge.posts.onDidChangeQueued((e) => changes.push(e.posts.map((p) => p.entry_id)));
+    const listed = await page.bridge.posts.queued();
+    expect(listed.ok).toBe(true);
+    const posts = listed.ok ? listed.value.posts : [];
+    expect(posts.map((p) => [p.entry_id, p.state, p.action])).toEqual([
+      ['e-drop', 'needs_decision', 'publish'],
+      ['e-send', 'needs_decision', 'publish'],
+    ]);
+    expect(posts[0]).toMatchObject({
+      caption: 'undecided: drop me',
+      targets: [linkedin],
+      scheduled_at: null,
+    });
+    // Nothing of the transport's failure reaches the page.
+    expect(JSON.stringify(posts)).not.toContain('hang up');
+
+    const before = (await sb.control.state()).posts;
+    expect(await page.bridge.posts.decideQueued({ entry_id: 'e-drop', decision: 'drop' })).toEqual({
+      ok: true,
+      value: { ok: true },
+    });
+    expect(await page.bridge.posts.decideQueued({ entry_id: 'e-drop', decision: 'send_again' })).toEqual({
+      ok: true,
+      value: { ok: false },
+    });
+    await expect.poll(() => changes.at(-1)).toEqual(['e-send']);
+    expect(await postIdsWithCaption('undecided: drop me')).toEqual([]);
+
+    expect(await page.bridge.posts.decideQueued({ entry_id: 'e-send', decision: 'send_again' })).toEqual({
+      ok: true,
+      value: { ok: true },
+    });
+    await expect.poll(async () => (await postIdsWithCaption('undecided: send me')).length).toBe(1);
+    await expect.poll(() => changes.at(-1)).toEqual([]);
+    expect(await page.bridge.posts.queued()).toEqual({ ok: true, value: { posts: [] } });
+    expect((await sb.control.state()).posts).toBe(before + 1);
+    off();
+  });
+});
+
 describe('failed deliveries', () => {
   it('reports a delivery that failed once, with its deep link, as an answer and as an event', async () => {
     // The first check of a service only records what had already failed.

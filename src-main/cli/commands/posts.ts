@@ -152,6 +152,11 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
           out.line(`  deliveries: ${entry.result?.socialPostIds.join(', ')}`);
         } else if (entry.state === 'failed') {
           out.line(`${c.red('✗')} the service refused the post: ${entry.error?.message ?? ''}`);
+        } else if (entry.state === 'needs_decision') {
+          out.line(
+            `${c.yellow('?')} Postdesk cannot tell whether the service published it (entry ${entry.id})`,
+          );
+          out.line('  it is not sent again on its own: see `postdesk outbox list`');
         } else {
           out.line(`${c.yellow('…')} queued in the outbox (${entry.state}) as ${entry.id}`);
           out.line('  it is sent by the next postdesk command or `postdesk outbox flush`');
@@ -159,6 +164,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         }
       });
       if (entry.state === 'failed') deps.setExitCode(EXIT.service);
+      else if (entry.state === 'needs_decision') deps.setExitCode(EXIT.other);
       else if (entry.state !== 'sent' && !opts.queue) deps.setExitCode(EXIT.network);
     });
 

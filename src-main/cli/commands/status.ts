@@ -33,7 +33,9 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
         failure = err;
         service = { ok: false, error: err.message };
       }
-      const outbox = core.outbox.list({ states: ['pending', 'sending', 'unconfirmed', 'failed'] });
+      const outbox = core.outbox.list({
+        states: ['pending', 'sending', 'unconfirmed', 'needs_decision', 'failed'],
+      });
       const byState: Record<string, number> = {};
       for (const e of outbox) byState[e.state] = (byState[e.state] ?? 0) + 1;
       const data = {

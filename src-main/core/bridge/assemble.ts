@@ -94,6 +94,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     // A create that answered "queued" (or one left by an earlier session) went out later.
     onDidSettle: (e) =>
       events.emit('posts:didChange', { reason: 'created', post_ids: e.result ? [e.result.postId] : [] }),
+    onDidChangeQueued: (queued) => events.emit('posts:didChangeQueued', { posts: [...queued] }),
   });
   const deliveries = createDeliveryWatch({
     store: o.store,

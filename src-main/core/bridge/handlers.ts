@@ -147,6 +147,10 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         await api(); // not connected: say so rather than answer "no failures"
         return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };
       },
+      queued: async () => ({ posts: core.posts ? [...core.posts.queued()] : [] }),
+      decideQueued: async ({ entry_id, decision }) => ({
+        ok: await need(core.posts, 'The outbox').decide(entry_id, decision),
+      }),
     },
     calendar: {
       range: async ({ start, end, platform, statuses }) => {

@@ -9,7 +9,12 @@ import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/medi
 import type { Automation } from '../../../src-shared/api/automations';
 import type { UploadContentType } from '../../../src-shared/api/media';
 import type { CreatePostRequest } from '../../../src-shared/api/posts';
-import type { CreatePostResult, DeliveryFailed } from '../../../src-shared/ipc/posts';
+import type {
+  CreatePostResult,
+  DeliveryFailed,
+  QueuedDecision,
+  QueuedPost,
+} from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
 
@@ -79,6 +84,10 @@ export interface PostCreatePort {
   create(req: Readonly<CreatePostRequest>): Promise<CreatePostResult>;
   /** Sends entries left queued by an earlier session. */
   replay(): Promise<void>;
+  /** What the service has not confirmed yet, oldest first (not a create still waiting for its answer). */
+  queued(): readonly QueuedPost[];
+  /** The person's answer for a `needs_decision` post; false when it is not waiting for one. */
+  decide(entryId: string, decision: QueuedDecision['decision']): Promise<boolean>;
 }
 
 /** The desktop updater; absent in `postdesk web`, which answers phase `unsupported`. */

@@ -1,5 +1,5 @@
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
-import type { CreatePostResult } from '../../../src-shared/ipc/posts';
+import type { CreatePostResult, QueuedPost } from '../../../src-shared/ipc/posts';
 import type { ApiClient } from '../api/client';
 import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
 import type { Store } from '../store/store';
@@ -17,6 +17,24 @@ export interface PostOutboxOptions {
   readonly flushEveryMs?: number;
   /** Called when a queued entry is finally sent or refused (the host refreshes its posts). */
   readonly onDidSettle?: (entry: Readonly<OutboxEntry>) => void;
+  /** Called with the whole list when what the service has not confirmed changes (the queued-posts notice). */
+  readonly onDidChangeQueued?: (posts: readonly QueuedPost[]) => void;
+}
+
+const UNCONFIRMED: readonly OutboxEntry['state'][] = ['pending', 'sending', 'unconfirmed', 'needs_decision'];
+
+/** An entry as the page sees it: what the post is and whether it waits for the service or for the person. */
+function toQueuedPost(e: Readonly<OutboxEntry>): QueuedPost {
+  const req = e.request;
+  return {
+    entry_id: e.id,
+    state: e.state === 'needs_decision' ? 'needs_decision' : 'waiting',
+    caption: req.caption,
+    targets: req.targets.map((t) => ({ platform: t.platform, social_account_id: t.social_account_id })),
+    action: req.action === 'draft' ? 'draft' : req.scheduled_at ? 'schedule' : 'publish',
+    scheduled_at: req.scheduled_at ?? null,
+    queued_at: e.createdAt,
+  };
 }
 
 /** Thrown when the create is safe in the store but the service has not confirmed it yet. */
@@ -30,14 +48,25 @@ export const QUEUED_CODE = 'OUTBOX_QUEUED';
 export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { close(): void } {
   const outboxes = new WeakMap<ApiClient, Outbox>();
   const settleMs = o.settleMs ?? 15_000;
+  // Creates still waiting for their first answer: the page hears about them from `posts:create` itself.
+  const answering = new Set<string>();
+  const queuedIn = (ob: Outbox): QueuedPost[] =>
+    ob
+      .list({ states: UNCONFIRMED })
+      .filter((e) => !answering.has(e.id))
+      .reverse()
+      .map(toQueuedPost);
+  const changed = (ob: Outbox): void => o.onDidChangeQueued?.(queuedIn(ob));
   const outboxFor = (client: ApiClient): Outbox => {
     let ob = outboxes.get(client);
     if (!ob) {
-      ob = createOutbox(o.store, client, { scope: o.scope(client) });
-      ob.onDidChange((e) => {
+      const created = createOutbox(o.store, client, { scope: o.scope(client) });
+      created.onDidChange((e) => {
         if (e.state === 'sent' || e.state === 'failed') o.onDidSettle?.(e);
+        if (!answering.has(e.id)) changed(created);
       });
-      outboxes.set(client, ob);
+      outboxes.set(client, created);
+      ob = created;
     }
     return ob;
   };
@@ -70,7 +99,14 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       if (!client) throw notConnected();
       const ob = outboxFor(client);
       const { entryId } = ob.enqueuePost(req);
-      const entry = await ob.settle(entryId, { timeoutMs: settleMs });
+      answering.add(entryId);
+      let entry: OutboxEntry;
+      try {
+        entry = await ob.settle(entryId, { timeoutMs: settleMs });
+      } finally {
+        answering.delete(entryId);
+      }
+      if (entry.state !== 'sent' && entry.state !== 'failed') changed(ob);
       if (entry.state === 'sent' && entry.result) {
         const social_posts = await deliveriesOf(client, entry.result.postId);
         const created_at = social_posts[0]?.created_at ?? entry.updatedAt;
@@ -94,12 +130,40 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
           },
         );
       }
+      if (entry.state === 'needs_decision') {
+        // Still "queued" to the page: it lists the post from the outbox, where the person decides.
+        throw new BridgeFault(
+          'network',
+          'The service did not confirm the post, and Postdesk cannot tell whether it was published. It is listed above the screen for you to decide; do not create it again.',
+          undefined,
+          { code: QUEUED_CODE },
+        );
+      }
       throw new BridgeFault(
         'network',
         `The service did not confirm the post yet. It is saved (outbox entry ${entry.id}) and is sent as soon as the service answers; do not create it again.`,
         undefined,
         { code: QUEUED_CODE },
       );
+    },
+    queued() {
+      const client = o.client();
+      return client ? queuedIn(outboxFor(client)) : [];
+    },
+    async decide(entryId, decision) {
+      const client = o.client();
+      if (!client) throw notConnected();
+      const ob = outboxFor(client);
+      // Only an entry of this service that is waiting for exactly this answer.
+      if (ob.list({ states: ['needs_decision'] }).every((e) => e.id !== entryId)) return false;
+      if (decision === 'drop') {
+        const dropped = ob.discard(entryId);
+        changed(ob);
+        return dropped;
+      }
+      const queued = ob.retry(entryId);
+      if (queued) void ob.flush().catch(() => undefined);
+      return queued;
     },
     /** Sends what a previous session left queued (on start and after each switch of connection). */
     async replay() {

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BulkCreateRequest, BulkItem, BulkItemResult } from '../../../src-shared/api/bulk';
@@ -10,10 +10,11 @@ import type { Tools } from '../media/tools';
 import type { Store } from '../store/store';
 import { openBulkStore } from './bulk-store';
 import type { BatchRecord, BulkStore, NewBatch } from './bulk-store';
+import { importIdentity, legacyFingerprint } from './identity';
 import { buildPlan, chunk, digestMedia } from './plan';
 import type { ImportPlan } from './plan';
 import { readRows } from './rows';
-import { validateRows } from './validate';
+import { parseRows, validateRows } from './validate';
 import type { PostRow, RowProblem } from './validate';
 
 export type BulkApi = MediaApi &
@@ -148,9 +149,6 @@ export interface BatchStatus {
   readonly failed: number;
   readonly items: readonly (BulkItemResult & { readonly row: number | null })[];
 }
-
-const fingerprintOf = (bytes: Buffer, zone: string): string =>
-  createHash('sha256').update(bytes).update('\0').update(zone).digest('hex');
 
 const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -332,8 +330,17 @@ export function createBulk(opts: BulkOptions): Bulk {
       const abs = resolve(file);
       const zone = opts.defaultTimezone ?? localZone();
       const read = await readRows(abs);
-      const fingerprint = fingerprintOf(read.bytes, zone);
-      const prior = o.again ? null : records.findImport(scope, fingerprint);
+      const baseDir = dirname(abs);
+      // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
+      const fingerprint = await importIdentity(
+        parseRows(read.rows, { baseDir, defaultTimezone: zone }).rows,
+        uploader.media,
+        opts.signal,
+      );
+      const prior = o.again
+        ? null
+        : (records.findImport(scope, fingerprint) ??
+          records.findImport(scope, legacyFingerprint(read.bytes, zone)));
       if (prior && !o.dryRun) {
         const pending = records.batches(prior.id).filter((b) => b.state === 'pending').length;
         if (pending) emit({ type: 'resuming', importId: prior.id, pending });
@@ -341,7 +348,7 @@ export function createBulk(opts: BulkOptions): Bulk {
       }
 
       const validation = await validateRows(read.rows, {
-        baseDir: dirname(abs),
+        baseDir,
         defaultTimezone: zone,
         now: opts.now?.(),
         tools: opts.tools,

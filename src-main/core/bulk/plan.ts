@@ -59,16 +59,25 @@ export async function digestMedia(
   for (const r of rows) {
     for (const m of r.media) {
       if (m.kind !== 'file' || out.has(m.path)) continue;
-      const st = await stat(m.path);
-      let d = media?.cachedDigests(m.path, st.size, st.mtimeMs) ?? null;
-      if (!d) {
-        d = await hashFile(m.path, { signal });
-        media?.cacheDigests(m.path, st.size, st.mtimeMs, d);
-      }
-      out.set(m.path, d);
+      out.set(m.path, await digestFile(m.path, media, signal));
     }
   }
   return out;
+}
+
+/** One file's digests, from the upload cache when its size and mtime are unchanged. */
+export async function digestFile(
+  path: string,
+  media: MediaStore | null,
+  signal?: AbortSignal,
+): Promise<Digests> {
+  const st = await stat(path);
+  let d = media?.cachedDigests(path, st.size, st.mtimeMs) ?? null;
+  if (!d) {
+    d = await hashFile(path, { signal });
+    media?.cacheDigests(path, st.size, st.mtimeMs, d);
+  }
+  return d;
 }
 
 export function buildPlan(

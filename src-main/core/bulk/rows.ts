@@ -31,7 +31,7 @@ export class BulkFileError extends Error {
 export interface ReadRows {
   readonly format: 'csv' | 'json';
   readonly rows: readonly RawRow[];
-  /** The file's bytes, for the import's identity. */
+  /** The file's bytes: the identity imports had before it was taken from the rows (see identity.ts). */
   readonly bytes: Buffer;
 }
 
@@ -75,7 +75,13 @@ function fromCsv(file: string, text: string): RawRow[] {
   } catch (err) {
     throw new BulkFileError(file, `not valid CSV (${err instanceof Error ? err.message : String(err)})`);
   }
-  return records.map((r, i) => ({ row: i + 1, line: r.info.lines, fields: r.record }));
+  // A line break inside a quoted field is the file's line ending, not the author's: a copy saved with CRLF holds
+  // the same posts, so it must send the same captions.
+  return records.map((r, i) => ({
+    row: i + 1,
+    line: r.info.lines,
+    fields: Object.fromEntries(Object.entries(r.record).map(([k, v]) => [k, v.replace(/\r\n?/g, '\n')])),
+  }));
 }
 
 /** Reads a CSV (header row first) or JSON import file; the extension decides, `.json` or anything else as CSV. */

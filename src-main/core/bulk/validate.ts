@@ -48,11 +48,14 @@ export interface Validation {
   readonly files: ReadonlyMap<string, FileCheck>;
 }
 
-export interface ValidateOptions {
+export interface ParseOptions {
   /** Relative media paths are read from here: the import file's folder. */
   readonly baseDir: string;
   /** Zone for local date-times in rows without a `timezone`. */
   readonly defaultTimezone: string;
+}
+
+export interface ValidateOptions extends ParseOptions {
   readonly now?: Date | undefined;
   readonly tools?: Tools | undefined;
   /**
@@ -72,13 +75,17 @@ const PLACEHOLDER_ASSET = '00000000-0000-4000-8000-000000000000';
 const str = (v: unknown): string | undefined =>
   v === undefined || v === null ? undefined : typeof v === 'string' ? v : undefined;
 
-/**
- * Validates every row before anything is sent: column names, each field, the contract's schema for a bulk item,
- * schedules in the future, and every media file against the upload limits. Problems name the row and field.
- */
-export async function validateRows(rows: readonly RawRow[], opts: ValidateOptions): Promise<Validation> {
+export interface ParsedRows {
+  readonly total: number;
+  /** The rows every field of which parses: what the import would send, before the checks that depend on the moment
+   *  (schedules in the past) or on the media files' contents. */
+  readonly rows: readonly PostRow[];
+  readonly problems: readonly RowProblem[];
+}
+
+/** Column names, then each row's fields and the contract's schema for a bulk item. Reads no file. */
+export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRows {
   const problems: RowProblem[] = [];
-  const now = opts.now ?? new Date();
   if (!isTimeZone(opts.defaultTimezone)) {
     problems.push({
       row: null,
@@ -99,10 +106,9 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
       });
     }
   }
-  if (problems.length > 0) return { total: rows.length, valid: [], problems, files: new Map() };
+  if (problems.length > 0) return { total: rows.length, rows: [], problems };
 
-  type Draft = Omit<PostRow, 'media'> & { media: MediaSpec[] };
-  const drafts: Draft[] = [];
+  const parsed: PostRow[] = [];
   for (const r of rows) {
     const f = r.fields;
     const add = (field: string | null, message: string): void => {
@@ -140,9 +146,6 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
         'is required to schedule (action schedule); leave action empty or write draft for a draft',
       );
     }
-    if (action.ok && action.value === 'schedule' && when.ok && when.value && new Date(when.value) <= now) {
-      add('scheduled_at', `${when.value} is in the past`);
-    }
     if (problems.length > before || !targets.ok || !media.ok || !when.ok || !action.ok) continue;
 
     // Everything the contract itself says about a bulk item (caption length, media count, target count…).
@@ -166,7 +169,7 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
       }
       continue;
     }
-    drafts.push({
+    parsed.push({
       row: r.row,
       line: r.line,
       caption: caption as string,
@@ -176,6 +179,30 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
       action: action.value,
       scheduledAt: when.value,
     });
+  }
+  return { total: rows.length, rows: parsed, problems };
+}
+
+/**
+ * Validates every row before anything is sent: column names, each field, the contract's schema for a bulk item,
+ * schedules in the future, and every media file against the upload limits. Problems name the row and field.
+ */
+export async function validateRows(rows: readonly RawRow[], opts: ValidateOptions): Promise<Validation> {
+  const now = opts.now ?? new Date();
+  const parsed = parseRows(rows, opts);
+  const problems = [...parsed.problems];
+  const drafts: PostRow[] = [];
+  for (const d of parsed.rows) {
+    if (d.action === 'schedule' && d.scheduledAt && new Date(d.scheduledAt) <= now) {
+      problems.push({
+        row: d.row,
+        line: d.line,
+        field: 'scheduled_at',
+        message: `${d.scheduledAt} is in the past`,
+      });
+    } else {
+      drafts.push(d);
+    }
   }
 
   // Each media file is checked once, however many rows use it.

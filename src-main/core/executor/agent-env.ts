@@ -1,5 +1,10 @@
-/** Variables an agent inherits from the executor; everything else (keys, tokens, proxies) stays out. */
-const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'WINDIR'];
+/**
+ * Variables an agent inherits from the executor; everything else (keys, tokens, proxies) stays out.
+ * docs/executor.md lists the same names, and a test holds the two together.
+ */
+const INHERITED = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'WINDIR'];
+/** Locale categories (LC_ALL, LC_CTYPE, LC_MESSAGES, LC_TIME …): they only shape how text and dates are shown. */
+const INHERITED_PREFIX = 'LC_';
 
 export interface AgentEnvInput {
   readonly runDir: string;
@@ -20,9 +25,10 @@ export function buildAgentEnv(
   parent: Readonly<NodeJS.ProcessEnv> = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of INHERITED) {
-    const v = parent[name];
-    if (v !== undefined) env[name] = v;
+  for (const [name, v] of Object.entries(parent)) {
+    if (v === undefined) continue;
+    if (INHERITED.includes(name) || (name.startsWith(INHERITED_PREFIX) && /^LC_[A-Z]+$/.test(name)))
+      env[name] = v;
   }
   Object.assign(env, input.extra ?? {});
   env.POSTDESK_RUN_DIR = input.runDir;

@@ -2,6 +2,9 @@ import type { Migration } from '../store/store';
 
 export const OUTBOX_NAMESPACE = 'outbox';
 
+const COLUMNS_V1 = `id, scope, kind, request, batch_id, item_key, state, attempts, next_attempt_at, sent_at,
+                    known_post_ids, owner, result, error, created_at, updated_at`;
+
 export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -23,6 +26,36 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
            created_at TEXT NOT NULL,
            updated_at TEXT NOT NULL
          );
+         CREATE INDEX outbox_entries_state ON outbox_entries (scope, state, next_attempt_at);`,
+  },
+  {
+    // `needs_decision`: a publish the lists can neither find nor rule out waits for a person. `fence_at`: the newest
+    // created_at the service showed before the send. SQLite cannot alter a CHECK, so the table is rebuilt.
+    version: 2,
+    up: `CREATE TABLE outbox_entries_v2 (
+           id TEXT PRIMARY KEY,
+           scope TEXT NOT NULL,
+           kind TEXT NOT NULL CHECK (kind IN ('bulk', 'single')),
+           request TEXT NOT NULL,
+           batch_id TEXT,
+           item_key TEXT,
+           state TEXT NOT NULL
+             CHECK (state IN ('pending', 'sending', 'sent', 'unconfirmed', 'needs_decision', 'failed')),
+           attempts INTEGER NOT NULL DEFAULT 0,
+           next_attempt_at INTEGER NOT NULL DEFAULT 0,
+           sent_at INTEGER,
+           known_post_ids TEXT,
+           fence_at INTEGER,
+           owner TEXT,
+           result TEXT,
+           error TEXT,
+           created_at TEXT NOT NULL,
+           updated_at TEXT NOT NULL
+         );
+         INSERT INTO outbox_entries_v2 (${COLUMNS_V1})
+           SELECT ${COLUMNS_V1} FROM outbox_entries ORDER BY rowid;
+         DROP TABLE outbox_entries;
+         ALTER TABLE outbox_entries_v2 RENAME TO outbox_entries;
          CREATE INDEX outbox_entries_state ON outbox_entries (scope, state, next_attempt_at);`,
   },
 ];

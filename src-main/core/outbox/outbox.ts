@@ -2,13 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CreatePostRequest } from '../../../src-shared/api/posts';
 import type { BulkItem } from '../../../src-shared/api/bulk';
-import type { Delivery } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
 import { ApiError, CredentialMissingError, NetworkError, ValidationError } from '../api/errors';
 import type { Store } from '../store/store';
+import { readWindows, snapshotBeforeSend, type WindowCache } from './lookup';
+import { judge } from './match';
 import { OUTBOX_MIGRATIONS, OUTBOX_NAMESPACE } from './migrations';
 
-export const OUTBOX_STATES = ['pending', 'sending', 'sent', 'unconfirmed', 'failed'] as const;
+/**
+ * `unconfirmed`: a publish whose answer was lost, being looked for in the posts list. `needs_decision`: the list can
+ * neither find it nor prove it was never created, so it is not sent again until a person says so (`retry`) or drops
+ * it (`discard`).
+ */
+export const OUTBOX_STATES = [
+  'pending',
+  'sending',
+  'sent',
+  'unconfirmed',
+  'needs_decision',
+  'failed',
+] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 /** `bulk`: drafts and schedules, sent as a one-item bulk batch (idempotent by batch_id + item_key).
  *  `single`: publish-now (and posts with URL media), sent once through POST /api/cli/posts and reconciled. */
@@ -46,6 +59,8 @@ export interface FlushReport {
   readonly sent: number;
   readonly failed: number;
   readonly unconfirmed: number;
+  /** Publishes Postdesk cannot tell were made or not; they wait for `retry` or `discard`. */
+  readonly needsDecision: number;
   readonly pending: number;
   /** Set when flushing stopped early because every send would fail the same way (no API key). */
   readonly blocked: string | null;
@@ -56,6 +71,8 @@ export interface OutboxOptions {
   scope?: string;
   /** How long after an unconfirmed send a listing must still show nothing before it is sent again. */
   settleMs?: number;
+  /** How far apart the service's own clocks may be, when its `created_at` values are compared with each other. */
+  serviceClockSlackMs?: number;
   /** Backoff after a transient failure: base * 2^attempts, capped. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -73,11 +90,11 @@ export interface Outbox {
   settle(entryId: string, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<OutboxEntry>;
   get(entryId: string): OutboxEntry | null;
   list(filter?: { states?: readonly OutboxState[]; limit?: number }): OutboxEntry[];
-  /** Entries of this scope not yet sent or failed. */
+  /** Entries of this scope Postdesk is still working on: not sent, failed, nor waiting for a person's decision. */
   unfinishedCount(): number;
-  /** Drops an entry that is not being sent right now. */
+  /** Drops an entry that is not being sent right now (for `needs_decision`: the person says it was published). */
   discard(entryId: string): boolean;
-  /** Puts a failed entry back in the queue. */
+  /** Puts a failed entry back in the queue; or a `needs_decision` one, when the person says it was not published. */
   retry(entryId: string): boolean;
   onDidChange(listener: (entry: OutboxEntry) => void): () => void;
 }
@@ -94,6 +111,7 @@ interface Row {
   next_attempt_at: number;
   sent_at: number | null;
   known_post_ids: string | null;
+  fence_at: number | null;
   owner: string | null;
   result: string | null;
   error: string | null;
@@ -150,27 +168,11 @@ function failureOf(err: unknown): OutboxFailure {
   return { message: String(err) };
 }
 
-const targetKey = (platform: string, accountId: string) => `${platform}:${accountId}`;
-
-/** Post ids in a listing whose deliveries all carry this caption and go only to these targets. */
-function matchingPostIds(deliveries: readonly Delivery[], req: CreatePostRequest): Map<string, Delivery[]> {
-  const wanted = new Set(req.targets.map((t) => targetKey(t.platform, t.social_account_id)));
-  const groups = new Map<string, Delivery[]>();
-  for (const d of deliveries) {
-    const g = groups.get(d.post_id) ?? [];
-    g.push(d);
-    groups.set(d.post_id, g);
-  }
-  for (const [postId, g] of groups) {
-    const ok = g.every(
-      (d) => d.caption === req.caption && wanted.has(targetKey(d.platform, d.social_account_id)),
-    );
-    if (!ok) groups.delete(postId);
-  }
-  return groups;
-}
-
 class Blocked extends Error {}
+
+/** States `settle` stops at: nothing more happens to the entry without a person. */
+const settled = (state: OutboxState): boolean =>
+  state === 'sent' || state === 'failed' || state === 'needs_decision';
 
 /** Failures raised before a request leaves this machine (no key, no keychain), not by the service or network. */
 function isLocalFailure(err: unknown): boolean {
@@ -189,6 +191,7 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
   const db = store.db;
   const scope = options.scope ?? client.baseUrl;
   const settleMs = options.settleMs ?? 30_000;
+  const slackMs = options.serviceClockSlackMs ?? 60_000;
   const retryBaseMs = options.retryBaseMs ?? 2_000;
   const retryMaxMs = options.retryMaxMs ?? 5 * 60_000;
   const now = options.now ?? Date.now;
@@ -252,10 +255,6 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
     }).immediate();
   }
 
-  async function listRecent(signal?: AbortSignal): Promise<Delivery[]> {
-    return (await client.listPosts({ limit: 100 }, { signal })).posts;
-  }
-
   function claimedPostIds(): Set<string> {
     const ids = new Set<string>();
     const rows = db
@@ -267,29 +266,40 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
     return ids;
   }
 
-  async function reconcile(r: Row, listing: () => Promise<Delivery[]>): Promise<void> {
+  /**
+   * Looks for an unconfirmed (or undecided) publish in the narrowed posts lists. Found: sent. After the settle
+   * interval, proven never created: sent again; anything less than proof: `needs_decision`, never a second send.
+   */
+  async function reconcile(
+    r: Row,
+    cache: WindowCache,
+    listedAt: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const req = JSON.parse(r.request) as CreatePostRequest;
-    const listedAt = now();
-    const deliveries = await listing();
-    const known = new Set<string>(r.known_post_ids ? (JSON.parse(r.known_post_ids) as string[]) : []);
-    const taken = claimedPostIds();
-    const candidates = [...matchingPostIds(deliveries, req)].filter(
-      ([postId]) => !known.has(postId) && !taken.has(postId),
-    );
-    // The oldest candidate after the snapshot is ours: a later identical post would be another entry's.
-    candidates.sort(([, a], [, b]) => (a[0]?.created_at ?? '').localeCompare(b[0]?.created_at ?? ''));
-    const found = candidates[0];
-    if (found) {
-      const [postId, ds] = found;
-      move(r.id, 'unconfirmed', 'sent', {
-        result: JSON.stringify({ postId, socialPostIds: ds.map((d) => d.id) } satisfies OutboxResult),
+    const windows = await readWindows(client, req, cache, signal);
+    const verdict = judge(windows, req, {
+      known: new Set(r.known_post_ids ? (JSON.parse(r.known_post_ids) as string[]) : []),
+      taken: claimedPostIds(),
+      fenceAt: r.fence_at,
+      slackMs,
+    });
+    if (verdict.kind === 'found') {
+      move(r.id, r.state, 'sent', {
+        result: JSON.stringify({
+          postId: verdict.postId,
+          socialPostIds: verdict.socialPostIds,
+        } satisfies OutboxResult),
         error: null,
       });
       return;
     }
-    if (r.sent_at !== null && listedAt - r.sent_at >= settleMs) {
-      // Proven absent after the settle interval: the lost request never created anything; send it again.
+    if (r.state !== 'unconfirmed' || r.sent_at === null || listedAt - r.sent_at < settleMs) return;
+    if (verdict.kind === 'absent') {
+      // The lost request never created anything: send it again.
       move(r.id, 'unconfirmed', 'pending', { next_attempt_at: now(), sent_at: null });
+    } else {
+      move(r.id, 'unconfirmed', 'needs_decision');
     }
   }
 
@@ -370,17 +380,19 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
       return;
     }
 
-    // single: remember which identical posts already exist, so reconciliation can tell ours apart.
-    let known: string[];
+    // single: remember which identical posts already exist, and how far the list reached, so reconciliation can
+    // tell ours apart and knows which windows reach back before the send.
+    let snapshot: Awaited<ReturnType<typeof snapshotBeforeSend>>;
     try {
-      known = [...matchingPostIds(await listRecent(signal), req).keys()];
+      snapshot = await snapshotBeforeSend(client, req, signal);
     } catch (err) {
       onSendError(r, err, false);
       return;
     }
     db.prepare(
-      'UPDATE outbox_entries SET sent_at = ?, known_post_ids = ?, updated_at = ? WHERE id = ? AND state = ?',
-    ).run(now(), JSON.stringify(known), iso(), r.id, 'sending');
+      `UPDATE outbox_entries SET sent_at = ?, known_post_ids = ?, fence_at = ?, updated_at = ?
+       WHERE id = ? AND state = ?`,
+    ).run(now(), JSON.stringify(snapshot.known), snapshot.fenceAt, iso(), r.id, 'sending');
     try {
       const res = await client.createPost(req, { signal });
       move(r.id, 'sending', 'sent', {
@@ -411,6 +423,7 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
       sent: c.sent ?? 0,
       failed: c.failed ?? 0,
       unconfirmed: c.unconfirmed ?? 0,
+      needsDecision: c.needs_decision ?? 0,
       pending: (c.pending ?? 0) + (c.sending ?? 0),
       blocked: null,
     };
@@ -420,11 +433,13 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
     recoverStale();
     let blocked: string | null = null;
     try {
-      let cached: Promise<Delivery[]> | null = null;
-      const listing = () => (cached ??= listRecent(signal));
-      for (const r of rowsIn.all(scope, 'unconfirmed')) {
+      const cache: WindowCache = new Map();
+      // Before any list is read: the settle interval is measured to a moment no later than the reading.
+      const listedAt = now();
+      const looking = [...rowsIn.all(scope, 'unconfirmed'), ...rowsIn.all(scope, 'needs_decision')];
+      for (const r of looking) {
         try {
-          await reconcile(r, listing);
+          await reconcile(r, cache, listedAt, signal);
         } catch (err) {
           if (isLocalFailure(err)) throw new Blocked(failureOf(err).message);
           // The listing failed: stay unconfirmed and try again next time.
@@ -484,11 +499,10 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
       for (;;) {
         const before = outbox.get(entryId);
         if (!before) throw new Error(`no outbox entry ${entryId}`);
-        if (before.state === 'sent' || before.state === 'failed') return before;
+        if (settled(before.state)) return before;
         const report = await outbox.flush({ signal: opts?.signal, force: true });
         const after = outbox.get(entryId) as OutboxEntry;
-        if (after.state === 'sent' || after.state === 'failed' || report.blocked || now() >= deadline)
-          return after;
+        if (settled(after.state) || report.blocked || now() >= deadline) return after;
         const wait =
           after.state === 'unconfirmed' ? Math.min(settleMs / 4, 2_000) : Math.min(retryBaseMs, 2_000);
         await new Promise((resolve) => setTimeout(resolve, Math.max(50, Math.min(wait, deadline - now()))));
@@ -520,12 +534,18 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
     discard(entryId) {
       const changed =
         db
-          .prepare(`DELETE FROM outbox_entries WHERE id = ? AND state IN ('pending', 'failed', 'sent')`)
+          .prepare(
+            `DELETE FROM outbox_entries WHERE id = ? AND state IN ('pending', 'failed', 'sent', 'needs_decision')`,
+          )
           .run(entryId).changes > 0;
       return changed;
     },
     retry(entryId) {
-      return move(entryId, 'failed', 'pending', { next_attempt_at: now(), error: null, sent_at: null });
+      return move(entryId, ['failed', 'needs_decision'], 'pending', {
+        next_attempt_at: now(),
+        error: null,
+        sent_at: null,
+      });
     },
     onDidChange(listener) {
       listeners.add(listener);

@@ -1,37 +1,119 @@
 import { useShallow } from 'zustand/react/shallow';
+import type { QueuedPost } from '../../../src-shared/ipc/posts';
 import { formatDateTime, formatRelative, plural } from '../app/format';
+import { platformLabel } from '../app/platforms';
 import { useNow } from '../app/use-now';
 import { useOutboxStore } from '../stores/use-outbox-store';
-import { IconClock } from './icons';
+import { IconAlert, IconClock } from './icons';
 
-/** Posts this window queued that the service has not confirmed yet (`OUTBOX_QUEUED`): shown as pending. */
+function where(q: Readonly<QueuedPost>): string {
+  const platforms = [...new Set(q.targets.map((t) => platformLabel(t.platform)))].join(', ');
+  return `${platforms} · ${plural(q.targets.length, 'account')}`;
+}
+
+const captionOf = (q: Readonly<QueuedPost>): string => q.caption || '(no caption)';
+
+/**
+ * Posts the host saved on this computer that the service has not confirmed. Most wait for the service and need
+ * nothing. A publish whose answer was lost and that the posts list can neither show nor rule out waits for the
+ * person instead: sending it again could publish it twice, so Postdesk asks.
+ */
 export function QueuedPosts() {
-  const { queued } = useOutboxStore(useShallow((s) => ({ queued: s.queued })));
+  const { queued, deciding, decisionError, decide } = useOutboxStore(
+    useShallow((s) => ({
+      queued: s.queued,
+      deciding: s.deciding,
+      decisionError: s.decisionError,
+      decide: s.decide,
+    })),
+  );
   const now = useNow(15_000);
+  const waiting = queued.filter((q) => q.state === 'waiting');
+  const undecided = queued.filter((q) => q.state === 'needs_decision');
   if (queued.length === 0) return null;
   return (
-    <section className="alert alert--warning queued-posts" aria-labelledby="queued-posts-title">
-      <IconClock size={16} />
-      <div className="queued-posts__body">
-        <p className="alert__title" id="queued-posts-title">
-          {plural(queued.length, 'post')} waiting to be sent
-        </p>
-        <p>Saved on this computer; each is sent as soon as the service answers. Nothing to do.</p>
-        <ul className="queued-posts__list" aria-label="Posts waiting to be sent">
-          {queued.map((q) => (
-            <li key={q.key}>
-              <span className="queued-posts__caption">{q.caption || '(no caption)'}</span>
-              <span className="faint">
-                {' '}
-                · {plural(q.accountIds.length, 'account')}
-                {q.scheduledAt ? ` · for ${formatDateTime(q.scheduledAt)}` : ''} · saved{' '}
-                {formatRelative(new Date(q.queuedAt).toISOString(), Math.max(now, q.queuedAt))}
-              </span>
-              <span className="badge badge--warning">pending</span>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <>
+      {undecided.length > 0 ? (
+        <section
+          className="alert alert--error queued-posts queued-posts--decide"
+          aria-labelledby="undecided-posts-title"
+        >
+          <IconAlert size={16} />
+          <div className="queued-posts__body">
+            <p className="alert__title" id="undecided-posts-title">
+              {plural(undecided.length, 'post')} {undecided.length === 1 ? 'needs' : 'need'} your decision
+            </p>
+            <p>
+              The service received {undecided.length === 1 ? 'this post' : 'these posts'} to publish now, but
+              its answer was lost, and its list of posts cannot show whether{' '}
+              {undecided.length === 1 ? 'it' : 'they'} went out. Postdesk will not send{' '}
+              {undecided.length === 1 ? 'it' : 'them'} again on its own, so nothing is published twice. Look
+              at the account, then choose.
+            </p>
+            {decisionError ? (
+              <p className="queued-posts__error" role="alert">
+                {decisionError}
+              </p>
+            ) : null}
+            <ul className="queued-posts__list" aria-label="Posts that need your decision">
+              {undecided.map((q) => (
+                <li key={q.entry_id} className="queued-posts__decision">
+                  <span className="queued-posts__caption">{captionOf(q)}</span>
+                  <span className="faint">
+                    {' '}
+                    · {where(q)} · saved {formatRelative(q.queued_at, Math.max(now, Date.parse(q.queued_at)))}
+                  </span>
+                  <span className="btn-row">
+                    <button
+                      type="button"
+                      className="btn btn--small"
+                      disabled={deciding !== null}
+                      aria-label={`It was published: forget “${captionOf(q)}”`}
+                      onClick={() => void decide(q.entry_id, 'drop')}
+                    >
+                      It was published
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--primary"
+                      disabled={deciding !== null}
+                      aria-label={`It was not published: send “${captionOf(q)}” again`}
+                      onClick={() => void decide(q.entry_id, 'send_again')}
+                    >
+                      Send it again
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      ) : null}
+      {waiting.length > 0 ? (
+        <section className="alert alert--warning queued-posts" aria-labelledby="queued-posts-title">
+          <IconClock size={16} />
+          <div className="queued-posts__body">
+            <p className="alert__title" id="queued-posts-title">
+              {plural(waiting.length, 'post')} waiting to be sent
+            </p>
+            <p>Saved on this computer; each is sent as soon as the service answers. Nothing to do.</p>
+            <ul className="queued-posts__list" aria-label="Posts waiting to be sent">
+              {waiting.map((q) => (
+                <li key={q.entry_id}>
+                  <span className="queued-posts__caption">{captionOf(q)}</span>
+                  <span className="faint">
+                    {' '}
+                    · {plural(q.targets.length, 'account')}
+                    {q.scheduled_at ? ` · for ${formatDateTime(q.scheduled_at)}` : ''} · saved{' '}
+                    {formatRelative(q.queued_at, Math.max(now, Date.parse(q.queued_at)))}
+                  </span>
+                  <span className="badge badge--warning">pending</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      ) : null}
+    </>
   );
 }

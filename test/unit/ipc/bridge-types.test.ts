@@ -1,6 +1,19 @@
-import { describe, expectTypeOf, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { BridgeResult, PostdeskBridge, RunStepEvent, ConnectionStatus } from '../../../src-shared/ipc';
 import type { ListAccountsResponse } from '../../../src-shared/api';
+
+// At run time expectTypeOf does nothing: `npm run typecheck` checks these types, and a wrong one fails it.
+const json = (name: string) => JSON.parse(readFileSync(new URL(`../../../${name}`, import.meta.url), 'utf8'));
+
+describe('this file', () => {
+  it('is checked by npm run typecheck', () => {
+    expect(json('package.json').scripts.typecheck).toContain('tsc -p tsconfig.node.json');
+    const node = json('tsconfig.node.json') as { include: string[]; exclude?: string[] };
+    expect(node.include).toContain('test/**/*.ts');
+    for (const ex of node.exclude ?? []) expect(ex).not.toMatch(/^test\/(\*\*|unit)/);
+  });
+});
 
 describe('PostdeskBridge type', () => {
   it('derives one function per invoke channel and on<Event> per event channel', () => {

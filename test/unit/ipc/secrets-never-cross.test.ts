@@ -51,6 +51,8 @@ const SAMPLES: Samples = {
   'posts:update': (c) => ({ id: c.postId, caption: 'secrets scenario, edited' }),
   'posts:delete': (c) => ({ id: c.deliveryId }),
   'posts:checkFailures': undefined,
+  'posts:queued': undefined,
+  'posts:decideQueued': { entry_id: 'no-such-entry', decision: 'drop' },
   'calendar:range': { start: later(-1), end: later(30) },
   'calendar:reschedule': (c) => ({ id: c.deliveryId, scheduled_at: later(4) }),
   'media:add': (c) => ({ grants: [c.png] }),

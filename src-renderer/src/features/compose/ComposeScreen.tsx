@@ -55,7 +55,7 @@ export function ComposeScreen() {
   );
   const fileDialog = useAppStore((s) => s.info?.file_dialog ?? false);
   const createPost = usePostsStore((s) => s.create);
-  const addQueued = useOutboxStore((s) => s.add);
+  const loadQueued = useOutboxStore((s) => s.load);
 
   const [caption, setCaption] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -118,7 +118,7 @@ export function ComposeScreen() {
     setSubmitting(false);
     if (!r.ok && isOutboxQueued(r.error)) {
       // Not a failure: the host holds the post and sends it itself. Creating it again would duplicate it.
-      addQueued(request);
+      void loadQueued();
       toast('warning', QUEUED_NOTICE);
     } else if (!r.ok) {
       setError(r.error);

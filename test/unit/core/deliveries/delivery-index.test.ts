@@ -105,13 +105,8 @@ describe('the delivery index with 10,000 rows', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
-  it('stays fast: a deep page and a filtered count take milliseconds, and the plan uses the indexes', () => {
-    const t = performance.now();
-    for (let i = 0; i < 20; i++) {
-      index.queryDeliveries({ scope: 'svc', status: 'scheduled', platform: 'x', offset: 400, limit: 100 });
-      index.queryDeliveries({ scope: 'svc', offset: 9_800, limit: 200 });
-    }
-    expect((performance.now() - t) / 20).toBeLessThan(25);
+  // How fast these pages come back is measured by `npm run bench -- local`, beside a full scan.
+  it('reads a filtered page through its index, with no sort of the whole table', () => {
     const plan = store.db
       .prepare(
         'EXPLAIN QUERY PLAN SELECT raw FROM deliveries WHERE scope = ? AND status = ? ORDER BY created_ms DESC, seq DESC LIMIT 100',

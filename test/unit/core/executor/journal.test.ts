@@ -38,7 +38,8 @@ describe('executor journal (a real SQLite file)', () => {
   it('records each occurrence once, even when two processes sharing the store decide it', () => {
     const file = fileStore();
     const a = new Journal(open(file), 'https://svc.test');
-    const b = new Journal(open(file), 'https://svc.test');
+    const decidedAt = '2030-01-01T10:00:05.000Z';
+    const b = new Journal(open(file), 'https://svc.test', () => decidedAt);
     a.saveAutomation('auto-1', 1, { id: 'auto-1' });
     const first = a.recordOccurrences('auto-1', '2030-01-01T10:00:00.000Z', [
       occurrence('2030-01-01T10:00:00.000Z'),
@@ -55,7 +56,13 @@ describe('executor journal (a real SQLite file)', () => {
     expect(second.map((r) => r.scheduled_for)).toEqual(['2030-01-01T09:00:00.000Z']);
     expect(a.list()).toHaveLength(2);
     expect(a.automation('auto-1')?.cursor).toBe('2030-01-01T10:00:00.000Z');
-    expect(a.list().find((r) => r.state === 'not_run')?.finished_at).not.toBeNull();
+    // A missed occurrence is over as soon as it is recorded.
+    expect(a.list().find((r) => r.state === 'not_run')).toMatchObject({
+      scheduled_for: '2030-01-01T09:00:00.000Z',
+      reason_code: 'executor_offline',
+      created_at: decidedAt,
+      finished_at: decidedAt,
+    });
   });
 
   it('keeps scopes apart, and the null scope reads them all', () => {

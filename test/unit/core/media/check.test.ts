@@ -64,12 +64,17 @@ describe('checkFile', () => {
   });
 
   it('points MOV, M4V and WebM at conversion, and refuses GIF', async () => {
-    for (const f of [fx.mov, fx.m4v, fx.webm]) {
+    // What media-fixtures.ts made each of them with: the check still probes the file it refuses.
+    for (const [f, codec] of [
+      [fx.mov, 'mpeg4'],
+      [fx.m4v, 'h264'],
+      [fx.webm, 'vp8'],
+    ] as const) {
       const c = await checkFile(f);
       expect(c.ok).toBe(false);
       expect(c.problems[0]?.rule).toBe('type');
       expect(c.problems[0]?.message).toContain(`convert it to MP4 with \`postdesk media convert ${f}\``);
-      expect(c.probe?.video).not.toBeNull();
+      expect(c.probe?.video).toMatchObject({ codec, width: 64, height: 48 });
     }
     const gif = await checkFile(fx.gif);
     expect(gif.problems[0]?.message).toBe(

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../../src-main/core/api/client';
 import { ValidationError } from '../../../../src-main/core/api/errors';
+import { OUTBOX_MIGRATIONS } from '../../../../src-main/core/outbox/migrations';
 import { createOutbox, type Outbox } from '../../../../src-main/core/outbox/outbox';
 import { openStore, type Store } from '../../../../src-main/core/store/store';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../../../helpers/sandbox';
@@ -152,10 +153,11 @@ describe('outbox', () => {
 
       t += 1_000;
       await restarted.flush();
-      const settled = outbox.get(id)!;
-      expect(settled.state).toBe('sent');
-      expect(settled.result?.postId).not.toBe(older.post.id);
       expect((await sb.control.state()).posts).toBe(2);
+      const { posts } = await client.listPosts();
+      const resent = posts.find((d) => d.post_id !== older.post.id);
+      expect(resent?.caption).toBe('lost');
+      expect(outbox.get(id)).toMatchObject({ state: 'sent', result: { postId: resent?.post_id } });
     });
 
     it('an entry a live process is sending is left alone', async () => {
@@ -167,6 +169,88 @@ describe('outbox', () => {
       await createOutbox(store, client).replay();
       expect(outbox.get(id)?.state).toBe('sending');
       expect((await sb.control.state()).posts).toBe(0);
+    });
+  });
+
+  describe('a publish the lists cannot place', () => {
+    it('is found though the service stored its lone surrogate changed', async () => {
+      const caption = 'Half an emoji \uD83D and the rest';
+      const outbox = createOutbox(store, client, { settleMs: 0 });
+      const id = outbox.enqueuePost({ caption, targets: [X] }).entryId;
+      const sentAt = Date.now();
+      const created = await client.createPost({ caption, targets: [X] });
+      crashedWhileSending(id, sentAt);
+      // The service really did change it: an exact compare would miss it.
+      expect(created.social_posts[0]?.caption).toBe('Half an emoji \uFFFD and the rest');
+
+      await createOutbox(store, client, { settleMs: 0 }).replay();
+      expect(outbox.get(id)).toMatchObject({ state: 'sent', result: { postId: created.post.id } });
+      expect((await sb.control.state()).posts).toBe(1);
+    });
+
+    it('waits as needs_decision across flushes, and is sent again only when a person says so', async () => {
+      let t = Date.now();
+      const now = () => t;
+      const outbox = createOutbox(store, client, { settleMs: 1_000, now });
+      await client.createPost({ caption: 'before', targets: [X] });
+      const id = outbox.enqueuePost({ caption: 'unplaceable', targets: [X] }).entryId;
+      // Sent, and the answer lost; then 100 newer publishes to the same account fill every window.
+      const { posts: seen } = await client.listPosts({ limit: 100 });
+      crashedWhileSending(id, t);
+      store.db
+        .prepare('UPDATE outbox_entries SET fence_at = ? WHERE id = ?')
+        .run(Date.parse(seen[0]!.created_at), id);
+      const made = await client.createPost({ caption: 'unplaceable', targets: [X] });
+      for (let i = 0; i < 100; i++) await client.createPost({ caption: `newer ${i}`, targets: [X] });
+      const held = await sb.control.state();
+
+      await outbox.replay();
+      expect(outbox.get(id)?.state).toBe('unconfirmed');
+      t += 1_000;
+      const report = await outbox.flush();
+      expect(report).toMatchObject({ needsDecision: 1, unconfirmed: 0, pending: 0 });
+      t += 60_000;
+      await outbox.flush({ force: true });
+      expect(await outbox.settle(id, { timeoutMs: 1 })).toMatchObject({ state: 'needs_decision' });
+      expect(outbox.unfinishedCount()).toBe(0);
+      expect(await sb.control.state()).toEqual(held);
+
+      // A person decides it was not published: it is sent again, once.
+      expect(outbox.retry(id)).toBe(true);
+      await outbox.flush();
+      expect(outbox.get(id)?.state).toBe('sent');
+      expect(outbox.get(id)?.result?.postId).not.toBe(made.post.id);
+      expect((await sb.control.state()).posts).toBe(held.posts + 1);
+    });
+
+    it('a person who says it was published drops it; nothing is sent', async () => {
+      const outbox = createOutbox(store, client);
+      const id = outbox.enqueuePost({ caption: 'dropped', targets: [X] }).entryId;
+      store.db
+        .prepare(`UPDATE outbox_entries SET state = 'needs_decision', sent_at = 1 WHERE id = ?`)
+        .run(id);
+      expect(outbox.list({ states: ['needs_decision'] }).map((e) => e.id)).toEqual([id]);
+      expect(outbox.discard(id)).toBe(true);
+      expect(outbox.get(id)).toBeNull();
+      await outbox.flush({ force: true });
+      expect((await sb.control.state()).posts).toBe(0);
+    });
+
+    it('a store written before needs_decision existed keeps its entries', async () => {
+      const old = openStore(join(dir, 'v1.db'));
+      old.migrate('outbox', OUTBOX_MIGRATIONS.slice(0, 1));
+      old.db
+        .prepare(
+          `INSERT INTO outbox_entries (id, scope, kind, request, state, sent_at, known_post_ids, created_at, updated_at)
+           VALUES ('e1', ?, 'single', ?, 'unconfirmed', 5, '[]', '2030-01-01T00:00:00Z', '2030-01-01T00:00:00Z')`,
+        )
+        .run(client.baseUrl, JSON.stringify({ caption: 'kept', targets: [X] }));
+      const outbox = createOutbox(old, client);
+      expect(old.version('outbox')).toBe(2);
+      expect(outbox.get('e1')).toMatchObject({ state: 'unconfirmed', request: { caption: 'kept' } });
+      old.db.prepare(`UPDATE outbox_entries SET state = 'needs_decision' WHERE id = 'e1'`).run();
+      expect(outbox.get('e1')?.state).toBe('needs_decision');
+      old.close();
     });
   });
 });

@@ -1,0 +1,33 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
+
+export interface CliRun {
+  readonly child: ChildProcess;
+  /** Resolves when the process has exited, with everything it printed (stdout then stderr, interleaved). */
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>;
+}
+
+/** The real `postdesk` CLI in its own process, against `baseUrl`, with its own data directory and key. */
+export function runCli(
+  args: readonly string[],
+  o: { baseUrl: string; dataDir: string; apiKey: string; env?: Readonly<Record<string, string>> },
+): CliRun {
+  const child = spawn(process.execPath, [BIN, '--base-url', o.baseUrl, ...args], {
+    env: {
+      PATH: process.env.PATH,
+      POSTDESK_DATA_DIR: o.dataDir,
+      POSTDESK_API_KEY: o.apiKey,
+      ...o.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((r) =>
+    child.on('close', (code, signal) => r({ code, signal, out })),
+  );
+  return { child, done };
+}
