@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -155,6 +156,28 @@ describe('postdesk web: the page holds grants, not powers', () => {
     expect(text.ok && text.value.rows[0]?.issues.map((i) => i.field)).toEqual(['media']);
     expect(JSON.stringify([plan, text])).not.toContain('rc-secret-4f9c2a');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'nor does submitting it: the valid rows go, the named file is never opened',
+    async () => {
+      // A named pipe: opening it to read would block until someone writes, so the submit would hang.
+      const fifo = join(dir, 'home', 'never-opened.png');
+      execFileSync('mkfifo', [fifo]);
+      const later = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+      const csv = [
+        'caption,targets,scheduled_at,media',
+        `"Sent",linkedin:${DEMO_ACCOUNTS.linkedin},${later(30)},`,
+        `"Not sent",linkedin:${DEMO_ACCOUNTS.linkedin},${later(31)},${fifo}`,
+      ].join('\n');
+      const granted = await page.bridge.files.grant([dropped('two.csv', Buffer.from(csv), 'text/csv')]);
+      const grant = granted.ok ? granted.value.files[0]!.grant : '';
+      const plan = await page.bridge.bulk.plan({ source: { grant } });
+      expect(plan.ok && plan.value.valid_count).toBe(1);
+      const sent = await page.bridge.bulk.submit({ plan_id: plan.ok ? plan.value.plan_id : '' });
+      expect(sent).toMatchObject({ ok: true, value: { created_count: 1, failed_count: 0 } });
+    },
+    15_000,
+  );
 
   it('an upload is stored privately and its grant posts with the file, end to end', async () => {
     const granted = await page.bridge.files.grant([dropped('photo.png', PNG, 'image/png')]);

@@ -333,7 +333,8 @@ export function createBulk(opts: BulkOptions): Bulk {
       const baseDir = dirname(abs);
       // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
       const fingerprint = await importIdentity(
-        parseRows(read.rows, { baseDir, defaultTimezone: zone }).rows,
+        // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
+        parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
         uploader.media,
         opts.signal,
       );

@@ -53,16 +53,16 @@ export interface ParseOptions {
   readonly baseDir: string;
   /** Zone for local date-times in rows without a `timezone`. */
   readonly defaultTimezone: string;
-}
-
-export interface ValidateOptions extends ParseOptions {
-  readonly now?: Date | undefined;
-  readonly tools?: Tools | undefined;
   /**
    * Whether rows may name media files on this computer (default true: a file the user named themselves).
    * False for a CSV a page sent (pasted text, an upload): it must not make Postdesk read the user's files.
    */
   readonly localMedia?: boolean | undefined;
+}
+
+export interface ValidateOptions extends ParseOptions {
+  readonly now?: Date | undefined;
+  readonly tools?: Tools | undefined;
 }
 
 /** Why a row of a CSV a page sent may not name a file. */
