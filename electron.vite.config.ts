@@ -23,8 +23,10 @@ const cspMeta = (): Plugin => ({
  * The desktop build: main (src-main/app/main.ts), the sandboxed preload and the renderer, into out/.
  * The preload bundles its dependencies (zod, the contract): a sandboxed preload cannot require them.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   main: {
+    // Only `electron-vite dev` builds a main process that may load the dev server (src-main/app/build-flags.ts).
+    define: { __POSTDESK_DEV_BUILD__: JSON.stringify(command === 'serve') },
     build: {
       outDir: at('./out/main'),
       rollupOptions: { input: { index: at('./src-main/app/main.ts') } },
@@ -51,4 +53,4 @@ export default defineConfig({
       rollupOptions: { input: { index: at('./src-renderer/index.html') } },
     },
   },
-});
+}));

@@ -79,7 +79,7 @@ async function fullLoad(page: Page, origin: string): Promise<{ ms: number; rows:
 
 /**
  * A newly loaded document on the accounts screen, so nothing is cached in the stores. (A `goto` that
- * only changes the hash stays in the same document.) The launch secret stays in sessionStorage.
+ * only changes the hash stays in the same document.) The session secret stays in sessionStorage.
  */
 async function freshPage(page: Page, origin: string): Promise<void> {
   await page.goto('about:blank');
@@ -180,7 +180,7 @@ export async function benchUi(): Promise<void> {
     // tsx compiles this file with esbuild's keepNames, which wraps inner functions in `__name(…)`;
     // the functions sent to the page need that helper there too.
     await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
-    await openConnected(page, host.url);
+    await openConnected(page, await host.nextUrl());
 
     const emptyTimes = await firstRender(page, host.origin);
     const emptyFrames = await scrollFrames(page);

@@ -33,12 +33,14 @@ import { UploadTracker, UploadsClosedError } from './upload-tracker';
 import { loadAutoUpdater } from './updater';
 import { updateNotice } from './update-state';
 import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-adapters';
-import { createMainWindow, isRendererUrl, registerPrivilegedSchemes } from './window';
+import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
+import { DEV_BUILD } from './build-flags';
 import { dialogConfirm, dialogPicker } from './dialogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log = createConsoleLogger();
-const devServerUrl = process.env.ELECTRON_RENDERER_URL ?? null;
+// The window loads it and the IPC gate trusts it: never in a packaged or production build.
+const devServerUrl = devServerUrlFor(app, process.env, DEV_BUILD);
 const dataDir = process.env.POSTDESK_DATA_DIR ?? app.getPath('userData');
 
 /** "Try offline": the sandbox in this process, loaded on demand (most sessions never need Fastify). */

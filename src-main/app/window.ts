@@ -43,7 +43,7 @@ export interface MainWindowDeps {
   readonly preloadPath: string;
   /** The built renderer (out/renderer). */
   readonly rendererDir: string;
-  /** electron-vite's dev server (ELECTRON_RENDERER_URL) in development; null in a packaged app. */
+  /** electron-vite's dev server in development (`devServerUrlFor`); null in a packaged app. */
   readonly devServerUrl?: string | null;
   /** The files the user added: the only ones `postdesk-media:` serves. */
   readonly media: MediaRegistry;
@@ -85,6 +85,31 @@ export function mainWindowOptions(
       spellcheck: true,
     },
   };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * electron-vite's dev server (`ELECTRON_RENDERER_URL`), or null. Only a development build
+ * (`devBuild`, a build-time constant) that is not packaged and was started by `electron-vite dev`
+ * (which sets `NODE_ENV_ELECTRON_VITE=development`) honours it, and only for an http server on this
+ * machine: anywhere else the variable would load any origin with the whole bridge and the IPC gate
+ * would trust it.
+ */
+export function devServerUrlFor(
+  app: { readonly isPackaged: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+  devBuild: boolean,
+): string | null {
+  if (app.isPackaged || !devBuild || env.NODE_ENV_ELECTRON_VITE !== 'development') return null;
+  const raw = env.ELECTRON_RENDERER_URL;
+  if (!raw) return null;
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname) ? raw : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a URL is our renderer: the app scheme's origin, or the dev server's in development. */

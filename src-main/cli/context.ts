@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createCore, openLocal, type Core } from '../core/services';
 import { dataDir } from '../core/paths';
+import { apiKeyFromEnv } from '../core/secrets/secret-store';
 import type { CliIo } from './output';
 import { Output } from './output';
 import { startSandboxInProcess } from './sandbox-connect';
@@ -64,6 +65,9 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
     core(cmd, opts) {
       corePromise ??= (async () => {
         const g = globalsOf(cmd);
+        // A key file that cannot be used stops the command here, before any work, rather than at
+        // each call. It is read now, once: nothing later needs the variable again.
+        if (!g.sandbox) apiKeyFromEnv(io.env);
         const core = await createCore({
           dataDir: dir,
           env: io.env,

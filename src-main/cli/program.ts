@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS } from './commands/index';
 import { createDeps } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
-import { Output, type CliIo } from './output';
+import { Output, scrubForTerminal, type CliIo } from './output';
 
 export function buildProgram(io: CliIo): { program: Command; close(): Promise<void>; exitCode(): number } {
   const { deps, state } = createDeps(io);
@@ -20,11 +20,12 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     .addHelpText(
       'after',
       '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
-        'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: keychain, or $POSTDESK_API_KEY.',
+        'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: $POSTDESK_API_KEY, else the private file $POSTDESK_API_KEY_FILE names, else the keychain.',
     );
   program.configureOutput({
-    writeOut: (s) => io.stdout.write(s),
-    writeErr: (s) => io.stderr.write(s),
+    // Usage errors repeat what was typed: shown, never obeyed, like everything else printed.
+    writeOut: (s) => io.stdout.write(scrubForTerminal(s)),
+    writeErr: (s) => io.stderr.write(scrubForTerminal(s)),
   });
   for (const register of COMMANDS) register(program, deps);
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
@@ -49,17 +50,15 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     if (err instanceof CommanderError) {
       // Commander already printed its message (or the help).
       if (json && code !== EXIT.ok) {
-        io.stdout.write(
-          `${JSON.stringify({ error: { name: 'UsageError', message: err.message } }, null, 2)}\n`,
-        );
+        new Output(io, true).json1({ error: { name: 'UsageError', message: err.message } });
       }
     } else {
       const out = new Output(io, json);
-      if (json) io.stdout.write(`${JSON.stringify(errorJson(err), null, 2)}\n`);
+      if (json) out.json1(errorJson(err));
       else {
         const [first, ...rest] = errorLines(err);
-        io.stderr.write(`${out.colors.red('error:')} ${first ?? ''}\n`);
-        for (const l of rest) io.stderr.write(`${l}\n`);
+        out.warn(`${out.colors.red('error:')} ${first ?? ''}`);
+        for (const l of rest) out.warn(l);
       }
     }
   } finally {

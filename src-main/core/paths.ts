@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDirSync, tightenFileSync } from './private-files';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,3 +26,19 @@ export const storeFile = (dir: string): string => join(dir, 'postdesk.db');
 export const sandboxDataDir = (dir: string): string => join(dir, 'sandbox');
 /** Which sandbox (URL, pid) is running for this data directory, so other processes reuse it. */
 export const sandboxRegistryFile = (dir: string): string => join(dir, 'sandbox.json');
+/** The executor's folder (its run directories are `runs/<local id>` in it). */
+export const executorDataDir = (dir: string): string => join(dir, 'executor');
+
+/**
+ * Makes a data directory private (0700) and tightens what an older version may have left readable:
+ * the store and its WAL and SHM, the sandbox registry, the executor's folders. Everything else below
+ * is out of other users' reach once the directory itself is 0700.
+ */
+export function securePrivateDataDir(dir: string): void {
+  ensurePrivateDirSync(dir);
+  const db = storeFile(dir);
+  for (const file of [db, `${db}-wal`, `${db}-shm`, sandboxRegistryFile(dir)]) tightenFileSync(file);
+  for (const sub of [executorDataDir(dir), join(executorDataDir(dir), 'runs')]) {
+    if (existsSync(sub)) ensurePrivateDirSync(sub);
+  }
+}

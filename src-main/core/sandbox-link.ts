@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod';
 import { registerSecret } from './api/redact';
 import { sandboxDataDir, sandboxRegistryFile } from './paths';
+import { ensurePrivateDirSync, writePrivateFileSync } from './private-files';
 
 /** What src-sandbox/app.ts's `startSandbox` gives back; core takes the function as a parameter and never imports it. */
 export interface StartedSandbox {
@@ -74,10 +75,8 @@ export async function connectSandbox(dataDir: string, start: StartSandboxFn): Pr
   const started = await start({ port: 0, host: '127.0.0.1', dataDir: sandboxDataDir(dataDir), quiet: true });
   registerSecret(started.apiKey);
   const file = sandboxRegistryFile(dataDir);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ url: started.url, pid: process.pid, apiKey: started.apiKey }), {
-    mode: 0o600,
-  });
+  ensurePrivateDirSync(dirname(file));
+  writePrivateFileSync(file, JSON.stringify({ url: started.url, pid: process.pid, apiKey: started.apiKey }));
   return {
     url: started.url,
     apiKey: started.apiKey,

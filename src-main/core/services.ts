@@ -1,8 +1,9 @@
 import { createApiClient, type ApiClient } from './api/client';
 import type { RetryOptions } from './api/transport';
 import { readSettings, updateSettings, type Settings, type SettingsPatch } from './config/settings';
+import { moveProxyPasswordToKeychain, readProxyPassword } from './config/proxy';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
-import { storeFile } from './paths';
+import { securePrivateDataDir, storeFile } from './paths';
 import { connectSandbox, type SandboxLink, type StartSandboxFn } from './sandbox-link';
 import {
   KeychainSecretStore,
@@ -75,6 +76,7 @@ export function openLocal(
   secrets: SecretStore;
   settings: SettingsService;
 } {
+  securePrivateDataDir(dataDir);
   const store = openStore(storeFile(dataDir));
   return {
     store,
@@ -100,7 +102,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     const baseUrl = sandbox?.url ?? opts.baseUrl ?? env.POSTDESK_BASE_URL ?? s.baseUrl;
     if (!baseUrl) throw new ServiceNotConfiguredError();
     const aliasUrl = sandbox ? null : (env.POSTDESK_ALIAS_URL ?? s.aliasUrl);
-    const proxyUrl = s.proxyUrl ?? env.HTTPS_PROXY ?? env.https_proxy ?? null;
+    await moveProxyPasswordToKeychain(local);
+    const savedProxy = settings.get().proxyUrl;
+    const proxyUrl = savedProxy ?? env.HTTPS_PROXY ?? env.https_proxy ?? null;
     const sandboxKey = sandbox?.apiKey;
     // For scripts and tests that want a failure reported at once rather than after the backoff.
     const retriesFromEnv = Number(env.POSTDESK_HTTP_RETRIES);
@@ -108,6 +112,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       baseUrl,
       aliasUrl,
       proxyUrl: sandbox ? null : proxyUrl,
+      // The keychain's password belongs to the saved proxy, not to one from the environment.
+      ...(savedProxy ? { proxyPassword: () => readProxyPassword(secrets) } : {}),
       retry:
         env.POSTDESK_HTTP_RETRIES && Number.isInteger(retriesFromEnv) && retriesFromEnv >= 0
           ? { ...opts.retry, retries: retriesFromEnv }

@@ -7,9 +7,11 @@ import {
   FILE_NAME_HEADER,
   FILES_PATH,
   ServerMessage,
+  SESSION_PATH,
+  SessionGrant,
   TOKEN_HEADER,
   WS_PATH,
-  readLaunchSecret,
+  readLaunchCode,
   type ClientMessage,
 } from './ws-protocol';
 
@@ -197,20 +199,31 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   };
 }
 
-/**
- * For the page served by `postdesk web`: reads the launch secret from the address and builds the
- * bridge, or returns null when the address carries none (then the page is not ours to drive).
- */
-export function connectWebBridge(location: {
-  readonly origin: string;
-  readonly hash: string;
-  readonly search: string;
-}): WsBridge | null {
-  const token = readLaunchSecret(location.hash, location.search);
-  return token ? createWsBridge({ origin: location.origin, token }) : null;
-}
+const SESSION_KEY = 'postdesk.session-secret';
 
-const SESSION_KEY = 'postdesk.launch-secret';
+/**
+ * Trades the one-time code of the page's link for the session secret, or null when the host refuses
+ * it (used already, expired) or cannot be reached.
+ */
+export async function tradeLaunchCode(
+  origin: string,
+  code: string,
+  fetchFn: FetchLike = (globalThis as unknown as { fetch: FetchLike }).fetch,
+): Promise<string | null> {
+  try {
+    const res = await fetchFn(`${origin}${SESSION_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    const body = (await res.json()) as BridgeResult<unknown>;
+    if (!body.ok) return null;
+    const grant = SessionGrant.safeParse(body.value);
+    return grant.success ? grant.data.token : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The parts of a browser `window` that `installWebBridge` touches, typed loosely (no DOM types here). */
 export interface BrowserWindowLike {
@@ -230,23 +243,35 @@ export interface BrowserWindowLike {
 
 /**
  * Installs `window.postdesk` for a page served by `postdesk web` unless a preload already did (Electron).
- * The secret moves from the address into sessionStorage, so a reload keeps working and the address
- * bar stops showing it. Returns the host the page runs in, or null when no bridge could be built.
+ * A link's one-time code leaves the address bar at once and is traded for the session secret, which
+ * sessionStorage keeps for reloads of this tab. Returns the host the page runs in; `refused` when the
+ * link was used already (or expired) and this tab has no session; null without any link.
  */
-export function installWebBridge(win: BrowserWindowLike): 'electron' | 'web' | null {
+export async function installWebBridge(
+  win: BrowserWindowLike,
+): Promise<'electron' | 'web' | 'refused' | null> {
   if (win.postdesk) return 'electron';
-  let token = readLaunchSecret(win.location.hash, win.location.search);
-  if (token) {
-    try {
-      win.sessionStorage?.setItem(SESSION_KEY, token);
-      win.history?.replaceState(null, '', win.location.pathname);
-    } catch {
-      // storage may be disabled; the bridge still works until the next reload
-    }
-  } else {
-    token = win.sessionStorage?.getItem(SESSION_KEY) ?? null;
+  const code = readLaunchCode(win.location.hash);
+  let stored: string | null = null;
+  try {
+    if (code) win.history?.replaceState(null, '', win.location.pathname);
+    stored = win.sessionStorage?.getItem(SESSION_KEY) ?? null;
+  } catch {
+    // storage may be disabled; the bridge still works until the next reload
+  }
+  let token = stored;
+  if (code) {
+    const traded = await tradeLaunchCode(win.location.origin, code);
+    // A used link in a tab that already has its session (opened twice, pasted again) keeps that session.
+    if (traded) token = traded;
+    else if (!stored) return 'refused';
   }
   if (!token) return null;
+  try {
+    win.sessionStorage?.setItem(SESSION_KEY, token);
+  } catch {
+    // as above
+  }
   win.postdesk = createWsBridge({ origin: win.location.origin, token }).bridge;
   return 'web';
 }

@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { BridgeResultSchema } from './bridge-error';
 
-/** The WebSocket path of `postdesk web`; the launch secret rides in `?token=` of the upgrade request. */
+/** The WebSocket path of `postdesk web`; the session secret rides in `?token=` of the upgrade request. */
 export const WS_PATH = '/bridge';
+/**
+ * Where the page trades the one-time code of its link for the session secret: POST `{"code": "…"}`,
+ * answered with a `BridgeResult` of `{ token }`. A code works once.
+ */
+export const SESSION_PATH = '/bridge/session';
 /** Where the browser bridge posts dropped files' bytes (header `x-postdesk-token`, `x-file-name`). */
 export const FILES_PATH = '/bridge/files';
 /** Where `postdesk web` serves registered media previews (`/media/<id>?token=`). */
@@ -26,12 +31,14 @@ export const ServerMessage = z.discriminatedUnion('t', [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
-/** Reads the launch secret the host printed: `#secret=…` (preferred, never sent to a server) or `?token=…`. */
-export function readLaunchSecret(hash: string, search: string): string | null {
-  for (const raw of [hash.replace(/^#/, ''), search.replace(/^\?/, '')]) {
-    const params = new URLSearchParams(raw);
-    const value = params.get('secret') ?? params.get('token');
-    if (value && /^[A-Za-z0-9_-]{16,200}$/.test(value)) return value;
-  }
-  return null;
+const CREDENTIAL = /^[A-Za-z0-9_-]{16,200}$/;
+
+/** Reads the one-time code of a link the host printed or opened: `#code=…` (a fragment is never sent to a server). */
+export function readLaunchCode(hash: string): string | null {
+  const value = new URLSearchParams(hash.replace(/^#/, '')).get('code');
+  return value && CREDENTIAL.test(value) ? value : null;
 }
+
+export const SessionRequest = z.object({ code: z.string().regex(CREDENTIAL) });
+export const SessionGrant = z.object({ token: z.string().regex(CREDENTIAL) });
+export type SessionGrant = z.infer<typeof SessionGrant>;

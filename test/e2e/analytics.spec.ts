@@ -28,7 +28,7 @@ test('analytics charts render the figures of published posts, by day, platform a
     });
   }
 
-  await openConnected(page, host.url);
+  await openConnected(page, await host.nextUrl());
   await goTo(page, 'Analytics');
   const totals = page.getByLabel('Totals');
   await expect(totals.getByRole('definition').first()).not.toHaveText('0');

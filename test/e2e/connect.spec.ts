@@ -14,14 +14,17 @@ test.afterEach(async () => {
 });
 
 test('Try offline starts the sandbox and opens the app', async ({ page }) => {
-  await page.goto(host.url);
+  await page.goto(await host.nextUrl());
   await expect(page.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
   await screenshot(page, 'connect');
   await page.getByRole('button', { name: 'Try offline' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.getByText('Offline sandbox')).toBeVisible();
-  // The launch secret leaves the address bar once the bridge has it.
-  expect(page.url()).not.toContain('secret=');
+  // The link's one-time code leaves the address bar; the page holds the session secret instead.
+  expect(page.url()).not.toContain('code=');
+  // A reload keeps the session (sessionStorage), with no code in the address.
+  await page.reload();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await page.getByRole('link', { name: 'Accounts' }).click();
   await expect(page.getByRole('list', { name: 'Accounts' }).getByRole('listitem')).not.toHaveCount(0);
   await screenshot(page, 'connect-offline-accounts');
@@ -47,7 +50,7 @@ test('a key typed into Connect is checked, and never kept in the page nor echoed
   page,
 }) => {
   const frames = recordFrames(page);
-  await page.goto(host.url);
+  await page.goto(await host.nextUrl());
   const url = page.getByLabel('Service URL');
   const key = page.getByLabel('API key');
 
@@ -80,4 +83,24 @@ test('a key typed into Connect is checked, and never kept in the page nor echoed
     });
   }
   expect(frames.filter((f) => f.dir === 'received').length).toBeGreaterThan(0);
+});
+
+test('a link opens one page: another browser with the same link is turned away, the next printed link works', async ({
+  browser,
+}) => {
+  const link = await host.nextUrl();
+  const first = await browser.newContext();
+  const page = await first.newPage();
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
+
+  const second = await browser.newContext();
+  const other = await second.newPage();
+  await other.goto(link);
+  await expect(other.getByRole('heading', { name: 'This link was already used' })).toBeVisible();
+  await screenshot(other, 'connect-used-link');
+  await other.goto(await host.nextUrl());
+  await expect(other.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
+  await first.close();
+  await second.close();
 });

@@ -167,7 +167,47 @@ export class FakeNotification extends EventEmitter {
   }
 }
 
+/** A frame: what the IPC gate checks of a sender. */
+export interface FakeFrame {
+  url: string;
+}
+
+/**
+ * A window's webContents: it records what the window set up (handlers, protocols) and the URLs it
+ * loaded; a loaded URL becomes its main frame's URL, as after a navigation.
+ */
+export class FakeWebContents extends EventEmitter {
+  readonly loaded: string[] = [];
+  readonly sent: Array<{ channel: string; payload: unknown }> = [];
+  readonly mainFrame: FakeFrame = { url: '' };
+  readonly protocols = new Map<string, (request: { url: string }) => unknown>();
+  windowOpenHandler: ((details: { url: string }) => unknown) | null = null;
+  readonly session = {
+    setPermissionRequestHandler: () => undefined,
+    setPermissionCheckHandler: () => undefined,
+    webRequest: { onHeadersReceived: () => undefined },
+    protocol: {
+      handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
+        void this.protocols.set(scheme, handler),
+    },
+  };
+  setWindowOpenHandler(handler: (details: { url: string }) => unknown): void {
+    this.windowOpenHandler = handler;
+  }
+  async loadURL(url: string): Promise<void> {
+    this.loaded.push(url);
+    this.mainFrame.url = url;
+  }
+  isLoading(): boolean {
+    return false;
+  }
+  send(channel: string, payload: unknown): void {
+    this.sent.push({ channel, payload });
+  }
+}
+
 export class FakeBrowserWindow extends EventEmitter {
+  readonly webContents = new FakeWebContents();
   visible = false;
   focused = false;
   minimized = false;
@@ -202,6 +242,9 @@ export class FakeBrowserWindow extends EventEmitter {
   }
   isDestroyed(): boolean {
     return this.destroyed;
+  }
+  async loadURL(url: string): Promise<void> {
+    await this.webContents.loadURL(url);
   }
   /** The user closes the window: `close` is preventable, as in Electron. */
   close(): void {

@@ -6,7 +6,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import {
+  createWsBridge,
+  tradeLaunchCode,
+  type WebSocketLike,
+  type WsBridge,
+} from '../../src-shared/ipc/ws-client';
+import { readLaunchCode } from '../../src-shared/ipc/ws-protocol';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 
@@ -15,13 +21,32 @@ export interface TestWebHost {
   /** The temporary folder: the static root, with the app's data in `data/`. */
   readonly dir: string;
   readonly page: WsBridge;
+  /** The page's session secret, for requests a test makes beside the bridge. */
+  readonly token: string;
   close(): Promise<void>;
+}
+
+/** The last `open: <link>` line `postdesk web` printed. */
+export function printedLink(lines: readonly string[]): string {
+  const link = lines.flatMap((l) => /^open: (\S+)$/.exec(l)?.[1] ?? []).at(-1);
+  if (!link) throw new Error(`postdesk web printed no link:\n${lines.join('\n')}`);
+  return link;
+}
+
+/** What the page does with a link: trades its one-time code for the session secret. */
+export async function sessionSecretFor(link: string): Promise<string> {
+  const { origin, hash } = new URL(link);
+  const code = readLaunchCode(hash);
+  const token = code ? await tradeLaunchCode(origin, code) : null;
+  if (!token) throw new Error(`the host refused the code of ${link}`);
+  return token;
 }
 
 /** `prefix` names the temporary folder, so a leftover one says which test made it. */
 export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   let web: RunningWeb;
+  const lines: string[] = [];
   try {
     await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
     web = await startWeb({
@@ -34,13 +59,17 @@ export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
       version: 'test',
       startSandbox: startSandboxInProcess,
       staticDir: dir,
-      print: () => undefined,
+      print: (l) => void lines.push(l),
     });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  const secret = await sessionSecretFor(printedLink(lines)).catch(async (err: unknown) => {
+    await web.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  });
   const page = createWsBridge({
     origin: web.host.origin,
     token: secret,
@@ -50,6 +79,7 @@ export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
     web,
     dir,
     page,
+    token: secret,
     async close() {
       page.close();
       await web.close();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { sessionSecretFor } from '../helpers/web-host';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('postdesk web, the command', () => {
-  it('prints the sandbox, its demo key and the secret URL; serves the bridge; stops on SIGTERM', async () => {
+  it('prints the sandbox, its demo key and a one-time link; serves the bridge; stops on SIGTERM', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'postdesk-web-cli-'));
     const c = spawn(
       process.execPath,
@@ -77,8 +78,10 @@ describe('postdesk web, the command', () => {
     expect(out).toMatch(/^api key: \S+$/m);
     expect(out).toMatch(/^postdesk web listening on http:\/\/127\.0\.0\.1:\d+$/m);
     const { origin, hash } = new URL(url);
-    const secret = new URLSearchParams(hash.slice(1)).get('secret');
-    expect(secret).toMatch(/^[\w-]{43}$/);
+    expect(new URLSearchParams(hash.slice(1)).get('code')).toMatch(/^[\w-]{43}$/);
+    // The page's first step: its link's one-time code for the session secret.
+    const secret = await sessionSecretFor(url);
+    expect(out).not.toContain(secret);
 
     const reply = await new Promise<unknown>((resolve, reject) => {
       const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge?token=${secret}`, { origin });

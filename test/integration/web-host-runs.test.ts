@@ -8,6 +8,7 @@ import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-sha
 import type { RunRecord, RunStepEvent } from '../../src-shared/ipc/runs';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+import { printedLink, sessionSecretFor } from '../helpers/web-host';
 import { DEMO_ACCOUNTS, DEMO_OWNER_ID } from '../../src-sandbox/demo-fixture';
 
 /** The automations screen's path through `postdesk web --sandbox`: a run started from the page, its steps live. */
@@ -20,6 +21,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'postdesk-web-runs-'));
   await mkdir(join(dir, 'static'));
   await writeFile(join(dir, 'static', 'index.html'), '<!doctype html><title>Postdesk</title>');
+  const lines: string[] = [];
   web = await startWeb({
     sandbox: true,
     port: 0,
@@ -28,9 +30,9 @@ beforeAll(async () => {
     version: 'test',
     startSandbox: startSandboxInProcess,
     staticDir: join(dir, 'static'),
-    print: () => undefined,
+    print: (l) => void lines.push(l),
   });
-  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  const secret = await sessionSecretFor(printedLink(lines));
   page = createWsBridge({
     origin: web.host.origin,
     token: secret,

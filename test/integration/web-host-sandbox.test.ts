@@ -9,12 +9,14 @@ import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-sha
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 import { outsideAddress } from '../helpers/network';
+import { printedLink, sessionSecretFor } from '../helpers/web-host';
 
 /** `postdesk web --sandbox` in-process on port 0, driven by a `ws` client as the page would. */
 
 let web: RunningWeb;
 let staticDir: string;
 let secret: string;
+let link: string;
 let lines: string[];
 const bridges: WsBridge[] = [];
 
@@ -63,7 +65,8 @@ beforeAll(async () => {
     staticDir,
     print: (l) => lines.push(l),
   });
-  secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  link = printedLink(lines);
+  secret = await sessionSecretFor(link);
 });
 
 afterAll(async () => {
@@ -73,9 +76,10 @@ afterAll(async () => {
 });
 
 describe('postdesk web --sandbox', () => {
-  it('prints a loopback URL carrying a fresh secret, and the sandbox it started', () => {
-    expect(web.host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#secret=[\w-]{40,}$/);
-    expect(lines).toContain(`open: ${web.host.url}`);
+  it('prints a loopback link carrying a one-time code (never the session secret), and the sandbox it started', () => {
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#code=[\w-]{40,}$/);
+    expect(lines).toContain(`open: ${link}`);
+    expect(lines.join('\n')).not.toContain(secret);
     expect(lines.some((l) => l.startsWith('sandbox listening on http://127.0.0.1:'))).toBe(true);
   });
 

@@ -12,6 +12,7 @@ import type { GrantedFile } from '../../src-shared/ipc/files';
 import type { RunRecord } from '../../src-shared/ipc/runs';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+import { printedLink, sessionSecretFor } from '../helpers/web-host';
 import { DEMO_ACCOUNTS, DEMO_AUTOMATIONS } from '../../src-sandbox/demo-fixture';
 
 /**
@@ -20,6 +21,7 @@ import { DEMO_ACCOUNTS, DEMO_AUTOMATIONS } from '../../src-sandbox/demo-fixture'
  */
 
 let web: RunningWeb;
+const printed: string[] = [];
 let dir: string;
 let page: WsBridge;
 let secret: string;
@@ -56,9 +58,9 @@ beforeAll(async () => {
     version: 'test',
     startSandbox: startSandboxInProcess,
     staticDir: join(dir, 'static'),
-    print: () => undefined,
+    print: (l) => void printed.push(l),
   });
-  secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  secret = await sessionSecretFor(printedLink(printed));
   page = createWsBridge({
     origin: web.host.origin,
     token: secret,

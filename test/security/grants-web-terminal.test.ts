@@ -7,6 +7,7 @@ import { WebSocket } from 'ws';
 import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+import { printedLink, sessionSecretFor } from '../helpers/web-host';
 import { terminalConfirm } from '../../src-main/cli/web/terminal-confirm';
 
 /**
@@ -16,6 +17,7 @@ import { terminalConfirm } from '../../src-main/cli/web/terminal-confirm';
 
 let dir: string;
 let web: RunningWeb;
+const printed: string[] = [];
 let page: WsBridge;
 const input = Object.assign(new PassThrough(), { isTTY: true });
 const output = new PassThrough();
@@ -42,10 +44,10 @@ beforeAll(async () => {
     version: 'test',
     startSandbox: startSandboxInProcess,
     staticDir: dir,
-    print: () => undefined,
+    print: (l) => void printed.push(l),
     confirm: terminalConfirm({ input, output }, { timeoutMs: 1500 }),
   });
-  const secret = /#secret=([\w-]+)/.exec(web.host.url)?.[1] ?? '';
+  const secret = await sessionSecretFor(printedLink(printed));
   page = createWsBridge({
     origin: web.host.origin,
     token: secret,

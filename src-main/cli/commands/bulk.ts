@@ -269,7 +269,7 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
           out.result({ error: { kind: err.name, ...err.toJSON() } }, () =>
-            out.io.stderr.write(`${out.colors.yellow('paused:')} ${err.message}\n`),
+            out.warn(`${out.colors.yellow('paused:')} ${err.message}`),
           );
           deps.setExitCode(EXIT.network);
           return;

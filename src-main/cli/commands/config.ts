@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SETTING_KEYS, Settings, type SettingKey } from '../../core/config/settings';
 import { ValidationError, toFieldIssue } from '../../core/api/errors';
+import { moveProxyPasswordToKeychain, proxyUrlForDisplay, saveProxyUrl } from '../../core/config/proxy';
 import type { CliDeps } from '../context';
 
 function keyOf(name: string): SettingKey {
@@ -28,15 +29,17 @@ export function registerConfigCommand(program: Command, deps: CliDeps): void {
   config
     .command('show', { isDefault: true })
     .description('every setting with its value')
-    .action((_opts: unknown, cmd: Command) => {
+    .action(async (_opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
-      const s = deps.local().settings.get();
+      const local = deps.local();
+      await moveProxyPasswordToKeychain(local);
+      const s = { ...local.settings.get(), proxyUrl: await proxyUrlForDisplay(local) };
       out.result(s, () => out.fields(SETTING_KEYS.map((k) => [k, JSON.stringify(s[k])])));
     });
   config
     .command('set <key> <value>')
     .description('set a setting (value as JSON when it parses, e.g. 4, true, null, {"a":1})')
-    .action((name: string, value: string, _opts: unknown, cmd: Command) => {
+    .action(async (name: string, value: string, _opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const key = keyOf(name);
       const field = Settings.shape[key];
@@ -49,16 +52,22 @@ export function registerConfigCommand(program: Command, deps: CliDeps): void {
           .map((i) => ({ ...i, path: [key, i.path].filter(Boolean).join('.') }));
         throw new ValidationError(issues, null, 'setting');
       }
-      const s = deps.local().settings.update({ [key]: parsed.data });
-      out.result({ [key]: s[key] }, () => out.line(`${key} = ${JSON.stringify(s[key])}`));
+      const local = deps.local();
+      const s =
+        key === 'proxyUrl'
+          ? await saveProxyUrl(local, parsed.data as Settings['proxyUrl'])
+          : local.settings.update({ [key]: parsed.data });
+      const shown = key === 'proxyUrl' ? await proxyUrlForDisplay(local) : s[key];
+      out.result({ [key]: shown }, () => out.line(`${key} = ${JSON.stringify(shown)}`));
     });
   config
     .command('unset <key>')
     .description('back to the default')
-    .action((name: string, _opts: unknown, cmd: Command) => {
+    .action(async (name: string, _opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const key = keyOf(name);
       const local = deps.local();
+      if (key === 'proxyUrl') await saveProxyUrl(local, null);
       local.store.settings.delete(key);
       const s = local.settings.get();
       out.result({ [key]: s[key] }, () => out.line(`${key} = ${JSON.stringify(s[key])} (default)`));

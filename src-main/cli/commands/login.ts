@@ -67,6 +67,8 @@ export function registerLoginCommand(program: Command, deps: CliDeps): void {
           );
           out.line('  stored in the OS keychain (service "postdesk")');
           if (deps.io.env.POSTDESK_API_KEY) out.line('  note: POSTDESK_API_KEY is set and takes precedence');
+          else if (deps.io.env.POSTDESK_API_KEY_FILE)
+            out.line('  note: POSTDESK_API_KEY_FILE is set and takes precedence');
         });
       } finally {
         await check.close();

@@ -14,6 +14,8 @@ export function registerLogoutCommand(program: Command, deps: CliDeps): void {
       out.result({ ok: true, removed: had }, () => {
         out.line(had ? 'API key removed from the keychain' : 'no API key was stored');
         if (deps.io.env.POSTDESK_API_KEY) out.line('note: POSTDESK_API_KEY is still set in this environment');
+        if (deps.io.env.POSTDESK_API_KEY_FILE)
+          out.line('note: POSTDESK_API_KEY_FILE is still set in this environment');
       });
     });
 }

@@ -31,7 +31,7 @@ export function registerSkillsCommand(program: Command, deps: CliDeps): void {
       if (opts.markdown) {
         const md = await out.spin('fetching', () => core.client.getSkillMarkdown(id, opts.version));
         out.result({ id, version: opts.version ?? null, markdown: md }, () =>
-          deps.io.stdout.write(md.endsWith('\n') ? md : `${md}\n`),
+          out.line(md.endsWith('\n') ? md.slice(0, -1) : md),
         );
         return;
       }

@@ -59,10 +59,21 @@ export interface RunningWeb {
   readonly session: BridgeSession;
   /** The sandbox's address, with `sandbox`. */
   readonly sandboxUrl: string | null;
+  /** Where the page's dropped files are kept until the host closes (private: 0700, files 0600). */
+  readonly stagingDir: string;
   close(): Promise<void>;
 }
 
-/** Builds the core side, the bridge and the host; prints the address (with the launch secret) and opens it. */
+/**
+ * How long the browser has to open the link it was given: its command line (and so the code) can be
+ * read by every local user, so an unused code must not stay good.
+ */
+export const OPENED_LINK_TTL_MS = 2 * 60_000;
+
+/**
+ * Builds the core side, the bridge and the host; prints a one-time link and opens another one. The
+ * session secret itself is never printed nor passed to the browser's opener (docs/bridge.md).
+ */
 export async function startWeb(o: WebOptions): Promise<RunningWeb> {
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
@@ -86,7 +97,12 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     cleanups.push(() => offline.close());
     // With --sandbox the saved service of the user's own config is not resumed: the page starts at Connect.
     const env: Env = o.sandbox
-      ? { ...o.env, POSTDESK_API_KEY: undefined, POSTDESK_BASE_URL: undefined }
+      ? {
+          ...o.env,
+          POSTDESK_API_KEY: undefined,
+          POSTDESK_API_KEY_FILE: undefined,
+          POSTDESK_BASE_URL: undefined,
+        }
       : o.env;
     const session = createBridgeSession({
       secrets: local.secrets,
@@ -157,10 +173,27 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       if (key) o.print(`api key: ${key}`);
     }
     o.print(`postdesk web listening on ${host.origin}`);
-    o.print(`open: ${host.url}`);
-    if (o.open && openInBrowser(host.url, o.env)) o.print('(opened in your browser)');
+    // The terminal's link is for the user alone; once a page has used it, the next one is printed.
+    let printed = host.newLink();
+    o.print(`open: ${printed}`);
+    const unused = host.onDidUseLink((link) => {
+      if (link !== printed) return;
+      printed = host.newLink();
+      o.print('(that link is used now; each link opens one page)');
+      o.print(`open: ${printed}`);
+    });
+    const unrefused = host.onDidRefuseLink(() =>
+      o.print('(a link that was already used, or had expired, was refused)'),
+    );
+    cleanups.push(async () => {
+      unused();
+      unrefused();
+    });
+    if (o.open && openInBrowser(host.newLink({ ttlMs: OPENED_LINK_TTL_MS }), o.env)) {
+      o.print('(opened in your browser)');
+    }
 
-    return { host, bridge, session, sandboxUrl, close: closeAll };
+    return { host, bridge, session, sandboxUrl, stagingDir, close: closeAll };
   } catch (e) {
     await closeAll();
     throw e;

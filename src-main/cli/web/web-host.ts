@@ -4,12 +4,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
+import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import {
   ClientMessage,
   FILES_PATH,
   MEDIA_PATH,
+  SESSION_PATH,
+  SessionRequest,
   WS_PATH,
   type ServerMessage,
+  type SessionGrant,
 } from '../../../src-shared/ipc/ws-protocol';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { BridgeDispatcher } from '../../core/bridge/dispatcher';
@@ -29,7 +33,10 @@ export interface WebHostOptions {
   readonly staticDir: string;
   /** Where uploaded files' bytes are kept (private, 0700) while the host runs. */
   readonly stagingDir: string;
-  /** Made with `createLaunchSecret()`; the previews' URLs carry it too. */
+  /**
+   * The session secret, made with `createLaunchSecret()`: the page's WebSocket and previews carry it.
+   * It is never printed nor put in a URL to open; a page gets it by trading a link's one-time code.
+   */
   readonly secret: string;
   /** 0 picks a free port. */
   readonly port?: number;
@@ -39,13 +46,24 @@ export interface WebHostOptions {
 export interface WebHost {
   readonly port: number;
   readonly origin: string;
-  /** What to print and open: the page, with the secret in the fragment (never sent to a server). */
-  readonly url: string;
+  /**
+   * A fresh link to the page, `<origin>/#code=<one-time code>` (a fragment is never sent to a server).
+   * The page trades the code for the session secret; the code is useless after that, and after
+   * `ttlMs` when one is given.
+   */
+  newLink(opts?: { readonly ttlMs?: number }): string;
+  /** A page traded the code of this link. */
+  onDidUseLink(listener: (link: string) => void): () => void;
+  /** A code was refused: already used, expired, or never issued. */
+  onDidRefuseLink(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
-/** A fresh secret per launch: 256 random bits, URL-safe. */
+/** A fresh secret per launch (and a fresh one-time code per link): 256 random bits, URL-safe. */
 export const createLaunchSecret = (): string => randomBytes(32).toString('base64url');
+
+/** A code is a few dozen bytes of JSON; anything longer is not a code. */
+const MAX_SESSION_REQUEST_BYTES = 1024;
 
 /** The preview address of a registered file in this host. */
 export const webPreviewUrl = (secret: string) => (id: string) =>
@@ -90,6 +108,41 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     res.end(text);
   };
 
+  const codes = new Map<string, { readonly link: string; readonly expiresAt: number | null }>();
+  const used = new Set<(link: string) => void>();
+  const refused = new Set<() => void>();
+
+  async function readSmallBody(req: IncomingMessage): Promise<string | null> {
+    let text = '';
+    for await (const chunk of req) {
+      text += String(chunk);
+      if (text.length > MAX_SESSION_REQUEST_BYTES) return null;
+    }
+    return text;
+  }
+
+  /** The one place the session secret leaves the host: once per issued code, to a page of this origin. */
+  async function tradeCode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!originAllowed(req, port)) return plain(res, 403, 'forbidden');
+    const body = await readSmallBody(req);
+    let code: string | null = null;
+    try {
+      const parsed = SessionRequest.safeParse(body === null ? null : JSON.parse(body));
+      code = parsed.success ? parsed.data.code : null;
+    } catch {
+      // not JSON: no code
+    }
+    const entry = code === null ? undefined : codes.get(code);
+    if (code !== null) codes.delete(code);
+    if (!entry || (entry.expiresAt !== null && Date.now() > entry.expiresAt)) {
+      for (const l of [...refused]) l();
+      json(res, 403, fail({ kind: 'forbidden', message: 'This link was already used or has expired.' }));
+      return;
+    }
+    for (const l of [...used]) l(entry.link);
+    json(res, 200, ok<SessionGrant>({ token: opts.secret }));
+  }
+
   async function serveMedia(url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!secretMatches(url.searchParams.get('token'), opts.secret)) {
       plain(res, 403, 'forbidden');
@@ -118,6 +171,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       return;
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (url.pathname === SESSION_PATH) {
+      if (req.method !== 'POST') return plain(res, 405, 'method not allowed');
+      return tradeCode(req, res);
+    }
     if (url.pathname === FILES_PATH) {
       if (req.method !== 'POST') return plain(res, 405, 'method not allowed');
       if (!originAllowed(req, port)) return plain(res, 403, 'forbidden');
@@ -203,8 +260,22 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   return {
     port,
     origin,
-    url: `${origin}/#secret=${opts.secret}`,
+    newLink(o) {
+      const code = createLaunchSecret();
+      const link = `${origin}/#code=${code}`;
+      codes.set(code, { link, expiresAt: o?.ttlMs === undefined ? null : Date.now() + o.ttlMs });
+      return link;
+    },
+    onDidUseLink(listener) {
+      used.add(listener);
+      return () => void used.delete(listener);
+    },
+    onDidRefuseLink(listener) {
+      refused.add(listener);
+      return () => void refused.delete(listener);
+    },
     async close() {
+      codes.clear();
       for (const c of wss.clients) c.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
       server.closeAllConnections();

@@ -17,6 +17,8 @@ export interface ApiClientOptions {
   /** A key, or a function asked each time one is needed (so a keychain is only touched when an op needs it). */
   apiKey?: string | null | (() => Promise<string | null>);
   proxyUrl?: string | null;
+  /** The proxy user's password, kept in the keychain (read when the first request goes out). */
+  proxyPassword?: () => Promise<string | null>;
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
@@ -117,7 +119,8 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
-const NO_KEY_REMEDY = 'run `postdesk login` (stores it in the OS keychain) or set POSTDESK_API_KEY';
+const NO_KEY_REMEDY =
+  'run `postdesk login` (stores it in the OS keychain), or set POSTDESK_API_KEY_FILE to a private file holding it';
 
 function fillPath(name: string, template: string, params: Record<string, string> | undefined): string {
   return template.replace(/\{(\w+)\}/g, (_m, key: string) => {

@@ -12,13 +12,18 @@ const MIN_SECRET_LENGTH = 6;
 const SECRET_KEY =
   /^(authorization|proxy-authorization|x-service-runner-key|x-api-key|api_?key|apikey|run_token|claim_token|token|password|secret)$/i;
 
+/** userinfo in URLs (proxy credentials): `scheme://user:password@` keeps the user, loses the password. */
+const URL_CREDENTIALS: [RegExp, string] = [
+  /(\b[a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):(?!\[REDACTED\]@)[^/\s@]+@/gi,
+  `$1$2:${REDACTED}@`,
+];
+
 const PATTERNS: readonly [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=:-]+/gi, `$1 ${REDACTED}`],
   [/\b(x-service-runner-key|x-api-key|authorization)(["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, `$1$2${REDACTED}`],
   [/("(?:run_token|claim_token|api_key|apiKey|password)"\s*:\s*")[^"]*(")/g, `$1${REDACTED}$2`],
   [/\b(run_token|claim_token|api_key)=([^&\s"']+)/g, `$1=${REDACTED}`],
-  // userinfo in URLs (proxy credentials)
-  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${REDACTED}@`],
+  URL_CREDENTIALS,
 ];
 
 /** Remembers a credential so that `redact()` scrubs it everywhere from now on. */
@@ -31,6 +36,14 @@ export function redactSecrets(text: string): string {
   let out = text;
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
   return out;
+}
+
+/**
+ * For text shown to people that may hold service data: the registered secrets, and the credentials of
+ * any `scheme://user:password@` address, but not words that merely look like credentials.
+ */
+export function redactForDisplay(text: string): string {
+  return redactSecrets(text).replace(URL_CREDENTIALS[0], URL_CREDENTIALS[1]);
 }
 
 /** Scrubs every registered secret and anything shaped like a credential from a message or log line. */

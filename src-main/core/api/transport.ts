@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
 import pRetry from 'p-retry';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
 import { ErrorBody } from '../../../src-shared/api/errors';
@@ -23,6 +23,11 @@ export interface TransportOptions {
   baseUrl: string;
   aliasUrl?: string | null;
   proxyUrl?: string | null;
+  /**
+   * The password of `proxyUrl`'s user, kept out of the setting (in the keychain). Read once, when the
+   * first request goes out, like a lazily read API key.
+   */
+  proxyPassword?: () => Promise<string | null>;
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
@@ -152,9 +157,46 @@ function trimOrigin(url: string): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * A dispatcher whose real one needs something async first (the proxy password from the keychain):
+ * requests made before it is ready wait for it. Synchronous to hand out, as a dispatcher must be.
+ */
+class DeferredDispatcher extends Dispatcher {
+  private inner: Dispatcher | null = null;
+  private readonly ready: Promise<Dispatcher>;
+  constructor(make: () => Promise<Dispatcher>) {
+    super();
+    this.ready = make().then((d) => (this.inner = d));
+  }
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    if (this.inner) return this.inner.dispatch(options, handler);
+    void this.ready.then((d) => d.dispatch(options, handler));
+    return true;
+  }
+  override close(callback: () => void): void;
+  override close(): Promise<void>;
+  override close(callback?: () => void): Promise<void> | void {
+    const done = this.ready.then((d) => d.close());
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(): Promise<void>;
+  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+    const err = typeof a === 'function' ? null : (a ?? null);
+    const callback = typeof a === 'function' ? a : b;
+    const done = this.ready.then((d) => d.destroy(err));
+    if (!callback) return done;
+    void done.then(callback, callback);
+  }
+}
+
 export function createDispatcher(
   proxyUrl: string | null | undefined,
   timeouts: TimeoutOptions = {},
+  proxyPassword?: () => Promise<string | null>,
 ): Dispatcher {
   const common = {
     keepAliveTimeout: 10_000,
@@ -166,6 +208,15 @@ export function createDispatcher(
   if (proxyUrl) {
     const u = new URL(proxyUrl);
     registerSecret(decodeURIComponent(u.password));
+    if (u.username && !u.password && proxyPassword) {
+      return new DeferredDispatcher(async () => {
+        // Without a password (none stored, no keychain) the proxy is asked without one and says so.
+        const password = await proxyPassword().catch(() => null);
+        registerSecret(password);
+        if (password) u.password = encodeURIComponent(password);
+        return new ProxyAgent({ uri: u.toString(), ...common });
+      });
+    }
     return new ProxyAgent({ uri: proxyUrl, ...common });
   }
   return new Agent(common);
@@ -182,7 +233,7 @@ export interface Transport {
 export function createTransport(opts: TransportOptions): Transport {
   const baseUrl = trimOrigin(opts.baseUrl);
   const aliasUrl = opts.aliasUrl ? trimOrigin(opts.aliasUrl) : null;
-  const dispatcher = createDispatcher(opts.proxyUrl, opts.timeouts);
+  const dispatcher = createDispatcher(opts.proxyUrl, opts.timeouts, opts.proxyPassword);
   const retries = opts.retry?.retries ?? 4;
   const minTimeout = opts.retry?.minTimeoutMs ?? 250;
   const maxTimeout = opts.retry?.maxTimeoutMs ?? 8_000;

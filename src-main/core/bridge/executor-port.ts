@@ -4,6 +4,7 @@ import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
+import { executorDataDir } from '../paths';
 import type { Settings } from '../config/settings';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
@@ -237,7 +238,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       api: client,
       store: o.store,
       scope: offline ? 'sandbox' : client.baseUrl,
-      dataDir: join(o.dataDir, 'executor'),
+      dataDir: executorDataDir(o.dataDir),
       name: s.executorName ?? `${hostname()} (postdesk web)`,
       agentType,
       ...(agent ? { agent } : {}),

@@ -1,10 +1,17 @@
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
 import { registerSecret } from '../api/errors';
 import type { SettingsService } from '../services';
-import { API_KEY_SECRET, resolveApiKey, type SecretStore } from '../secrets/secret-store';
+import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
 import { toSettingsPatch, toSettingsView } from './settings-view';
+import {
+  moveProxyPasswordToKeychain,
+  readProxyPassword,
+  saveProxyUrl,
+  splitProxyPassword,
+} from '../config/proxy';
+import type { Settings } from '../config/settings';
 import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -65,6 +72,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       baseUrl,
       aliasUrl: s.aliasUrl,
       proxyUrl: s.proxyUrl,
+      proxyPassword: () => readProxyPassword(opts.secrets),
       apiKey,
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     });
@@ -78,7 +86,11 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   };
 
   const hasKey = async (): Promise<boolean> => {
-    if (env.POSTDESK_API_KEY?.trim()) return true;
+    try {
+      if (apiKeyFromEnv(env)) return true;
+    } catch {
+      return false; // an unusable key file: no key until it is fixed
+    }
     try {
       return await opts.secrets.has(API_KEY_SECRET);
     } catch {
@@ -100,6 +112,8 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   };
 
   if (opts.resume) {
+    // The user's own keychain is in use: a password an older version kept in the setting moves there.
+    void moveProxyPasswordToKeychain(opts);
     const baseUrl = env.POSTDESK_BASE_URL ?? opts.settings.get().baseUrl;
     if (baseUrl) current = { client: clientFor(baseUrl, keyFromStore), offline: false, owned: true };
   }
@@ -175,11 +189,17 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     },
   };
 
+  // The page never holds the proxy password, even one an older version left in the setting.
+  const view = (s: Readonly<Settings>) =>
+    toSettingsView({ ...s, proxyUrl: s.proxyUrl && splitProxyPassword(s.proxyUrl).url });
   const settings: SettingsPort = {
-    get: async () => toSettingsView(opts.settings.get()),
+    get: async () => view(opts.settings.get()),
     async update(patch) {
       const before = opts.settings.get();
-      const after = opts.settings.update(toSettingsPatch(patch));
+      const { proxyUrl, ...rest } = toSettingsPatch(patch);
+      // A password typed into the proxy address goes to the keychain, not the settings.
+      if (proxyUrl !== undefined) await saveProxyUrl(opts, proxyUrl);
+      const after = opts.settings.update(rest);
       const moved =
         before.baseUrl !== after.baseUrl ||
         before.aliasUrl !== after.aliasUrl ||
@@ -191,7 +211,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
             : null,
         );
       }
-      return toSettingsView(after);
+      return view(after);
     },
   };
 

@@ -6,6 +6,9 @@ const INHERITED = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'WINDIR
 /** Locale categories (LC_ALL, LC_CTYPE, LC_MESSAGES, LC_TIME …): they only shape how text and dates are shown. */
 const INHERITED_PREFIX = 'LC_';
 
+/** Never passed on, whatever the agent's configuration says: where the executor's credentials come from. */
+const WITHHELD = new Set(['POSTDESK_API_KEY', 'POSTDESK_API_KEY_FILE', 'POSTDESK_RUN_TOKEN']);
+
 export interface AgentEnvInput {
   readonly runDir: string;
   readonly outputFile: string;
@@ -39,7 +42,7 @@ export function buildAgentEnv(
   const secrets = input.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
   for (const [name, value] of Object.entries(env)) {
     const leaks = secrets.some((s) => value.includes(s));
-    if (leaks || name === 'POSTDESK_API_KEY' || name === 'POSTDESK_RUN_TOKEN') delete env[name];
+    if (leaks || WITHHELD.has(name)) delete env[name];
   }
   return env;
 }

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { formatLogLine, type LogLine, type LogStream } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
+import { createPrivateAppendStream } from '../private-files';
 
 /** An agent's command: an executable and its arguments. Never a shell string. */
 export interface AgentCommand {
@@ -54,7 +54,7 @@ const TAIL = 600;
 /** Spawns an agent without a shell in its own process group, streams its log and step lines. */
 export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
   return new Promise((resolve) => {
-    const log = createWriteStream(o.logFile, { flags: 'a' });
+    const log = createPrivateAppendStream(o.logFile);
     const append = (stream: LogStream, text: string) => {
       const at = new Date();
       log.write(formatLogLine(stream, text, at));

@@ -1,8 +1,8 @@
-import { appendFile } from 'node:fs/promises';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { runFolderAgent } from './agents/folder-agent';
 import { formatLogLine, type LogLine } from './run-log';
+import { appendPrivateFile } from '../private-files';
 import { parseStepLine, type StepLine } from './step-line';
 
 export interface AgentInvocation {
@@ -63,7 +63,7 @@ export function inProcessFolderAgent(): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);

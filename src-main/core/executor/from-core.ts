@@ -2,6 +2,7 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../services';
 import type { Settings } from '../config/settings';
+import { executorDataDir } from '../paths';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
@@ -78,7 +79,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     store: core.store,
     // The embedded sandbox gets a new port each start; its runs belong to "the sandbox of this data dir".
     scope: core.endpoint.sandbox ? 'sandbox' : core.endpoint.baseUrl,
-    dataDir: join(core.dataDir, 'executor'),
+    dataDir: executorDataDir(core.dataDir),
     name: o.name ?? s.executorName ?? `${hostname()} (postdesk)`,
     agentType,
     agent,

@@ -1,4 +1,3 @@
-import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Automation } from '../../../src-shared/api';
 import { LIMITS } from '../../../src-shared/api';
@@ -11,6 +10,7 @@ import { redact as redactRegistered } from '../api/redact';
 import { clip, redact } from './redact';
 import { retryTransient, type RetryOptions } from './retry';
 import { formatLogLine, type LogLine } from './run-log';
+import { appendPrivateFile } from '../private-files';
 import type { StepStatus } from './step-line';
 
 export type StepSource = 'executor' | 'agent';
@@ -115,7 +115,7 @@ export class RunContext {
     if (!this.row.run_dir) return;
     const at = new Date();
     const text = this.safe(line);
-    await appendFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', text, at)).catch(
+    await appendPrivateFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', text, at)).catch(
       () => undefined,
     );
     this.logged({ at: at.toISOString(), stream: 'system', text });

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LIMITS, type Automation } from '../../../src-shared/api';
+import { ensurePrivateDir, writePrivateFile } from '../private-files';
 
 export interface RunFiles {
   readonly runDir: string;
@@ -49,7 +49,9 @@ export function taskMarkdown(i: RunInputs): string {
  * and no credential: the executor makes every service call itself.
  */
 export async function writeRunInputs(files: RunFiles, i: RunInputs): Promise<void> {
-  await mkdir(files.runDir, { recursive: true });
+  // The agent's instructions and everything it writes stay with this user.
+  await ensurePrivateDir(dirname(files.runDir));
+  await ensurePrivateDir(files.runDir);
   const a = i.automation;
   const runJson = {
     run_id: i.runId,
@@ -74,6 +76,6 @@ export async function writeRunInputs(files: RunFiles, i: RunInputs): Promise<voi
     },
     steps: '::step <id> <started|completed|failed|info> <message> on stdout becomes a run event',
   };
-  await writeFile(files.taskFile, taskMarkdown(i));
-  await writeFile(files.runJsonFile, `${JSON.stringify(runJson, null, 2)}\n`);
+  await writePrivateFile(files.taskFile, taskMarkdown(i));
+  await writePrivateFile(files.runJsonFile, `${JSON.stringify(runJson, null, 2)}\n`);
 }

@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import { registerSecret } from '../api/redact';
 
@@ -16,16 +17,18 @@ const REMEDY: Record<string, string> = {
   linux:
     'install and start a Secret Service (e.g. `apt install gnome-keyring` and run it unlocked in your session; ' +
     'on a headless machine: `dbus-run-session -- bash -c \'eval "$(printf "\\n" | gnome-keyring-daemon --unlock --components=secrets)"; …\'`), ' +
-    'or set POSTDESK_API_KEY',
-  darwin: 'unlock the login keychain (Keychain Access), or set POSTDESK_API_KEY',
-  win32: 'check that Windows Credential Manager is available for this user, or set POSTDESK_API_KEY',
+    'or put the key in a private file (chmod 600) and set POSTDESK_API_KEY_FILE to its path',
+  darwin:
+    'unlock the login keychain (Keychain Access), or put the key in a private file (chmod 600) and set POSTDESK_API_KEY_FILE',
+  win32:
+    'check that Windows Credential Manager is available for this user, or set POSTDESK_API_KEY_FILE to a file holding the key',
 };
 
 /** No OS keychain is reachable. Postdesk never falls back to a plain file, so this names the remedy. */
 export class KeychainUnavailableError extends Error {
   constructor(detail: string, platform: string = process.platform) {
     super(
-      `the OS keychain is not available (${detail}); ${REMEDY[platform] ?? 'start your OS keychain service, or set POSTDESK_API_KEY'}`,
+      `the OS keychain is not available (${detail}); ${REMEDY[platform] ?? 'start your OS keychain service, or set POSTDESK_API_KEY_FILE'}`,
     );
     this.name = 'KeychainUnavailableError';
   }
@@ -87,9 +90,66 @@ export class KeychainSecretStore implements SecretStore {
   }
 }
 
-export type ApiKeySource = 'env' | 'keychain' | 'none';
+export type ApiKeySource = 'env' | 'file' | 'keychain' | 'none';
 
-/** The API key: `POSTDESK_API_KEY` wins (headless use), else the keychain. */
+/** POSTDESK_API_KEY_FILE names a file that cannot be used: missing, empty, or readable by others. */
+export class ApiKeyFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ApiKeyFileError';
+  }
+}
+
+const keyFiles = new Map<string, string>();
+
+/**
+ * The key in POSTDESK_API_KEY_FILE, read once per process. The file must be private (no group or
+ * other permission bits): a key others can read is refused rather than used.
+ */
+export function readApiKeyFile(path: string, platform: string = process.platform): string {
+  const cached = keyFiles.get(path);
+  if (cached) return cached;
+  const name = `POSTDESK_API_KEY_FILE (${path})`;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new ApiKeyFileError(`${name} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  try {
+    // Checked on the open descriptor: the file read is the file checked.
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new ApiKeyFileError(`${name} is not a file`);
+    if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
+      const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
+      throw new ApiKeyFileError(
+        `${name} can be read by other users (mode ${mode}); make it private with \`chmod 600 ${path}\``,
+      );
+    }
+    const key = readFileSync(fd, 'utf8').trim();
+    if (!key) throw new ApiKeyFileError(`${name} is empty`);
+    registerSecret(key);
+    keyFiles.set(path, key);
+    return key;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The key the environment supplies: POSTDESK_API_KEY, else the file POSTDESK_API_KEY_FILE names. */
+export function apiKeyFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): { key: string; source: 'env' | 'file' } | null {
+  const fromEnv = env.POSTDESK_API_KEY?.trim();
+  if (fromEnv) {
+    registerSecret(fromEnv);
+    return { key: fromEnv, source: 'env' };
+  }
+  const file = env.POSTDESK_API_KEY_FILE?.trim();
+  return file ? { key: readApiKeyFile(file), source: 'file' } : null;
+}
+
+/** The API key: `POSTDESK_API_KEY` or `POSTDESK_API_KEY_FILE` win (headless use), else the keychain. */
 export async function resolveApiKey(
   store: SecretStore,
   env: Readonly<Record<string, string | undefined>>,
@@ -101,11 +161,8 @@ export async function resolveApiKeyWithSource(
   store: SecretStore,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<{ key: string | null; source: ApiKeySource }> {
-  const fromEnv = env.POSTDESK_API_KEY?.trim();
-  if (fromEnv) {
-    registerSecret(fromEnv);
-    return { key: fromEnv, source: 'env' };
-  }
+  const fromEnv = apiKeyFromEnv(env);
+  if (fromEnv) return fromEnv;
   const stored = await store.get(API_KEY_SECRET);
   return stored ? { key: stored, source: 'keychain' } : { key: null, source: 'none' };
 }

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDirSync, ensurePrivateFileSync, tightenFileSync } from '../private-files';
 
 export type Db = Database.Database;
 
@@ -51,7 +51,13 @@ const SETTINGS_MIGRATIONS: readonly Migration[] = [
  * timeout so they wait for each other instead of failing, and per-namespace versioned migrations.
  */
 export function openStore(file: string): Store {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    ensurePrivateDirSync(dirname(file));
+    // SQLite gives its WAL and SHM the database file's mode, so a private database keeps them private.
+    ensurePrivateFileSync(file);
+    tightenFileSync(`${file}-wal`);
+    tightenFileSync(`${file}-shm`);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');

@@ -53,16 +53,20 @@ export function App() {
   );
 }
 
-/** Shown when the page was opened without a bridge (a stray tab, or a stale address without its secret). */
-export function NoBridge() {
+/**
+ * Shown when the page has no bridge: a stray tab, an address without a link's code, or a link that was
+ * already used (each one opens a single page).
+ */
+export function NoBridge({ usedLink = false }: { readonly usedLink?: boolean }) {
   return (
     <div className="splash">
       <div className="card connect-card">
         <div className="card__body form-stack">
-          <h1>Postdesk is not attached</h1>
+          <h1>{usedLink ? 'This link was already used' : 'Postdesk is not attached'}</h1>
           <p className="muted">
-            This page needs the address that <code>postdesk web</code> prints, with its launch secret. Run it
-            again and open the new address.
+            {usedLink
+              ? 'Each link opens Postdesk in one page, once. Open the newest link shown in the terminal where Postdesk is running.'
+              : 'Open the link shown in the terminal where Postdesk is running. Each link opens one page.'}
           </p>
         </div>
       </div>

@@ -23,7 +23,7 @@ export const test = base.extend<{ app: Page }, { host: WebHost; media: { png: Te
     { scope: 'worker' },
   ],
   app: async ({ page, host }, use) => {
-    await openConnected(page, host.url);
+    await openConnected(page, await host.nextUrl());
     await use(page);
   },
 });

@@ -9,8 +9,11 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** A running `postdesk web --sandbox`, as the tests drive it: the page address and the sandbox behind it. */
 export interface WebHost {
-  /** The printed address, with the launch secret in its fragment. */
-  readonly url: string;
+  /**
+   * A link the host printed and no page has used yet. Each link carries a one-time code and opens one
+   * page (a fresh browser context needs a fresh one); after a link is used the host prints the next.
+   */
+  nextUrl(): Promise<string>;
   readonly origin: string;
   readonly sandboxUrl: string;
   /** The sandbox's published demo key (not a credential). */
@@ -40,6 +43,8 @@ export async function startWebHost(): Promise<WebHost> {
   );
   let out = '';
   let err = '';
+  const handedOut = new Set<string>();
+  const printedLinks = () => [...out.matchAll(/^open: (\S+)$/gm)].map((m) => m[1] as string);
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
@@ -67,7 +72,18 @@ export async function startWebHost(): Promise<WebHost> {
 
   const url = printed.url as string;
   return {
-    url,
+    async nextUrl() {
+      const until = Date.now() + 10_000;
+      for (;;) {
+        const fresh = printedLinks().find((l) => !handedOut.has(l));
+        if (fresh) {
+          handedOut.add(fresh);
+          return fresh;
+        }
+        if (Date.now() > until) throw new Error(`postdesk web printed no fresh link:\n${out}\n${err}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     origin: new URL(url).origin,
     sandboxUrl: printed.sandboxUrl as string,
     apiKey: printed.apiKey as string,

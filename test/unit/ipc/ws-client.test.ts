@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWsBridge, installWebBridge, type WebSocketLike } from '../../../src-shared/ipc/ws-client';
-import { readLaunchSecret } from '../../../src-shared/ipc/ws-protocol';
+import { readLaunchCode } from '../../../src-shared/ipc/ws-protocol';
 
 /** A socket the test opens, closes and answers by hand (the network is the edge here). */
 class HandSocket implements WebSocketLike {
@@ -72,30 +72,27 @@ describe('the browser bridge', () => {
     close();
   });
 
-  it('installs window.postdesk from the launch secret and keeps it for a reload, not in the address', () => {
-    const store = new Map<string, string>();
-    const replaced: string[] = [];
+  it('installs window.postdesk from the session a reload finds in sessionStorage; no link, no bridge', async () => {
+    const store = new Map<string, string>([['postdesk.session-secret', SECRET]]);
     const win = {
-      location: { origin: 'http://127.0.0.1:5000', hash: `#secret=${SECRET}`, search: '', pathname: '/' },
-      history: { replaceState: (_d: unknown, _u: string, url?: string) => void replaced.push(url ?? '') },
+      location: { origin: 'http://127.0.0.1:5000', hash: '', search: '', pathname: '/' },
       sessionStorage: {
         getItem: (k: string) => store.get(k) ?? null,
         setItem: (k: string, v: string) => void store.set(k, v),
       },
     } as Parameters<typeof installWebBridge>[0];
-    expect(installWebBridge(win)).toBe('web');
+    expect(await installWebBridge(win)).toBe('web');
     expect(win.postdesk).toBeDefined();
-    expect(replaced).toEqual(['/']);
-    const reload = { ...win, postdesk: undefined, location: { ...win.location, hash: '' } };
-    expect(installWebBridge(reload)).toBe('web');
-    expect(installWebBridge({ ...reload, postdesk: { host: 'electron' } })).toBe('electron');
-    expect(installWebBridge({ location: reload.location })).toBeNull();
+    expect(await installWebBridge({ ...win, postdesk: { host: 'electron' } })).toBe('electron');
+    expect(await installWebBridge({ location: win.location })).toBeNull();
+    // The session secret itself in the address is not a way in any more.
+    expect(await installWebBridge({ location: { ...win.location, hash: `#secret=${SECRET}` } })).toBeNull();
   });
 
-  it('reads only a well-formed secret', () => {
-    expect(readLaunchSecret(`#secret=${SECRET}`, '')).toBe(SECRET);
-    expect(readLaunchSecret('', `?token=${SECRET}`)).toBe(SECRET);
-    expect(readLaunchSecret('#secret=short', '')).toBeNull();
-    expect(readLaunchSecret('#secret=<script>alert(1)</script>xxxxxxxxxxxxxxx', '')).toBeNull();
+  it('reads only a well-formed one-time code', () => {
+    expect(readLaunchCode(`#code=${SECRET}`)).toBe(SECRET);
+    expect(readLaunchCode(`#secret=${SECRET}`)).toBeNull();
+    expect(readLaunchCode('#code=short')).toBeNull();
+    expect(readLaunchCode('#code=<script>alert(1)</script>xxxxxxxxxxxxxxx')).toBeNull();
   });
 });
