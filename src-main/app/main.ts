@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
+import { app, dialog, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
 import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
@@ -36,6 +36,7 @@ import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-
 import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
+import { dialogConfirm, dialogPicker } from './dialogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log = createConsoleLogger();
@@ -163,6 +164,9 @@ async function main(): Promise<void> {
         local,
         openExternal: (url) => shell.openExternal(url),
         ports: () => ({ executor: executorPortFor(() => executor.current()) }),
+        // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
+        confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
+        picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,
@@ -176,6 +180,7 @@ async function main(): Promise<void> {
         dispatcher: trackUploads(bridge.bridge.dispatcher, uploads),
         window: () => shellRef?.windows.current() ?? null,
         isTrustedUrl: (url) => isRendererUrl(url, devServerUrl),
+        grants: bridge.bridge.grants,
       });
 
       let forward: BridgeDisposable | null = null;
