@@ -47,6 +47,25 @@ function issuesFrom(raw: unknown): BridgeIssue[] | undefined {
   return undefined;
 }
 
+/** A request that got no answer, said for a person: where, what happened, and what to try. */
+export function networkSentence(e: NetworkError): string {
+  const host = e.host;
+  switch (e.kind) {
+    case 'connect':
+      return `Nothing answered at ${host}. Check the address, and that the service is running there.`;
+    case 'dns':
+      return `No server named ${host} could be found. Check the address.`;
+    case 'timeout':
+      return `${host} took too long to answer. Try again in a moment.`;
+    case 'reset':
+      return `The connection to ${host} broke before it answered. Try again in a moment.`;
+    case 'aborted':
+      return 'The request was cancelled before it was answered.';
+    default:
+      return `Postdesk could not reach ${host}. Check the connection, then try again.`;
+  }
+}
+
 /** The service's own words from an ApiError message (`op failed: 409 CODE: words`). */
 export function serviceWords(message: string): string {
   const m = /^[^:]+ failed: \d+(?: [A-Z_]+)?: (.*)$/s.exec(message);
@@ -83,7 +102,7 @@ export function toBridgeError(e: unknown): BridgeError {
       };
     }
     if (e instanceof NetworkError) {
-      return { kind: 'network', message: `Could not reach the service (${e.kind}).` };
+      return { kind: 'network', message: networkSentence(e) };
     }
     if (e instanceof CredentialMissingError) {
       return { kind: 'not_connected', message: e.message };

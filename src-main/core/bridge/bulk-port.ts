@@ -172,6 +172,13 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       const fileIssues = v.problems
         .filter((p) => p.row === null)
         .map((p) => ({ field: p.field ?? '', message: p.message }));
+      if (read.rows.length === 0) {
+        fileIssues.push({
+          field: '',
+          message:
+            'The file holds no posts: a CSV needs a first row naming the columns and one post on each row after it.',
+        });
+      }
       const validCount = fileIssues.length ? 0 : rows.filter((r) => r.ok).length;
       const batches = Array.from({ length: Math.ceil(validCount / LIMITS.bulkBatchSize) }, (_, index) => ({
         index,

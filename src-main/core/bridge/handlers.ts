@@ -10,7 +10,9 @@ import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { checkFile } from '../media/check';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
-import { BridgeFault, unavailable } from './bridge-fault';
+import { BridgeFault, toBridgeError, unavailable } from './bridge-fault';
+import type { ListFreshness } from '../../../src-shared/ipc/posts';
+import { isImportFileName, notAnImportFile } from '../../../src-shared/ipc/bulk';
 import type { BridgeEvents } from './events';
 import type { MediaRegistry } from './media-registry';
 import type { BridgeCore, FilePicker } from './ports';
@@ -78,6 +80,18 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     error: null,
     lastCheckedAt: null,
   });
+  /** What the index says of how current its answer is, for the screen to show beside the list. */
+  const freshness = (): { freshness?: ListFreshness } => {
+    const f = core.index?.freshness?.();
+    if (!f) return {};
+    return {
+      freshness: {
+        refreshed_at: f.refreshedAt === null ? null : new Date(f.refreshedAt).toISOString(),
+        refreshing: f.refreshing,
+        error: f.error ? toBridgeError(f.error) : null,
+      },
+    };
+  };
   const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
     events.emit('connection:didChange', status as never);
     return status;
@@ -119,7 +133,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     posts: {
       list: async ({ offset, refresh: _refresh, ...query }) => {
         const client = await api(); // not connected: say so rather than answer from the index
-        if (core.index) return core.index.list({ ...query, offset, refresh: _refresh });
+        if (core.index)
+          return { ...(await core.index.list({ ...query, offset, refresh: _refresh })), ...freshness() };
         // Without the index: one service page, which has no offset.
         const { limit, ...filter } = query;
         const res = offset
@@ -162,7 +177,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
             platform,
             statuses: statuses ?? CALENDAR_STATUSES,
           });
-          return { deliveries: [...deliveries] };
+          return { deliveries: [...deliveries], ...freshness() };
         }
         const from = Date.parse(start);
         const to = Date.parse(end);
@@ -264,6 +279,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const g = await deps.grants.use(source.grant);
         if (g.folder)
           throw new BridgeFault('invalid_input', `${g.name} is a folder: choose a CSV or JSON file.`);
+        if (!isImportFileName(g.name)) throw new BridgeFault('invalid_input', notAnImportFile(g.name));
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
         return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' });
       },

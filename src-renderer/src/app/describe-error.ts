@@ -10,6 +10,8 @@ export function describeError(
     if (error.status === 409 && context === 'delete') {
       return 'This post can no longer be deleted: only drafts and scheduled, retrying or failed posts can be. It has already gone out (or is going out) to its platform.';
     }
+    if (error.status !== undefined && error.status >= 500)
+      return 'The service had a problem and could not answer. Try again in a moment.';
     if (error.status === 409) return `Conflict: ${error.message}`;
     if (error.status === 401) {
       return context === 'connect'
@@ -26,7 +28,7 @@ export function describeError(
     case 'network':
       if (error.code === 'OUTBOX_QUEUED')
         return 'Saved on this computer; it will be sent as soon as the service answers.';
-      return `Postdesk could not reach the service. ${error.message}`;
+      return error.message;
     case 'not_connected':
       return 'Not connected to a service yet. Connect, or try offline.';
     case 'invalid_input':

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { Account } from '../../../src-shared/api/accounts';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 interface AccountsState {
   readonly accounts: Loadable<readonly Account[]>;
@@ -16,7 +17,7 @@ export const useAccountsStore = create<AccountsState>()((set, get) => ({
   accounts: idle(),
   async load() {
     set({ accounts: loading(get().accounts) });
-    const r = await settle(() => bridge().accounts.list());
+    const r = noteService(await settle(() => bridge().accounts.list()));
     set({
       accounts: settleInto(get().accounts, r.ok ? { ok: true, value: newestFirst(r.value.accounts) } : r),
     });

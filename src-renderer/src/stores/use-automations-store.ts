@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { AutomationView, BridgeResult, RunRecord } from '../../../src-shared/ipc';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 interface AutomationsState {
   readonly automations: Loadable<readonly AutomationView[]>;
@@ -14,7 +15,7 @@ export const useAutomationsStore = create<AutomationsState>()((set, get) => ({
   starting: null,
   async load() {
     set({ automations: loading(get().automations) });
-    const r = await settle(() => bridge().automations.list());
+    const r = noteService(await settle(() => bridge().automations.list()));
     set({ automations: settleInto(get().automations, r.ok ? { ok: true, value: r.value.automations } : r) });
   },
   async runNow(id) {

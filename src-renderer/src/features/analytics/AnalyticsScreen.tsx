@@ -20,6 +20,7 @@ import { PLATFORM_META } from '../../app/platforms';
 import { LabeledField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformLabel, PlatformMark } from '../../components/PlatformMark';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
@@ -159,6 +160,7 @@ function Overview() {
         </div>
       </div>
 
+      <Freshness state={overview} what="the figures" onRetry={() => void load()} />
       {data === null && overview.loading ? (
         <LoadingState label="Loading figures…" />
       ) : data === null && overview.error ? (
@@ -401,6 +403,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
           </button>
         }
       />
+      <Freshness state={post} what="the figures" onRetry={() => void loadPost(postId)} />
       {data === null && post.loading ? (
         <LoadingState label="Loading figures…" />
       ) : data === null && post.error ? (

@@ -7,6 +7,7 @@ import { useRoute } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { IconBolt, IconPlay, IconRefresh } from '../../components/icons';
 import { RefreshButton } from '../../components/RefreshButton';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -203,6 +204,7 @@ function AutomationList() {
         <h2 id="automations-title">Automations</h2>
         <RefreshButton onRefresh={() => void load()} />
       </div>
+      <Freshness state={automations} what="the automations" onRetry={() => void load()} />
       {automations.data === null && automations.loading ? (
         <LoadingState label="Loading automations…" />
       ) : automations.data === null && automations.error ? (
@@ -246,6 +248,7 @@ function RunsSection() {
         <h2 id="runs-title">Runs</h2>
         <RefreshButton onRefresh={() => void load()} />
       </div>
+      <Freshness state={runs} what="the runs" onRetry={() => void load()} />
       <div className="runs">
         <div className="runs__list">
           {runs.data === null && runs.loading ? (

@@ -16,6 +16,7 @@ import { describeError } from '../../app/describe-error';
 import { formatDateTime, localZone } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { IconRefresh } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { Segmented } from '../../components/Segmented';
@@ -177,7 +178,11 @@ export function CalendarScreen() {
           />
         </div>
       </div>
-      {deliveries.error ? <ErrorAlert error={deliveries.error} title="Could not load the calendar" /> : null}
+      {deliveries.error && deliveries.data === null ? (
+        <ErrorAlert error={deliveries.error} title="Could not load the calendar" />
+      ) : (
+        <Freshness state={deliveries} what="the calendar" onRetry={() => void reload()} />
+      )}
       <section className="card calendar__card" aria-label="Calendar">
         <FullCalendar
           ref={calendar}

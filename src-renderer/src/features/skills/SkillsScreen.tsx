@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
@@ -36,6 +37,7 @@ export function SkillsScreen() {
           <div className="card__header">
             <h2 id="skills-list-title">Library</h2>
           </div>
+          <Freshness state={skills} what="the skills" onRetry={() => void load()} />
           {skills.data === null && skills.loading ? (
             <LoadingState label="Loading skills…" />
           ) : skills.data === null && skills.error ? (
