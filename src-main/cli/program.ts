@@ -1,15 +1,44 @@
 import { Command, CommanderError, Option } from 'commander';
-import { COMMANDS } from './commands/index';
-import { createDeps } from './context';
+import { COMMANDS, type CommandEntry } from './commands/index';
+import type { CliDeps } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
-import { Output, type CliIo } from './output';
+import type { CliIo } from './output';
+import { VERSION } from './version';
 
-export function buildProgram(io: CliIo): { program: Command; close(): Promise<void>; exitCode(): number } {
-  const { deps, state } = createDeps(io);
+/** Global options that take a value: their value is never a command name. */
+const GLOBALS_WITH_VALUE = new Set(['--base-url']);
+
+/**
+ * The top-level commands these arguments run: the first word that is not an option (for `help <cmd>`, the word
+ * after it). Only these are loaded; the others stay one-line stubs that serve `--help` and "did you mean".
+ */
+export function commandsToLoad(args: readonly string[]): CommandEntry[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length && words.length < 2; i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      words.push(...args.slice(i + 1, i + 3));
+      break;
+    }
+    if (a.startsWith('-')) {
+      if (GLOBALS_WITH_VALUE.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  const [first, second] = words;
+  const name = first === 'help' ? second : first;
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) return [];
+  return entry.wantsTree ? [...COMMANDS] : [entry];
+}
+
+function rootCommand(io: CliIo): Command {
   const program = new Command('postdesk')
     .description(
       'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
     )
+    .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
     .addOption(new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)'))
     .addOption(
@@ -26,7 +55,46 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
   });
-  for (const register of COMMANDS) register(program, deps);
+  return program;
+}
+
+export interface BuiltProgram {
+  readonly program: Command;
+  close(): Promise<void>;
+  exitCode(): number;
+}
+
+/**
+ * The command tree for these arguments: the commands they run fully registered, every other one as a stub with its
+ * summary. `load: 'all'` registers every command (completion scripts, tests).
+ */
+export async function buildProgram(
+  io: CliIo,
+  args: readonly string[],
+  opts: { load?: 'needed' | 'all' } = {},
+): Promise<BuiltProgram> {
+  const program = rootCommand(io);
+  const wanted = new Set(opts.load === 'all' ? COMMANDS : commandsToLoad(args));
+  let deps: CliDeps | null = null;
+  let state: { exitCode: number; close(): Promise<void> } = {
+    exitCode: EXIT.ok,
+    close: async () => undefined,
+  };
+  if (wanted.size > 0) {
+    // The core (SQLite, keychain, HTTP client) loads only for a command that may use it.
+    const { createDeps } = await import('./context');
+    ({ deps, state } = createDeps(io));
+  }
+  const registered = await Promise.all(COMMANDS.map((c) => (wanted.has(c) ? c.load() : null)));
+  COMMANDS.forEach((entry, i) => {
+    const register = registered[i];
+    if (register && deps) {
+      register(program, deps);
+      program.commands.at(-1)?.summary(entry.summary);
+    } else {
+      program.command(entry.name).summary(entry.summary);
+    }
+  });
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
@@ -38,12 +106,13 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  const { program, close, exitCode } = buildProgram(io);
   const json = args.includes('--json');
+  let built: BuiltProgram | null = null;
   let code: number = EXIT.ok;
   try {
-    await program.parseAsync([...args], { from: 'user' });
-    code = exitCode();
+    built = await buildProgram(io, args);
+    await built.program.parseAsync([...args], { from: 'user' });
+    code = built.exitCode();
   } catch (err) {
     code = exitCodeFor(err);
     if (err instanceof CommanderError) {
@@ -54,16 +123,18 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
         );
       }
     } else {
-      const out = new Output(io, json);
       if (json) io.stdout.write(`${JSON.stringify(errorJson(err), null, 2)}\n`);
       else {
+        // Loaded here: tables and spinners are not needed to answer `--help`.
+        const { Output } = await import('./output');
+        const out = new Output(io, json);
         const [first, ...rest] = errorLines(err);
         io.stderr.write(`${out.colors.red('error:')} ${first ?? ''}\n`);
         for (const l of rest) io.stderr.write(`${l}\n`);
       }
     }
   } finally {
-    await close().catch(() => undefined);
+    await built?.close().catch(() => undefined);
   }
   return code;
 }

@@ -1,9 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../context';
 import { startSandboxInProcess } from '../sandbox-connect';
+import { VERSION } from '../version';
 import { startWeb } from '../web/run-web';
-
-const VERSION = '0.1.0';
 
 function parsePort(value: string): number {
   const n = Number(value);
