@@ -1,3 +1,4 @@
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -46,6 +47,22 @@ const listInputs = (): Plugin => ({
 });
 
 /**
+ * Written beside out/cli and swapped in when complete, so a `postdesk` started during a build (a test, another
+ * terminal) finds either the old build or the new one, never half of one; without out/cli it runs the sources.
+ */
+const OUT = at('./out/cli');
+const STAGING = at(`./out/.cli-build-${process.pid}`);
+const swapIn = (): Plugin => ({
+  name: 'postdesk-cli-swap-in',
+  closeBundle() {
+    const old = `${STAGING}-old`;
+    if (existsSync(OUT)) renameSync(OUT, old);
+    renameSync(STAGING, OUT);
+    rmSync(old, { recursive: true, force: true });
+  },
+});
+
+/**
  * The `postdesk` CLI built for Node into out/cli, which bin/postdesk.js loads: a small entry that parses the
  * arguments and lists the commands, and one chunk per command module, loaded when that command runs (see
  * src-main/cli/commands/index.ts). Chunks sit two levels below out/, where the web host's
@@ -54,13 +71,13 @@ const listInputs = (): Plugin => ({
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
-  plugins: [listInputs()],
+  plugins: [listInputs(), swapIn()],
   ssr: { noExternal: true },
   // undici's index also loads fetch, WebSocket, caches and mocks, which the CLI never uses: see the file.
   resolve: { alias: [{ find: /^undici$/, replacement: at('./scripts/undici-lite.mjs') }] },
   build: {
     ssr: true,
-    outDir: at('./out/cli'),
+    outDir: STAGING,
     emptyOutDir: true,
     target: 'node22.12',
     minify: false,
