@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, type CommandEntry } from './commands/index';
 import type { CliDeps } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
@@ -33,6 +33,83 @@ export function commandsToLoad(args: readonly string[]): CommandEntry[] {
   return entry.wantsTree ? [...COMMANDS] : [entry];
 }
 
+/** `--base-url`: checked here, so a typo is a usage error naming the flag rather than a failed request. */
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('it must be an http:// or https:// address, e.g. https://service.example');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError(`it must be an http:// or https:// address, not ${url.protocol}`);
+  }
+  return value;
+}
+
+/** What commander keeps to itself but this runner needs: its "did you mean" for an unknown command. */
+type WithUnknownCommand = Command & { unknownCommand(): never };
+
+/**
+ * A word after a command that is not one of its subcommands is an error, with a suggestion: commander's own
+ * (`posts shwo` → show), or the top-level command of that name (`media upload` → `postdesk upload`). Without this,
+ * a command with a default subcommand (`posts` runs `posts list`) hands the word to that subcommand, which then
+ * says "too many arguments for 'list'".
+ */
+function unknownSubcommand(cmd: Command, word: string): void {
+  const root = ((c: Command): Command => {
+    while (c.parent) c = c.parent;
+    return c;
+  })(cmd);
+  if (cmd !== root && root.commands.some((c) => c.name() === word)) {
+    const path = [];
+    for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+    cmd.error(
+      `error: unknown command '${word}' for '${path.join(' ')}'\n(Did you mean ${root.name()} ${word}?)`,
+      { code: 'commander.unknownCommand', exitCode: 1 },
+    );
+  }
+  (cmd as WithUnknownCommand).unknownCommand();
+}
+
+/**
+ * Usage checks in the order that helps: an unknown option (`--captoin`, "did you mean --caption?") before a missing
+ * required one (which the misspelling caused). Commander checks required options first, so they are checked here,
+ * after commander's own check of unknown options, just before the action runs.
+ */
+function checkRequiredAfterUnknown(cmd: Command): void {
+  const required = cmd.options.filter((o) => o.mandatory);
+  if (!required.length) return;
+  for (const o of required) o.makeOptionMandatory(false);
+  cmd.hook('preAction', (self, action) => {
+    if (action !== self) return;
+    for (const o of required) {
+      if (self.getOptionValue(o.attributeName()) === undefined) {
+        self.error(`error: required option '${o.flags}' not specified`, {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+    }
+  });
+}
+
+function strictSubcommands(cmd: Command): void {
+  if (!cmd.commands.length) return;
+  // A command whose subcommand is its default: the word reaches the default subcommand, so check it on the way.
+  cmd.hook('preSubcommand', (self, sub) => {
+    const first = self.args[0];
+    if (
+      first !== undefined &&
+      !first.startsWith('-') &&
+      first !== sub.name() &&
+      !sub.aliases().includes(first)
+    )
+      unknownSubcommand(self, first);
+  });
+  // A command without a default: commander reports the word through this event when someone listens.
+  cmd.on('command:*', (operands: string[]) => unknownSubcommand(cmd, operands[0] ?? ''));
+}
+
 function rootCommand(io: CliIo): Command {
   const program = new Command('postdesk')
     .description(
@@ -40,7 +117,11 @@ function rootCommand(io: CliIo): Command {
     )
     .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
-    .addOption(new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)'))
+    .addOption(
+      new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)').argParser(
+        baseUrl,
+      ),
+    )
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
@@ -98,6 +179,8 @@ export async function buildProgram(
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
+    checkRequiredAfterUnknown(c);
+    if (c !== program) strictSubcommands(c);
     c.commands.forEach(override);
   };
   override(program);

@@ -147,6 +147,6 @@ describe('npm pack, then npm install -g from the tarball', () => {
 
     const once = await postdesk('--sandbox', 'executor', '--once', '--json');
     expect(once.code, once.err).toBe(0);
-    expect(JSON.parse(once.out).executor).toMatchObject({ state: 'stopped', lastError: null });
+    expect(JSON.parse(once.out).executor).toMatchObject({ state: 'stopped', last_error: null });
   });
 });
