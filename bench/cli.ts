@@ -125,8 +125,9 @@ export async function benchCli(): Promise<void> {
       `  --sandbox accounts --json costs ${sandboxCost.toFixed(0)} ms more than against a running sandbox: it loads` +
         ` the sandbox's server stack (fastify and the MCP SDK alone take ${ms[6]!.toFixed(0)} ms to load, node` +
         ` start included), opens its SQLite file and listens on a port, then stops it when the command ends.` +
-        ` A sandbox kept running (\`postdesk sandbox\`, \`postdesk web --sandbox\` or the desktop app for the same` +
-        ` data directory) is reused instead, and then --sandbox costs what the line above it does.`,
+        ` A sandbox another Postdesk process keeps running for the same data directory (\`postdesk --sandbox` +
+        ` executor\`, the desktop app's "Try offline") is reused instead, and then --sandbox costs about what the` +
+        ` line above it does.`,
     );
   } finally {
     await sb.close();
