@@ -48,7 +48,7 @@ test('bulk: a problem with the file as a whole, an empty file and a file that is
   // A header and no posts.
   await page.getByRole('button', { name: 'Start over' }).click();
   await dropFiles(page, zone, [csv('empty.csv', 'caption,targets\n')]);
-  await expect(fileProblems).toContainText('The file holds no posts');
+  await expect(fileProblems).toContainText(/the file has no posts/i);
 
   // Not a CSV or JSON file at all: said before anything is sent, and it stays on screen.
   await page.getByRole('button', { name: 'Start over' }).click();

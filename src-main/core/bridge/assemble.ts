@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { Store } from '../store/store';
 import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
@@ -138,6 +139,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
@@ -166,7 +168,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
 
   return {
     handlers,
-    dispatcher: createBridgeDispatcher(handlers, events),
+    dispatcher: createBridgeDispatcher(handlers, events, log),
     events,
     media,
     grants,

@@ -13,7 +13,7 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
 import type { Store } from '../store/store';
-import { BridgeFault, unavailable } from './bridge-fault';
+import { BridgeFault, forPeople, unavailable } from './bridge-fault';
 import type { BridgeEvents, Disposable } from './events';
 import type { ExecutorPort } from './ports';
 import type { BridgeSession } from './session';
@@ -43,7 +43,7 @@ export function toRunRecord(row: JournalRun): RunRecord {
     scheduled_for: row.scheduled_for,
     started_at: row.started_at,
     finished_at: row.finished_at,
-    reason: row.reason,
+    reason: row.reason === null ? null : forPeople(row.reason),
   };
 }
 
@@ -68,7 +68,7 @@ export function viewStatus(ex: Executor | null): ExecutorStatus {
     last_sync_at: s.lastSyncAt,
     next_sync_at: ex.nextSyncAt(),
     active_runs: s.activeRuns,
-    last_error: s.lastError,
+    last_error: s.lastError === null ? null : forPeople(s.lastError),
   };
 }
 

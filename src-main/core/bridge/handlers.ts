@@ -7,10 +7,16 @@ import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { LIMITS } from '../../../src-shared/api/limits';
 import { checkFile } from '../media/check';
+import { CannotConvertError, convertToMp4 } from '../media/convert';
+import { ToolFailedError, ToolNotFoundError } from '../media/tools';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
-import { BridgeFault, toBridgeError, unavailable } from './bridge-fault';
+import { BridgeFault, UNEXPECTED, forPeople, toBridgeError, unavailable } from './bridge-fault';
 import type { ListFreshness } from '../../../src-shared/ipc/posts';
 import { isImportFileName, notAnImportFile } from '../../../src-shared/ipc/bulk';
 import type { BridgeEvents } from './events';
@@ -49,6 +55,8 @@ export interface BridgeDeps {
   readonly routes?: RouteInbox;
   /** ffmpeg/ffprobe for `media:inspect` (the settings' paths); default: bundled, then PATH. */
   readonly tools?: Tools;
+  /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
+  readonly convertDir?: string;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -226,7 +234,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const checks: MediaCheck[] = check.problems.map((p) => ({
           level: p.severity,
           code: p.rule,
-          message: p.message,
+          message: forPeople(p.message),
+          ...(p.fix ? { fix: p.fix.kind } : {}),
         }));
         const v = check.probe?.video ?? null;
         return {
@@ -271,6 +280,39 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         }
       },
       remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
+      convert: async ({ id }) => {
+        const f = registered(id);
+        const dir = join(need(deps.convertDir, 'Converting media'), randomUUID());
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const name = `${basename(f.name, extname(f.name)) || 'video'}.mp4`;
+        try {
+          const done = await convertToMp4(f.realPath, {
+            out: join(dir, name),
+            // An MP4 that is only too large is compressed to fit; anything else becomes an MP4 as it is.
+            ...(f.contentType === 'video/mp4' ? { maxBytes: LIMITS.mp4UploadBytes } : {}),
+            tools: deps.tools,
+            onProgress: (p) => events.emit('media:didConvertProgress', { id, percent: p.percent }),
+          });
+          const added = await deps.media.addFiles([{ path: done.output, name }]);
+          const file = added.files[0];
+          if (!file) throw new BridgeFault('internal', UNEXPECTED);
+          return file;
+        } catch (e) {
+          if (e instanceof CannotConvertError)
+            throw new BridgeFault('invalid_input', `${f.name}: ${e.message}`);
+          if (e instanceof ToolNotFoundError)
+            throw new BridgeFault(
+              'unavailable',
+              'Converting needs ffmpeg, which is not installed here. Install it, or choose the program in Settings, under Media tools.',
+            );
+          if (e instanceof ToolFailedError)
+            throw new BridgeFault(
+              'invalid_input',
+              `${f.name} could not be converted: ffmpeg cannot read it.`,
+            );
+          throw e;
+        }
+      },
     },
     bulk: {
       plan: async ({ source }) => {

@@ -110,7 +110,10 @@ export function BulkScreen() {
                     <p className="alert__title">Nothing can be sent until the file is fixed</p>
                     <ul className="plain-list" aria-label="Problems with the file">
                       {plan.file_issues.map((i) => (
-                        <li key={`${i.field}-${i.message}`}>{i.message}</li>
+                        <li key={`${i.field}-${i.message}`}>
+                          {i.message.charAt(0).toUpperCase()}
+                          {i.message.slice(1)}
+                        </li>
                       ))}
                     </ul>
                     <p>Fix the file, then drop it again.</p>

@@ -89,7 +89,7 @@ export function ComposeScreen() {
     blockers.push(`Pick at most ${LIMITS.addTargetsPerUpdate} accounts.`);
   if (items.length > LIMITS.mediaPerPost) blockers.push(`Attach at most ${LIMITS.mediaPerPost} files.`);
   if (items.some((i) => i.phase === 'rejected' || i.phase === 'failed'))
-    blockers.push('Remove or retry the media that failed.');
+    blockers.push('Convert, retry or remove the media that was not accepted.');
   if (items.some((i) => i.phase !== 'uploaded' && i.phase !== 'rejected' && i.phase !== 'failed'))
     blockers.push('Waiting for uploads to finish…');
   if (when === 'schedule' && (!scheduledAt || Date.parse(scheduledAt) <= now))

@@ -38,6 +38,7 @@ function Thumb({ item }: { readonly item: MediaItem }) {
 const PHASE_LABEL: Readonly<Record<MediaItem['phase'], string>> = {
   checking: 'Checking…',
   rejected: 'Not accepted',
+  converting: 'Converting to MP4…',
   hashing: 'Hashing…',
   uploading: 'Uploading…',
   uploaded: 'Uploaded',
@@ -45,7 +46,11 @@ const PHASE_LABEL: Readonly<Record<MediaItem['phase'], string>> = {
 };
 
 function MediaCard({ item }: { readonly item: MediaItem }) {
-  const { remove, retry } = useMediaStore(useShallow((s) => ({ remove: s.remove, retry: s.retry })));
+  const { remove, retry, convert } = useMediaStore(
+    useShallow((s) => ({ remove: s.remove, retry: s.retry, convert: s.convert })),
+  );
+  const convertible =
+    item.phase === 'rejected' && (item.inspection?.checks ?? []).some((c) => c.fix === 'convert');
   const { file, inspection, hash, upload } = item;
   const facts = [
     formatBytes(file.size),
@@ -99,6 +104,21 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
               </li>
             ))}
           </ul>
+        ) : null}
+        {item.phase === 'converting' ? (
+          <Progress label={`Converting ${file.name}`} value={item.convert?.percent ?? 0} max={100} />
+        ) : null}
+        {convertible ? (
+          <div className="btn-row">
+            <button
+              type="button"
+              className="btn btn--small btn--primary"
+              onClick={() => void convert(file.id)}
+            >
+              Convert to MP4
+            </button>
+            <span className="field__hint">Makes a copy the service accepts; your file stays as it is.</span>
+          </div>
         ) : null}
         {item.error ? (
           <p className="media-check media-check--error">
