@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../config/settings';
+import { confinementFromSettings } from '../executor/confine/policy';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
@@ -243,6 +244,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       agentType,
       ...(agent ? { agent } : {}),
       folderFor: automationFolderOf(() => o.settings.get()),
+      confinement: confinementFromSettings(() => o.settings.get(), [o.dataDir]),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,

@@ -4,6 +4,7 @@ import { LIMITS, type Automation, type Run } from '../../../src-shared/api';
 import { killProcessGroup, type AgentCommand } from './agent-process';
 import { inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
 import { systemClock, type Clock } from './clock';
+import type { ConfinementSource } from './confine/launch';
 import { Emitter } from './emitter';
 import {
   Journal,
@@ -49,6 +50,8 @@ export interface ExecutorOptions {
   readonly folderFor?: (automationId: string) => string | undefined;
   /** The folder of automations without one of their own (`postdesk executor --folder`). */
   readonly folder?: string;
+  /** How an agent command is confined (the `agentConfinement` settings); none given: never. */
+  readonly confinement?: ConfinementSource;
   readonly clock?: Clock;
   readonly media?: ExecutorMedia;
   readonly concurrency?: number;
@@ -127,9 +130,13 @@ export interface ExecutorSettings {
   readonly agent?: AgentCommand | AgentRunner | undefined;
 }
 
-function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | undefined) {
+function agentRunnerOf(
+  agentType: string,
+  agent: AgentCommand | AgentRunner | undefined,
+  confinement?: ConfinementSource,
+) {
   if (typeof agent === 'function') return agent;
-  if (agent) return processAgent(agent);
+  if (agent) return processAgent(agent, confinement);
   if (agentType === 'folder') return inProcessFolderAgent();
   throw new Error(`no command is configured for the agent type "${agentType}"`);
 }
@@ -238,7 +245,7 @@ export class Executor {
     this.clock = opts.clock ?? systemClock;
     this.media = opts.media ?? createCoreMedia();
     this.journal = new Journal(opts.store, opts.scope, () => this.clock.now().toISOString());
-    this.agent = agentRunnerOf(opts.agentType, opts.agent);
+    this.agent = agentRunnerOf(opts.agentType, opts.agent, opts.confinement);
   }
 
   /**
@@ -249,7 +256,7 @@ export class Executor {
     if (c.concurrency !== undefined) this.o.concurrency = Math.max(1, c.concurrency);
     if (c.missedRunPolicy !== undefined) this.o.missedRunPolicy = c.missedRunPolicy;
     if (c.graceMs !== undefined) this.o.graceMs = c.graceMs;
-    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent);
+    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent, this.opts.confinement);
     // A higher limit may let queued runs start now rather than at the next pass.
     this.pump();
   }

@@ -8,6 +8,7 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
+import { confinementFromSettings } from './confine/policy';
 import { Executor, type ExecutorOptions } from './executor';
 
 export interface FromCoreOptions {
@@ -85,6 +86,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     agent,
     folderFor: automationFolderOf(() => core.settings.get()),
     ...(o.folder !== undefined ? { folder: o.folder } : {}),
+    confinement: confinementFromSettings(() => core.settings.get(), [core.dataDir]),
     clock: o.clock,
     concurrency: s.concurrency,
     missedRunPolicy: s.missedRunPolicy,
