@@ -10,6 +10,7 @@ import { confinementFromSettings } from '../executor/confine/policy';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
+import { retentionOf } from '../executor/prune';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
@@ -245,6 +246,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       ...(agent ? { agent } : {}),
       folderFor: automationFolderOf(() => o.settings.get()),
       confinement: confinementFromSettings(() => o.settings.get(), [o.dataDir]),
+      retention: () => retentionOf(o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,

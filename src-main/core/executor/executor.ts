@@ -5,6 +5,7 @@ import { killProcessGroup, type AgentCommand } from './agent-process';
 import { inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
 import { systemClock, type Clock } from './clock';
 import type { ConfinementSource } from './confine/launch';
+import { schedulePruning, type RetentionPolicy } from './prune';
 import { Emitter } from './emitter';
 import {
   Journal,
@@ -52,6 +53,8 @@ export interface ExecutorOptions {
   readonly folder?: string;
   /** How an agent command is confined (the `agentConfinement` settings); none given: never. */
   readonly confinement?: ConfinementSource;
+  /** How long run directories are kept; pruned at start and every six hours while started. None: kept. */
+  readonly retention?: () => RetentionPolicy;
   readonly clock?: Clock;
   readonly media?: ExecutorMedia;
   readonly concurrency?: number;
@@ -205,6 +208,7 @@ export class Executor {
   private paused = false;
   private stopping = false;
   private loopDone: Promise<void> | null = null;
+  private pruning: { stop(): void } | null = null;
   private wake = new AbortController();
   private syncWanted = false;
   private missedHint: { code: MissedCode; because: string } | null = null;
@@ -368,6 +372,11 @@ export class Executor {
     if (this.loopDone) return;
     this.stopping = false;
     this.loopDone = this.loop();
+    if (this.opts.retention) {
+      const [runsDir, policy] = [join(this.opts.dataDir, 'runs'), this.opts.retention];
+      const log = (line: string) => this.note(line);
+      this.pruning = schedulePruning({ runsDir, journal: this.journal, clock: this.clock, policy, log });
+    }
   }
 
   pause(): void {
@@ -469,6 +478,8 @@ export class Executor {
     this.stopping = true;
     this.setState('stopping');
     this.wake.abort();
+    this.pruning?.stop();
+    this.pruning = null;
     await this.loopDone?.catch(() => undefined);
     await this.passing?.catch(() => undefined);
     const all = () => Promise.all([...this.inFlight.values()].map((f) => f.done));

@@ -9,6 +9,7 @@ import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
 import { confinementFromSettings } from './confine/policy';
+import { retentionOf } from './prune';
 import { Executor, type ExecutorOptions } from './executor';
 
 export interface FromCoreOptions {
@@ -87,6 +88,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     folderFor: automationFolderOf(() => core.settings.get()),
     ...(o.folder !== undefined ? { folder: o.folder } : {}),
     confinement: confinementFromSettings(() => core.settings.get(), [core.dataDir]),
+    retention: () => retentionOf(core.settings.get()),
     clock: o.clock,
     concurrency: s.concurrency,
     missedRunPolicy: s.missedRunPolicy,
