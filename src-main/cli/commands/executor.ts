@@ -8,6 +8,7 @@ import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../core/executor/o
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { truncate, type Output } from '../output';
+import { registerExecutorServiceCommand } from './executor-service';
 import { runRow } from './runs';
 
 interface ExecutorFlags {
@@ -169,4 +170,6 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       const flags = self.optsWithGlobals<{ folder?: string; state?: string }>();
       deps.setExitCode(await folderAgentMain({ folder: flags.folder, state: flags.state }));
     });
+
+  registerExecutorServiceCommand(cmd, deps);
 }
