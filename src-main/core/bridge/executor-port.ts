@@ -10,6 +10,7 @@ import { confinementFromSettings } from '../executor/confine/policy';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
+import { attachMetrics, metricsOf } from '../executor/metrics';
 import { retentionOf } from '../executor/prune';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
@@ -122,6 +123,11 @@ export function executorPortFor(current: () => Executor | null): ExecutorPort {
       return { run: toRunRecord(row), steps, logs };
     },
     nextOccurrence: (a) => current()?.nextOccurrence(a) ?? null,
+    async metrics() {
+      const ex = current();
+      const m = ex ? metricsOf(ex) : undefined;
+      return m ? m.view() : null;
+    },
   };
 }
 
@@ -236,7 +242,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
     const s = o.settings.get();
     const { agentType, agent } = chooseAgent(s.agentCommands);
     const offline = o.session.isOffline();
-    return new Executor({
+    const ex = new Executor({
       api: client,
       store: o.store,
       scope: offline ? 'sandbox' : client.baseUrl,
@@ -253,6 +259,8 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       secrets: [...((await o.secrets?.().catch(() => [])) ?? [])],
       media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
     });
+    attachMetrics(ex);
+    return ex;
   };
 
   const switchTo = (client: ApiClient | null) => {

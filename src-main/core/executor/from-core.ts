@@ -10,7 +10,8 @@ import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
 import { confinementFromSettings } from './confine/policy';
 import { retentionOf } from './prune';
-import { Executor, type ExecutorOptions } from './executor';
+import { EXECUTOR_DEFAULTS, Executor, type ExecutorOptions } from './executor';
+import { attachMetrics } from './metrics';
 
 export interface FromCoreOptions {
   /** Which configured agent type to run; default: the only configured one, else the built-in `folder`. */
@@ -76,7 +77,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
   const key = core.endpoint.sandbox
     ? null
     : (await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch(() => null))?.key;
-  return new Executor({
+  const executor = new Executor({
     api: core.client,
     store: core.store,
     // The embedded sandbox gets a new port each start; its runs belong to "the sandbox of this data dir".
@@ -100,4 +101,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     }),
     ...o.overrides,
   });
+  const syncMs = o.overrides?.syncIntervalMs ?? EXECUTOR_DEFAULTS.syncIntervalMs;
+  attachMetrics(executor, { ...(o.clock ? { clock: o.clock } : {}), healthyWithinMs: 3 * syncMs });
+  return executor;
 }
