@@ -1,6 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { readApiKeyFile, resolveApiKeyWithSource } from '../../core/secrets/secret-store';
@@ -28,11 +28,20 @@ const PASSED_FLAGS = [
   ['stopGrace', '--stop-grace'],
 ] as const;
 
-/** The CLI's entry script: the one this process was started with, else the package's own `bin/postdesk.js`. */
+/**
+ * The CLI's entry script: the one this process was started with, else the package's own `bin/postdesk.js`,
+ * found upward from this module (in the sources or in the built out/cli alike).
+ */
 function cliEntry(): string {
   const started = process.argv[1];
   if (started && /^postdesk(\.[cm]?js)?$/.test(basename(started))) return realpathSync(started);
-  return fileURLToPath(new URL('../../../bin/postdesk.js', import.meta.url));
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'bin', 'postdesk.js'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('the postdesk entry script (bin/postdesk.js) was not found');
+    dir = up;
+  }
+  return join(dir, 'bin', 'postdesk.js');
 }
 
 function hostOf(deps: CliDeps): ServiceHost {
