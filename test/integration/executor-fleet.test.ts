@@ -49,7 +49,10 @@ describe('three executors for one account', () => {
     expect(others.every((r) => r.reason_code === 'other_executor')).toBe(true);
     for (const m of machines) expect(m.journal.list({ limit: 1000 })).toHaveLength(30);
     const share = machines.map((m) => m.journal.list({ limit: 1000, states: ['completed'] }).length);
-    expect(share.every((n) => n > 0), `runs per machine: ${share.join(', ')}`).toBe(true);
+    expect(
+      share.every((n) => n > 0),
+      `runs per machine: ${share.join(', ')}`,
+    ).toBe(true);
     // Each run belongs to the executor that started it.
     for (const m of machines) {
       const executorId = m.status().executorId as string;
