@@ -9,7 +9,7 @@ import { app, powerMonitor, protocol, shell, type BrowserWindow } from 'electron
 import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
-import type { Disposable as BridgeDisposable } from '../core/bridge/events';
+import type { Disposable } from '../core/common/events';
 import {
   executorPortFor,
   followExecutorSettings,
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
         isTrustedUrl: (url) => isRendererUrl(url, devServerUrl),
       });
 
-      let forward: BridgeDisposable | null = null;
+      let forward: Disposable | null = null;
       const switched = executor.onDidSwitch((ex) => {
         forward?.dispose();
         forward = ex ? forwardExecutorEvents(ex, bridge.bridge.events) : null;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ApiError, NetworkError, CredentialMissingError } from '../../core/api/errors';
+import { errorText } from '../../core/common/error-text';
 import { storeFile } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { exitCodeFor } from '../exit-codes';
@@ -15,7 +16,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
       try {
         keySource = await core.apiKeySource();
       } catch (err) {
-        keySource = `unavailable (${err instanceof Error ? err.message : String(err)})`;
+        keySource = `unavailable (${errorText(err)})`;
       }
       let service: { ok: boolean; accounts?: number; ms?: number; error?: string };
       let failure: unknown = null;

@@ -1,7 +1,8 @@
 import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
-import pRetry from 'p-retry';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
 import { ErrorBody } from '../../../src-shared/api/errors';
+import { errorText } from '../common/error-text';
+import { retry } from '../common/retry';
 import { ApiError, NetworkError, type NetworkErrorKind } from './errors';
 import { registerSecret } from './redact';
 
@@ -106,7 +107,7 @@ function errorCode(err: unknown): string | null {
 
 function classify(err: unknown): Classified {
   const code = errorCode(err);
-  const message = err instanceof Error ? err.message || code || 'error' : String(err);
+  const message = errorText(err) || code || 'error';
   return {
     code,
     kind: (code && KIND_BY_CODE[code]) || 'other',
@@ -301,19 +302,16 @@ export function createTransport(opts: TransportOptions): Transport {
     baseUrl,
     aliasUrl,
     send(req) {
-      return pRetry(() => attempt(req), {
-        retries,
-        minTimeout,
-        maxTimeout,
-        factor: 2,
-        randomize: true,
+      return retry(() => attempt(req), {
+        attempts: retries + 1,
+        minDelayMs: minTimeout,
+        maxDelayMs: maxTimeout,
         signal: req.signal,
-        shouldRetry: ({ error }) => isRetryable(error, req.policy),
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          if (retriesLeft > 0 && error instanceof ApiError && error.retryAfterMs !== null) {
-            if (isRetryable(error, req.policy))
-              await sleep(Math.min(error.retryAfterMs, maxRetryAfter), req.signal);
-          }
+        shouldRetry: (error) => isRetryable(error, req.policy),
+        // The service's Retry-After comes first; the backoff follows it.
+        onRetry: async (error) => {
+          if (error instanceof ApiError && error.retryAfterMs !== null)
+            await sleep(Math.min(error.retryAfterMs, maxRetryAfter), req.signal);
         },
       });
     },

@@ -14,7 +14,8 @@ import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
 import type { Store } from '../store/store';
 import { BridgeFault, unavailable } from './bridge-fault';
-import type { BridgeEvents, Disposable } from './events';
+import type { Disposable } from '../common/events';
+import type { BridgeEvents } from './events';
 import type { ExecutorPort } from './ports';
 import type { BridgeSession } from './session';
 

@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts'
 import type { ApiClient } from '../api/client';
 import type { z } from 'zod';
 import type { PostsListQuery, PostsPage } from '../../../src-shared/ipc/posts';
+import { createLimit } from '../common/limit';
 import type { Store } from '../store/store';
 import { MAX_PAGE, openDeliveryIndex, type DeliveryIndex } from './delivery-index';
 import { withDeliveryLearning } from './learning-client';
@@ -59,18 +60,15 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const lastDone = new Map<string, number>();
 
   async function refreshNow(client: Lister): Promise<void> {
-    const queue = [...REFRESH_QUERIES];
+    const slot = createLimit(PARALLEL);
     let firstError: unknown = null;
-    const worker = async () => {
-      for (let q = queue.shift(); q; q = queue.shift()) {
-        try {
-          await client.listPosts({ ...q, limit: 100 });
-        } catch (err) {
+    await Promise.all(
+      REFRESH_QUERIES.map((q) =>
+        slot(() => client.listPosts({ ...q, limit: 100 })).catch((err: unknown) => {
           firstError ??= err;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+        }),
+      ),
+    );
     if (firstError) throw firstError;
   }
 

@@ -1,6 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { DisposableStore, Emitter, listen, toDisposable } from '../../../../src-main/core/common/events';
+import {
+  DisposableStore,
+  Emitter,
+  listen,
+  toDisposable,
+  type EventTarget,
+} from '../../../../src-main/core/common/events';
 
 describe('Emitter', () => {
   it('delivers to every listener until its subscription is disposed', () => {
@@ -88,7 +94,8 @@ describe('disposables', () => {
   it('listen subscribes to a Node emitter and its disposable unsubscribes', () => {
     const target = new EventEmitter();
     const heard: [number, string][] = [];
-    const d = listen(target, 'data', (n: number, s: string) => heard.push([n, s]));
+    // Electron's objects share this shape; Node's generic typing of `on` does not line up with it.
+    const d = listen(target as unknown as EventTarget, 'data', (n: number, s: string) => heard.push([n, s]));
     target.emit('data', 1, 'a');
     d.dispose();
     target.emit('data', 2, 'b');
