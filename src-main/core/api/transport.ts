@@ -2,6 +2,7 @@ import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
 import { ErrorBody } from '../../../src-shared/api/errors';
 import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { ApiError, NetworkError, type NetworkErrorKind } from './errors';
 import { registerSecret } from './redact';
@@ -32,6 +33,8 @@ export interface TransportOptions {
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
+  /** Where each retry is noted (debug): the CLI shows them with --verbose. */
+  log?: Logger;
 }
 
 export interface TransportRequest {
@@ -240,6 +243,7 @@ export function createTransport(opts: TransportOptions): Transport {
   const maxTimeout = opts.retry?.maxTimeoutMs ?? 8_000;
   const maxRetryAfter = opts.retry?.maxRetryAfterMs ?? 60_000;
   const userAgent = opts.userAgent ?? 'postdesk';
+  const log = opts.log ?? silentLogger;
   let aliasUntil = 0;
 
   function hostsInOrder(): string[] {
@@ -309,7 +313,8 @@ export function createTransport(opts: TransportOptions): Transport {
         signal: req.signal,
         shouldRetry: (error) => isRetryable(error, req.policy),
         // The service's Retry-After comes first; the backoff follows it.
-        onRetry: async (error) => {
+        onRetry: async (error, attempt) => {
+          log.debug(`${req.operation}: try ${attempt} failed, trying again`, { error: errorText(error) });
           if (error instanceof ApiError && error.retryAfterMs !== null)
             await sleep(Math.min(error.retryAfterMs, maxRetryAfter), req.signal);
         },

@@ -121,6 +121,11 @@ export function SettingsScreen() {
       ) : null}
       <UpdatesCard settings={settings.data} />
       <About />
+      {settings.data?.log_file ? (
+        <p className="faint settings__about">
+          Log file (secrets removed): <span className="mono">{settings.data.log_file}</span>
+        </p>
+      ) : null}
     </div>
   );
 }
