@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { COMMANDS } from './commands/index';
-import { createDeps } from './context';
+import { createDeps, globalsOf } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
 import { Output, scrubForTerminal, type CliIo } from './output';
 
@@ -15,6 +15,9 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
+    .addOption(
+      new Option('--verbose', 'log what happens underneath (retries, failures ridden out) to stderr'),
+    )
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .addHelpText(
@@ -28,6 +31,7 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     writeErr: (s) => io.stderr.write(scrubForTerminal(s)),
   });
   for (const register of COMMANDS) register(program, deps);
+  program.hook('preAction', (_program, action) => state.setVerbose(globalsOf(action).verbose));
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiError, NetworkError, CredentialMissingError } from '../../core/api/errors';
 import { errorText } from '../../core/common/error-text';
-import { storeFile } from '../../core/paths';
+import { appLogFile, desktopDataDir, storeFile } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { exitCodeFor } from '../exit-codes';
 
@@ -45,6 +45,8 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
         sandbox: core.endpoint.sandbox,
         data_dir: core.dataDir,
         store: storeFile(core.dataDir),
+        // This command logs to stderr with --verbose; the desktop app keeps a rotating file.
+        log: { cli: 'stderr, with --verbose', desktop_file: appLogFile(desktopDataDir(deps.io.env)) },
         api_key_source: keySource,
         service,
         outbox: byState,
@@ -61,6 +63,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
               : 'no',
           ],
           ['data dir', core.dataDir],
+          ['log', `stderr with --verbose; the desktop app's: ${data.log.desktop_file}`],
           ['api key', keySource],
           [
             'reachable',

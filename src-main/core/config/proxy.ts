@@ -70,13 +70,11 @@ export interface ProxyLocal {
 
 /** Forgets the stored password; with no keychain there is nothing stored to forget. */
 async function forgetPassword(local: ProxyLocal): Promise<void> {
-  await local.secrets
-    .delete(PROXY_PASSWORD_SECRET)
-    .catch((error: unknown) =>
-      local.log?.warn('the proxy password could not be removed from the keychain', {
-        error: errorText(error),
-      }),
-    );
+  await local.secrets.delete(PROXY_PASSWORD_SECRET).catch((error: unknown) =>
+    local.log?.warn('the proxy password could not be removed from the keychain', {
+      error: errorText(error),
+    }),
+  );
 }
 
 /**
