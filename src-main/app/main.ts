@@ -150,6 +150,7 @@ async function main(): Promise<void> {
         devServerUrl,
         media: desktop.bridge.media,
         openExternal: (url) => shell.openExternal(url),
+        log,
       });
     },
     navigate: (win: BrowserWindow, route: DeepLinkRoute) => {

@@ -1,31 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runCli } from '../../src-main/cli/program';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { connectSandbox, type SandboxLink } from '../../src-main/core/sandbox-link';
+import { runCliHere } from '../helpers/cli-process';
 
 let dataDir: string;
 let link: SandboxLink;
 
-/** The CLI in this process with captured streams: the same code path as `postdesk …`. */
-async function cli(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await runCli(args, {
-    stdout,
-    stderr,
-    stdin: Readable.from(['']),
-    env: { POSTDESK_DATA_DIR: dataDir, PATH: process.env.PATH },
-  });
-  return { code, out, err };
-}
+const cli = (args: string[]) => runCliHere(args, { POSTDESK_DATA_DIR: dataDir, PATH: process.env.PATH });
 
 const faults = async (settings: Record<string, unknown>): Promise<void> => {
   const res = await fetch(`${link.url}/_sandbox/faults`, {
