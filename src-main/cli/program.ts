@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, type CommandEntry } from './commands/index';
-import type { CliDeps } from './context';
+import type { CliDeps, InvocationState } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
 import { Output, scrubForTerminal, type CliIo } from './output';
 import { VERSION } from './version';
@@ -115,7 +115,6 @@ function rootCommand(io: CliIo): Command {
     .description(
       'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
     )
-    .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
     .addOption(
       new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)').argParser(
@@ -125,11 +124,15 @@ function rootCommand(io: CliIo): Command {
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
+    .addOption(
+      new Option('--verbose', 'log what happens underneath (retries, failures ridden out) to stderr'),
+    )
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
+      '\n`postdesk --version` (or -V) prints the version.\n' +
+        'Exit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
         'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: $POSTDESK_API_KEY, else the private file $POSTDESK_API_KEY_FILE names, else the keychain.',
     );
   program.configureOutput({
@@ -158,8 +161,9 @@ export async function buildProgram(
   const program = rootCommand(io);
   const wanted = new Set(opts.load === 'all' ? COMMANDS : commandsToLoad(args));
   let deps: CliDeps | null = null;
-  let state: { exitCode: number; close(): Promise<void> } = {
+  let state: InvocationState = {
     exitCode: EXIT.ok,
+    setVerbose: () => undefined,
     close: async () => undefined,
   };
   if (wanted.size > 0) {
@@ -177,6 +181,10 @@ export async function buildProgram(
       program.command(entry.name).summary(entry.summary);
     }
   });
+  // The core's log reaches stderr with --verbose: known once the command line is parsed.
+  program.hook('preAction', (_program, action) =>
+    state.setVerbose(action.optsWithGlobals<{ verbose?: boolean }>().verbose === true),
+  );
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
@@ -190,6 +198,11 @@ export async function buildProgram(
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  // Only as the whole command line: commander's global --version would swallow `skills show ID --version 1.0.0`.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const json = args.includes('--json');
   let built: BuiltProgram | null = null;
   let code: number = EXIT.ok;

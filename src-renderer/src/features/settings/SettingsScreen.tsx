@@ -12,6 +12,7 @@ import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
+import { LogFileNote } from './LogFileNote';
 
 type Policy = SettingsView['missed_run_policy'];
 /** A Record so a policy added to the contract must get its words here. */
@@ -123,6 +124,7 @@ export function SettingsScreen() {
       <ExecutorFiguresCard />
       <UpdatesCard settings={settings.data} />
       <About />
+      <LogFileNote file={settings.data?.log_file} />
     </div>
   );
 }
