@@ -110,7 +110,13 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
           ...(concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(concurrency)) } : {}),
           ...(flags.missed ? { missedRunPolicy: flags.missed } : {}),
           ...(grace !== undefined ? { graceMs: grace * 60_000 } : {}),
-          log: (line) => out.note(line),
+          // Human mode prints what the executor did and why on stderr; --json keeps stderr quiet.
+          logger: {
+            debug: () => undefined,
+            info: (m) => out.note(m),
+            warn: (m) => out.note(m),
+            error: (m) => out.note(m),
+          },
         },
       });
       if (!out.json) watch(executor, out);

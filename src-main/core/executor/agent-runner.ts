@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { errorText } from '../common/error-text';
+import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { folderFromTask, runFolderAgent } from './agents/folder-agent';
@@ -21,6 +23,7 @@ export interface AgentInvocation {
   readonly onSpawn: (pid: number) => void;
   /** Each line as it is appended to the run log. */
   readonly onLog?: (line: LogLine) => void;
+  readonly logger?: Logger;
 }
 
 /** Runs one agent to completion; never throws, the exit says what happened. */
@@ -54,7 +57,9 @@ export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunne
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch((err: unknown) =>
+        inv.logger?.warn(`run ${inv.runId}: could not append to run.log: ${errorText(err)}`),
+      );
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);

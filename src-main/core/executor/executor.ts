@@ -1,10 +1,15 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { LIMITS, type Automation, type Run } from '../../../src-shared/api';
+import type { Automation, Run } from '../../../src-shared/api';
 import { killProcessGroup, type AgentCommand } from './agent-process';
 import { inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
 import { systemClock, type Clock } from './clock';
-import { Emitter } from './emitter';
+import { registerSecret } from '../api/redact';
+import { errorText } from '../common/error-text';
+import { Emitter } from '../common/events';
+import { silentLogger, type Logger } from '../common/logger';
+import { isProcessAlive } from '../common/process-alive';
+import { retry } from '../common/retry';
 import {
   Journal,
   TERMINAL_PHASES,
@@ -22,10 +27,22 @@ import {
   type MissedCode,
   type MissedRunPolicy,
 } from './occurrences';
-import { errorFacts, hasCode, isTransient, type ExecutorApi } from './ports';
-import { clip, redact } from './redact';
-import { retryTransient, type RetryOptions } from './retry';
-import { RunContext, RunFailure, type RunDeps, type RunLogEvent, type StepEvent } from './run-context';
+import {
+  errorFacts,
+  hasCode,
+  isTransient,
+  transientRetry,
+  type ExecutorApi,
+  type TransientRetry,
+} from './ports';
+import {
+  failureText,
+  RunContext,
+  RunFailure,
+  type RunDeps,
+  type RunLogEvent,
+  type StepEvent,
+} from './run-context';
 import { CancelReason, executeStarted, failRun, readOutput, startLocal, type RunOutcome } from './run-flow';
 
 export interface ExecutorOptions {
@@ -60,7 +77,8 @@ export interface ExecutorOptions {
   readonly maxEventsPerRun?: number;
   /** First backoff (real time) of the executor's own retries of transient failures; doubles up to 3 s. */
   readonly retryBaseMs?: number;
-  readonly log?: (line: string) => void;
+  /** Where the executor reports what it did and every failure it caught and did not rethrow. */
+  readonly logger?: Logger;
 }
 
 export const EXECUTOR_DEFAULTS = {
@@ -130,15 +148,6 @@ function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | un
 
 const RUN_TERMINAL: readonly Run['state'][] = ['completed', 'failed', 'skipped'];
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 const info = (row: JournalRun): RunInfo => ({
   id: row.run_id ?? row.id,
   name: row.automation_name ?? row.automation_id,
@@ -198,13 +207,17 @@ export class Executor {
   private syncFailures = 0;
   private loopPasses = 0;
 
-  private readonly stateEmitter = new Emitter<ExecutorStatus>();
-  private readonly startEmitter = new Emitter<RunInfo>();
-  private readonly stepEmitter = new Emitter<StepEvent>();
-  private readonly logEmitter = new Emitter<RunLogEvent>();
-  private readonly finishEmitter = new Emitter<RunInfo>();
-  private readonly failEmitter = new Emitter<RunFailedEvent>();
-  private readonly missEmitter = new Emitter<RunFailedEvent>();
+  private readonly logger: Logger;
+  // Listeners belong to the app: their faults are logged and never stop the executor or other listeners.
+  private readonly listenerFailed = (err: unknown): void =>
+    this.logger.error(`an executor event listener failed: ${errorText(err)}`);
+  private readonly stateEmitter = new Emitter<ExecutorStatus>(this.listenerFailed);
+  private readonly startEmitter = new Emitter<RunInfo>(this.listenerFailed);
+  private readonly stepEmitter = new Emitter<StepEvent>(this.listenerFailed);
+  private readonly logEmitter = new Emitter<RunLogEvent>(this.listenerFailed);
+  private readonly finishEmitter = new Emitter<RunInfo>(this.listenerFailed);
+  private readonly failEmitter = new Emitter<RunFailedEvent>(this.listenerFailed);
+  private readonly missEmitter = new Emitter<RunFailedEvent>(this.listenerFailed);
   readonly onDidChangeState = this.stateEmitter.event;
   readonly onDidStartRun = this.startEmitter.event;
   readonly onDidStepRun = this.stepEmitter.event;
@@ -230,6 +243,9 @@ export class Executor {
       retryBaseMs: opts.retryBaseMs ?? EXECUTOR_DEFAULTS.retryBaseMs,
     };
     this.clock = opts.clock ?? systemClock;
+    this.logger = opts.logger ?? silentLogger;
+    // Registered once, scrubbed everywhere: run logs, step messages, failure texts and this log.
+    for (const secret of opts.secrets ?? []) registerSecret(secret);
     this.media = opts.media ?? createCoreMedia();
     this.journal = new Journal(opts.store, opts.scope, () => this.clock.now().toISOString());
     this.agent = agentRunnerOf(opts.agentType, opts.agent, opts.folder);
@@ -330,7 +346,10 @@ export class Executor {
           await this.init();
         } catch (err) {
           // Unreachable service: the next pass tries again. Anything else (a refused key) is the caller's.
-          if (isTransient(err)) return;
+          if (isTransient(err)) {
+            this.logger.warn(`the service is unreachable; the next pass tries again: ${errorText(err)}`);
+            return;
+          }
           throw err;
         }
         await this.pass(now ?? this.clock.now());
@@ -376,7 +395,8 @@ export class Executor {
   syncNow(): void {
     this.syncWanted = true;
     if (this.loopDone) this.wake.abort();
-    else void this.tick().catch((err: unknown) => this.note(`sync failed: ${errorFacts(err).message}`));
+    else
+      void this.tick().catch((err: unknown) => this.logger.warn(`sync failed: ${errorFacts(err).message}`));
   }
 
   /**
@@ -432,7 +452,7 @@ export class Executor {
     if (row.run_id && this.executorId) {
       await this.retry(() =>
         this.opts.api.failRun(row.run_id as string, {
-          error: clip(redact(reason, this.opts.secrets ?? []), LIMITS.runFailureMessage),
+          error: failureText(reason),
           executor_id: this.executorId as string,
           ...(row.claim_token ? { claim_token: row.claim_token } : {}),
         }),
@@ -480,12 +500,8 @@ export class Executor {
 
   // ---- passes -----------------------------------------------------------------------------------
 
-  private retry<T>(fn: () => Promise<T>, o: RetryOptions = {}): Promise<T> {
-    return retryTransient(fn, { baseMs: this.o.retryBaseMs, ...o });
-  }
-
-  private note(line: string): void {
-    this.opts.log?.(line);
+  private retry<T>(fn: () => Promise<T>, o: TransientRetry = {}): Promise<T> {
+    return retry(fn, transientRetry(this.o.retryBaseMs, o));
   }
 
   private setState(state: ExecutorState): void {
@@ -539,12 +555,12 @@ export class Executor {
         this.setState('offline');
         throw err;
       }
-      this.note(`executor ${known.executorId} is unknown to the service; registering anew`);
+      this.logger.warn(`executor ${known.executorId} is unknown to the service; registering anew`);
       res = await this.retry(() => this.opts.api.registerExecutor(body), { answeredOnly: true });
     }
     this.executorId = res.executor.id;
     this.journal.saveIdentity(res.executor.id, body.name, body.agent_type);
-    this.note(`registered as executor ${res.executor.id}`);
+    this.logger.info(`registered as executor ${res.executor.id}`);
   }
 
   private get id(): string {
@@ -562,7 +578,7 @@ export class Executor {
     } catch (err) {
       this.syncFailures += 1;
       this.lastError_ = `sync failed: ${errorFacts(err).message}`;
-      this.note(this.lastError_);
+      this.logger.warn(this.lastError_);
       this.setState('offline');
       return null;
     }
@@ -586,10 +602,11 @@ export class Executor {
         this.opts.api.ackAutomation(a.id, { executor_id: this.id, revision: a.revision }),
       );
       this.journal.setAck(a.id, a.revision, null);
-      this.note(`acknowledged ${a.name} revision ${a.revision}`);
+      this.logger.info(`acknowledged ${a.name} revision ${a.revision}`);
     } catch (err) {
       const f = errorFacts(err);
       this.journal.setAck(a.id, null, `${f.code ?? f.status ?? 'network'}: ${f.message}`);
+      this.logger.warn(`could not acknowledge ${a.name} revision ${a.revision}: ${f.message}`);
       if (f.code === 'REVISION_STALE') this.syncWanted = true;
     }
   }
@@ -659,8 +676,8 @@ export class Executor {
     try {
       occurrences = occurrencesBetween(a.schedule, cursor, now, 1000);
     } catch (err) {
-      this.note(
-        `automation ${a.name}: invalid schedule ${a.schedule.cron} (${a.schedule.timezone}): ${(err as Error).message}`,
+      this.logger.warn(
+        `automation ${a.name}: invalid schedule ${a.schedule.cron} (${a.schedule.timezone}): ${errorText(err)}`,
       );
       this.journal.recordOccurrences(a.id, nowIso, []);
       return;
@@ -714,7 +731,7 @@ export class Executor {
     for (const row of inserted) {
       if (row.state === 'queued') this.waiting.push(row);
       else {
-        this.note(`not run: ${a.name} at ${row.scheduled_for}: ${row.reason}`);
+        this.logger.info(`not run: ${a.name} at ${row.scheduled_for}: ${row.reason}`);
         this.missEmitter.fire({
           ...info(row),
           code: row.reason_code as ReasonCode,
@@ -744,7 +761,7 @@ export class Executor {
         );
       } catch (err) {
         // A claim whose answer was lost expires with its lease and returns to the queue.
-        this.note(`claim for ${a.name} failed: ${errorFacts(err).message}`);
+        this.logger.warn(`claim for ${a.name} failed: ${errorFacts(err).message}`);
         return;
       }
       const run = res.run;
@@ -789,6 +806,7 @@ export class Executor {
       },
       maxEventsPerRun: this.o.maxEventsPerRun,
       retryBaseMs: this.o.retryBaseMs,
+      logger: this.logger,
     };
   }
 
@@ -831,7 +849,7 @@ export class Executor {
     this.setState(this.settledState());
     entry.done = body(ctx)
       .then((outcome) => this.report(ctx, outcome))
-      .catch((err: unknown) => this.note(`run ${row.id} crashed: ${errorFacts(err).message}`))
+      .catch((err: unknown) => this.logger.error(`run ${row.id} crashed: ${errorFacts(err).message}`))
       .finally(() => {
         this.inFlight.delete(row.id);
         this.setState(this.settledState());
@@ -842,16 +860,18 @@ export class Executor {
   private report(ctx: RunContext, outcome: RunOutcome): void {
     const i = info(ctx.row);
     if (outcome.kind === 'completed') {
-      this.note(`completed: ${i.automationName} run ${i.runId}`);
+      this.logger.info(`completed: ${i.automationName} run ${i.runId}`);
       this.finishEmitter.fire(i);
     } else if (outcome.kind === 'failed') {
-      this.note(`failed: ${i.automationName} run ${i.runId} (${outcome.code}): ${outcome.message}`);
+      this.logger.warn(`failed: ${i.automationName} run ${i.runId} (${outcome.code}): ${outcome.message}`);
       this.failEmitter.fire({ ...i, code: outcome.code, message: outcome.message, error: outcome.message });
     } else if (outcome.kind === 'not_run') {
-      this.note(`not run: ${i.automationName} at ${i.scheduledFor} (${outcome.code}): ${outcome.message}`);
+      this.logger.info(
+        `not run: ${i.automationName} at ${i.scheduledFor} (${outcome.code}): ${outcome.message}`,
+      );
       this.missEmitter.fire({ ...i, code: outcome.code, message: outcome.message, error: outcome.message });
     } else {
-      this.note(`deferred: ${i.automationName} at ${i.scheduledFor}: ${outcome.message}`);
+      this.logger.info(`deferred: ${i.automationName} at ${i.scheduledFor}: ${outcome.message}`);
     }
   }
 
@@ -909,6 +929,7 @@ export class Executor {
           ctx.abort.abort(new CancelReason('lease_lost', `the legacy queue lease was lost: ${f.message}`));
           return;
         }
+        this.logger.warn(`run ${ctx.runId}: lease renewal failed, trying again while it lasts: ${f.message}`);
       }
     }
   }
@@ -920,7 +941,7 @@ export class Executor {
     const now = this.clock.now();
     for (const row of this.journal.unfinished()) {
       if (this.inFlight.has(row.id)) continue;
-      if (!this.journal.adopt(row.id, isAlive)) continue;
+      if (!this.journal.adopt(row.id, isProcessAlive)) continue;
       if (row.agent_pid !== null) killProcessGroup(row.agent_pid, 'SIGKILL');
       const a = this.automationFor(row);
       if (!a) {
@@ -957,7 +978,7 @@ export class Executor {
     entry.done = this.resumeRun(ctx, why)
       .then((outcome) => this.report(ctx, outcome))
       .catch((err: unknown) =>
-        this.note(`resuming ${row.id} failed (next pass tries again): ${errorFacts(err).message}`),
+        this.logger.warn(`resuming ${row.id} failed (next pass tries again): ${errorFacts(err).message}`),
       )
       .finally(() => {
         this.inFlight.delete(row.id);
@@ -1043,7 +1064,7 @@ export class Executor {
         );
         ctx.runToken = res.run_token;
       } catch (err) {
-        this.note(`could not renew the run token of ${row.run_id}: ${errorFacts(err).message}`);
+        this.logger.warn(`could not renew the run token of ${row.run_id}: ${errorFacts(err).message}`);
       }
     }
     let output;
@@ -1051,7 +1072,9 @@ export class Executor {
     else if (row.run_dir) {
       try {
         output = await readOutput(ctx);
-      } catch {
+      } catch (err) {
+        // The failure below says why the run cannot be resumed; the log keeps what readOutput found.
+        this.logger.info(`run ${row.id}: no usable output to resume with: ${errorText(err)}`);
         output = undefined;
       }
     }
@@ -1090,7 +1113,7 @@ export class Executor {
       try {
         await this.tick();
       } catch (err) {
-        this.note(`pass failed: ${errorFacts(err).message}`);
+        this.logger.error(`pass failed: ${errorFacts(err).message}`);
       }
       if (this.stopping) break;
       if (this.syncWanted) continue;

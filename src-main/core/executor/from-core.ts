@@ -1,6 +1,8 @@
 import { hostname } from 'node:os';
 import type { Core } from '../services';
 import { executorDataDir } from '../paths';
+import { errorText } from '../common/error-text';
+import { silentLogger } from '../common/logger';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
@@ -53,9 +55,16 @@ export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client'
 export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOptions = {}): Promise<Executor> {
   const s = core.settings.get();
   const { agentType, agent } = chooseAgent(s.agentCommands, o.agentType);
+  const logger = o.overrides?.logger ?? silentLogger;
   const key = core.endpoint.sandbox
     ? null
-    : (await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch(() => null))?.key;
+    : (
+        await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch((err: unknown) => {
+          // Without the key the executor still runs; only its scrubbing of the key is lost.
+          logger.warn(`the API key could not be read to keep it out of run logs: ${errorText(err)}`);
+          return null;
+        })
+      )?.key;
   return new Executor({
     api: core.client,
     store: core.store,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
 import type { ReasonCode } from './journal';
+import { errorText } from '../common/error-text';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { publish } from './publish';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
@@ -154,6 +155,7 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
     onStep: (s) => ctx.step(s.stepId, s.status, s.message, 'agent'),
     onSpawn: (pid) => ctx.patch({ agent_pid: pid }),
     onLog: (line) => ctx.logged(line),
+    logger: ctx.deps.logger,
   });
   const problem = describeAgentExit(exit, ctx.deps.runTimeoutMs);
   if (problem) {
@@ -279,10 +281,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
     const failure =
       err instanceof RunFailure
         ? err
-        : new RunFailure(
-            'service_error',
-            `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
-          );
+        : new RunFailure('service_error', `unexpected error: ${errorText(err)}`);
     return failRun(ctx, failure);
   }
 }
