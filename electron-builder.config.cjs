@@ -11,11 +11,13 @@
 const UPDATE_URL = process.env.POSTDESK_UPDATE_URL ?? 'https://updates.postdesk.app/desktop';
 const GITHUB_OWNER = process.env.POSTDESK_GITHUB_OWNER ?? 'postdesk';
 const GITHUB_REPO = process.env.POSTDESK_GITHUB_REPO ?? 'postdesk-desktop';
+// The release workflow uploads every platform's files to one draft, then publishes it (see release.yml).
+const RELEASE_TYPE = process.env.POSTDESK_RELEASE_TYPE === 'draft' ? 'draft' : 'release';
 
 /** @type {Array<import('builder-util-runtime').GenericServerOptions | import('builder-util-runtime').GithubOptions>} */
 const feeds = [
   { provider: 'generic', url: UPDATE_URL },
-  { provider: 'github', owner: GITHUB_OWNER, repo: GITHUB_REPO, releaseType: 'release' },
+  { provider: 'github', owner: GITHUB_OWNER, repo: GITHUB_REPO, releaseType: RELEASE_TYPE },
 ];
 const publish = process.env.POSTDESK_UPDATE_PROVIDER === 'github' ? [...feeds].reverse() : feeds;
 
@@ -26,8 +28,8 @@ const config = {
   executableName: 'postdesk',
   copyright: 'Copyright © Postdesk contributors',
   directories: { buildResources: 'resources', output: 'release/${version}' },
-  // The deb target requires a homepage and a maintainer; package.json has neither yet.
-  extraMetadata: { homepage: process.env.POSTDESK_HOMEPAGE ?? 'https://postdesk.app' },
+  // The deb package's homepage and maintainer ("name <email>") are package.json's `homepage` and
+  // `author`, which electron-builder reads itself: nothing here repeats them.
 
   // electron-vite's output plus package.json; production dependencies are added by electron-builder.
   files: ['out/**/*', 'package.json', '!**/*.map'],
@@ -73,7 +75,6 @@ const config = {
     target: ['AppImage', 'deb'],
     icon: 'resources/icons',
     category: 'Office',
-    maintainer: process.env.POSTDESK_MAINTAINER ?? 'Postdesk <support@postdesk.app>',
     vendor: 'Postdesk',
     synopsis: 'Schedule and publish posts; run automations on your machine',
     // The .desktop file registers postdesk:// with xdg (electron-builder adds the MimeType from `protocols`).

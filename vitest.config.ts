@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'test/unit/**/*.test.ts',
+      'test/unit/**/*.test.tsx',
       'test/contract/**/*.test.ts',
       'test/integration/**/*.test.ts',
       'test/security/**/*.test.ts',

@@ -239,6 +239,31 @@ function trayLayers(state: (typeof TRAY_STATES)[number]): Layer[] {
   ];
 }
 
+const BLACK: Rgba = [0, 0, 0, 255];
+
+/**
+ * The macOS menu-bar glyph: a template image, black on transparent, of which macOS uses only the
+ * alpha (painted to suit a light or dark menu bar). Colour cannot carry the state there, so the shape
+ * does: a ring while work is in progress, a solid dot when something needs attention.
+ */
+function trayTemplateLayers(state: (typeof TRAY_STATES)[number]): Layer[] {
+  // One colour for the whole plane: the fold has no shade to show in a template.
+  const glyph = plane(1.08, -0.02, 0.02, BLACK, BLACK);
+  if (state === 'ok') return glyph;
+  const cut = circle(0.76, 0.76, 0.26);
+  const badge: Inside =
+    state === 'attention'
+      ? circle(0.76, 0.76, 0.2)
+      : (x, y) => circle(0.76, 0.76, 0.2)(x, y) && !circle(0.76, 0.76, 0.11)(x, y);
+  return [
+    ...glyph.map((l) => ({
+      inside: (x: number, y: number) => l.inside(x, y) && !cut(x, y),
+      colour: l.colour,
+    })),
+    { inside: badge, colour: solid(BLACK) },
+  ];
+}
+
 function write(path: string, data: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, data);
@@ -276,6 +301,10 @@ function main(): void {
     const layers = trayLayers(state);
     write(join(here, 'tray', `tray-${state}.png`), png(16, render(16, layers)));
     write(join(here, 'tray', `tray-${state}@2x.png`), png(32, render(32, layers)));
+    // macOS: Electron marks a file whose name ends in "Template" as a template image.
+    const template = trayTemplateLayers(state);
+    write(join(here, 'tray', `tray-${state}Template.png`), png(16, render(16, template)));
+    write(join(here, 'tray', `tray-${state}Template@2x.png`), png(32, render(32, template)));
   }
 }
 

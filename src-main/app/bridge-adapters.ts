@@ -16,6 +16,7 @@ export function disabledUpdateState(channel: UpdateChannel, currentVersion: stri
     channel,
     currentVersion,
     availableVersion: null,
+    releaseNotes: null,
     progress: null,
     waitingFor: null,
     restartRequested: false,

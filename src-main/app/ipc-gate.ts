@@ -1,7 +1,9 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
+import { fail, issuesOf, ok, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import { CHANNELS } from '../../src-shared/ipc/contract';
+import { DROP_GRANT_CHANNEL, DropGrantInput } from '../../src-shared/ipc/files';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
+import type { GrantRegistry } from '../core/bridge/grants';
 
 /**
  * The only place that touches `ipcMain`. Every invoke channel of the contract is registered here
@@ -14,6 +16,11 @@ export interface IpcGateOptions {
   readonly window: () => BrowserWindow | null;
   /** Whether a frame URL is our renderer (window.ts `isRendererUrl`). */
   readonly isTrustedUrl: (url: string) => boolean;
+  /**
+   * Where the preload's drop channel mints grants. That channel is not in the contract: only the preload,
+   * which alone reads a dropped file's path, can name it; the page cannot.
+   */
+  readonly grants: GrantRegistry;
 }
 
 export interface IpcGate {
@@ -49,6 +56,15 @@ export function registerIpcHandlers(opts: IpcGateOptions): IpcGate {
     );
     names.push(name);
   }
+  ipcMain.handle(DROP_GRANT_CHANNEL, async (event, input: unknown): Promise<BridgeResult<unknown>> => {
+    if (!isTrustedSender(event, opts.window(), opts.isTrustedUrl)) return FORBIDDEN;
+    const parsed = DropGrantInput.safeParse(input);
+    if (!parsed.success) {
+      return fail({ kind: 'invalid_input', message: 'invalid drop', issues: issuesOf(parsed.error) });
+    }
+    return ok(await opts.grants.mint(parsed.data.items, 'drop'));
+  });
+  names.push(DROP_GRANT_CHANNEL);
   // Events go only to our window, and only while it shows our renderer.
   const events = opts.dispatcher.subscribe((channel, payload) => {
     const win = opts.window();

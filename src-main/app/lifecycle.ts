@@ -32,6 +32,13 @@ export type QuitCoordinatorDeps = Readonly<{
   onDrained?: (report: DrainReport) => void;
   /** Awaited (up to `reportMs`) after the drain and before `exit(0)`: close the store and the core. */
   beforeExit?: () => Promise<void> | void;
+  /**
+   * Asked last, instead of `exit(0)`: true when something else ends the process (an update that
+   * installs at quit, whose installer quits the app). Should the app still be running after
+   * `takeoverMs`, it exits anyway.
+   */
+  takeOverExit?: () => boolean;
+  takeoverMs?: number;
 }>;
 
 const seconds = (ms: number): number => Number((ms / 1000).toFixed(ms < 1000 ? 2 : 0));
@@ -65,12 +72,26 @@ export class QuitCoordinator {
         event.preventDefault();
         const first = this.drainPromise === null;
         const done = this.drain('quit');
-        if (first) void done.then(() => this.finish()).then(() => this.deps.app.exit(0));
+        if (first) void done.then(() => this.finish()).then(() => this.exit());
       }),
     );
     // With a listener here Electron no longer quits when the last window closes: the tray keeps us alive.
     store.add(listen(this.deps.app, 'window-all-closed', () => {}));
     return store;
+  }
+
+  private exit(): void {
+    const { app } = this.deps;
+    if (!this.deps.takeOverExit?.()) {
+      app.exit(0);
+      return;
+    }
+    const fallback = setTimeout(() => app.exit(0), this.deps.takeoverMs ?? 15_000);
+    fallback.unref?.();
+    const quitting = listen(app, 'quit', () => {
+      clearTimeout(fallback);
+      quitting.dispose();
+    });
   }
 
   private async finish(): Promise<void> {

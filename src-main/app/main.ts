@@ -5,7 +5,7 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
+import { app, dialog, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
 import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
@@ -33,13 +33,18 @@ import { UploadTracker, UploadsClosedError } from './upload-tracker';
 import { loadAutoUpdater } from './updater';
 import { updateNotice } from './update-state';
 import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-adapters';
+import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
+import { dialogConfirm, dialogPicker } from './dialogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log = createConsoleLogger();
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
 const devServerUrl = devServerUrlFor(app, process.env, DEV_BUILD);
+const testHooks = testHooksEnabled(process.env, app.isPackaged);
+// The launch tests give each app a profile of its own: the single-instance lock lives in userData.
+if (testHooks && process.env.POSTDESK_DATA_DIR) app.setPath('userData', process.env.POSTDESK_DATA_DIR);
 const dataDir = process.env.POSTDESK_DATA_DIR ?? app.getPath('userData');
 
 /** "Try offline": the sandbox in this process, loaded on demand (most sessions never need Fastify). */
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
 
   let desktop: DesktopBridge | null = null;
   let shellRef: Shell | null = null;
+  let executorRef: ExecutorHost<Executor> | null = null;
   const closers: Array<() => Promise<void> | void> = [];
   let closing: Promise<void> | null = null;
   const closeCore = (): Promise<void> =>
@@ -157,6 +163,9 @@ async function main(): Promise<void> {
       const local = { ...opened, settings: settings.service };
       // The shell owns the executor (sleep, quit and updates drive it); the bridge reads it through a port.
       const executor = new ExecutorHost<Executor>(log);
+      executorRef = executor;
+      // Made before the bridge: uploads it resumes at start-up are in progress like any other.
+      const uploads = new UploadTracker(log);
       desktop = createDesktopBridge({
         dataDir,
         version: app.getVersion(),
@@ -164,19 +173,23 @@ async function main(): Promise<void> {
         local,
         openExternal: (url) => shell.openExternal(url),
         ports: () => ({ executor: executorPortFor(() => executor.current()) }),
+        // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
+        confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
+        picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,
           () => disabledUpdateState(settings.source.get().updateChannel, app.getVersion()),
         ),
         log: (message) => log.info(message),
+        trackUploads: (name, work) => uploads.track(name, work),
       });
       const bridge = desktop;
-      const uploads = new UploadTracker(log);
       const gate = registerIpcHandlers({
         dispatcher: trackUploads(bridge.bridge.dispatcher, uploads),
         window: () => shellRef?.windows.current() ?? null,
         isTrustedUrl: (url) => isRendererUrl(url, devServerUrl),
+        grants: bridge.bridge.grants,
       });
 
       let forward: BridgeDisposable | null = null;
@@ -241,6 +254,16 @@ async function main(): Promise<void> {
   });
 
   if (!shellRef) return;
+  if (testHooks) {
+    const shell = shellRef;
+    exposeTestHooks(globalThis, () => ({
+      tray: shell.tray.describe(),
+      executor: executorRef
+        ? { state: executorRef.state(), activeRuns: executorRef.activeRuns().length }
+        : null,
+    }));
+    log.warn('test hooks are on (POSTDESK_TEST_HOOKS=1): this run is for the desktop tests');
+  }
   // A quit for an update is not held (it was drained first), so the core closes on its way out here.
   app.once('will-quit', () => void closeCore());
 

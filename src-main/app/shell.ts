@@ -99,6 +99,8 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   const { executor, uploads, connection, settings } = services;
 
   const late = new DisposableStore();
+  // Made below; a quit hands the exit to it when an update is downloaded (it installs at quit).
+  let updatesRef: UpdateService | null = null;
   quit = new QuitCoordinator({
     app,
     executor,
@@ -108,6 +110,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
     // Once drained nothing may start again: the tray and the timers go before the process exits.
     onDrained: () => late.dispose(),
     beforeExit: deps.closeCore,
+    takeOverExit: () => updatesRef?.installOnQuit() ?? false,
   });
   store.add(quit.install());
   const quitting = quit;
@@ -147,6 +150,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
         }),
       )
     : null;
+  updatesRef = updates;
 
   const inputs = (): TrayInputs => ({
     connection: connection.current(),
@@ -161,7 +165,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   });
   const tray = late.add(
     new TrayController({
-      images: loadTrayImages(join(deps.resourcesDir, 'tray')),
+      images: loadTrayImages(join(deps.resourcesDir, 'tray'), deps.platform),
       inputs,
       actions: {
         open: () => windows.reveal(),

@@ -151,9 +151,23 @@ export function toElectronTemplate(
 
 export type TrayImages = Readonly<Record<TrayState, NativeImage>>;
 
-/** Loads `tray-<state>.png` (Electron picks up the `@2x` files beside them on HiDPI screens). */
-export function loadTrayImages(dir: string): TrayImages {
-  const load = (s: TrayState): NativeImage => nativeImage.createFromPath(join(dir, `tray-${s}.png`));
+/**
+ * The file for a state. macOS gets the monochrome `…Template.png` drawing: a template image is only
+ * its alpha, which the menu bar paints black or white to match a light or dark bar (and highlights
+ * when clicked). Elsewhere the grey glyph with its coloured state dot.
+ */
+export function trayImageFile(state: TrayState, platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? `tray-${state}Template.png` : `tray-${state}.png`;
+}
+
+/** Loads each state's image (Electron picks up the `@2x` files beside them on HiDPI screens). */
+export function loadTrayImages(dir: string, platform: NodeJS.Platform): TrayImages {
+  const load = (s: TrayState): NativeImage => {
+    const image = nativeImage.createFromPath(join(dir, trayImageFile(s, platform)));
+    // The "Template" file name already says so; set it too, so it holds whatever the file is called.
+    if (platform === 'darwin') image.setTemplateImage(true);
+    return image;
+  };
   return { ok: load('ok'), running: load('running'), attention: load('attention') };
 }
 
@@ -164,9 +178,17 @@ export type TrayControllerDeps = Readonly<{
   inputs: () => TrayInputs;
 }>;
 
+/** What the tray shows, read back from Electron's own Tray and Menu (the launch tests' hook reports it). */
+export type TrayShown = Readonly<{
+  alive: boolean;
+  state: TrayState;
+  items: ReadonlyArray<Readonly<{ type: string; label: string; enabled: boolean }>>;
+}>;
+
 export class TrayController implements Disposable {
   private readonly tray: Tray;
   private shown: TrayState;
+  private menu: Menu | null = null;
 
   constructor(private readonly deps: TrayControllerDeps) {
     const inputs = deps.inputs();
@@ -194,9 +216,16 @@ export class TrayController implements Disposable {
       this.tray.setImage(this.deps.images[state]);
     }
     this.tray.setToolTip(trayTooltip(inputs));
-    this.tray.setContextMenu(
-      Menu.buildFromTemplate(toElectronTemplate(buildTrayMenuTemplate(inputs), this.deps.actions)),
-    );
+    this.menu = Menu.buildFromTemplate(toElectronTemplate(buildTrayMenuTemplate(inputs), this.deps.actions));
+    this.tray.setContextMenu(this.menu);
+  }
+
+  describe(): TrayShown {
+    return {
+      alive: !this.tray.isDestroyed(),
+      state: this.shown,
+      items: (this.menu?.items ?? []).map((i) => ({ type: i.type, label: i.label, enabled: i.enabled })),
+    };
   }
 
   dispose(): void {

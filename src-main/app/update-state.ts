@@ -4,6 +4,7 @@ import type { UpdateState } from '../../src-shared/ipc/updates';
 // The schemas moved to the bridge contract; the shell keeps importing them from here.
 export {
   Activity,
+  RELEASE_NOTES_MAX,
   UPDATE_CHANNELS,
   UPDATE_PHASES,
   UpdateChannel,
@@ -32,6 +33,11 @@ export function updateNotice(state: UpdateState): UpdateNotice | null {
       message: `${version} is ready and installs when the work in progress ends (${work}).`,
     };
   }
+  if (state.phase === 'downloaded' && !state.restartRequested)
+    return {
+      level: 'info',
+      message: `${version} is ready. It installs when you quit Postdesk, or choose Restart now in Settings.`,
+    };
   if (state.phase === 'installing')
     return { level: 'info', message: `${version} is installing; Postdesk restarts.` };
   if (state.phase === 'error' && state.error) return { level: 'warning', message: `Update: ${state.error}` };

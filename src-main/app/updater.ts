@@ -1,23 +1,25 @@
 /**
  * Auto-update from releases (electron-updater; the feed is the packaging config's `publish`, written to
- * app-update.yml at build). It checks at start and every 4 hours and downloads in the background. It
- * installs only when no run and no upload is in progress, or when the user chooses "restart now", and
- * even then not before the work in progress has ended: it never installs mid-run
- * (desktop/desktop#22731, actions/runner#1812).
+ * app-update.yml at build). It checks at start and every 4 hours and downloads in the background. A
+ * downloaded update installs at the next quit (after the quit's drain), or when the user chooses
+ * "restart now", and then not before the work in progress has ended: it never installs mid-run
+ * (desktop/desktop#22731, actions/runner#1812), and never restarts the app on its own.
  */
 import * as electronUpdater from 'electron-updater';
 import type { AppUpdater, ProgressInfo, UpdateInfo } from 'electron-updater';
 import type { AppUpdaterEvents } from 'electron-updater/out/AppUpdater';
 import type { ExecutorActivity, Logger, UploadQueueControl } from './capabilities';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../core/common/events';
-import type { Activity, UpdateChannel, UpdateState } from './update-state';
+import { RELEASE_NOTES_MAX, type Activity, type UpdateChannel, type UpdateState } from './update-state';
 
 export const CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
 
 export type UpdateDecision =
   | Readonly<{ kind: 'none' }>
+  /** Downloaded, not asked for: it installs when the app quits. */
+  | Readonly<{ kind: 'at-quit' }>
   | Readonly<{ kind: 'defer'; waitingFor: Activity }>
-  | Readonly<{ kind: 'install'; trigger: 'idle' | 'user' }>;
+  | Readonly<{ kind: 'install' }>;
 
 export type UpdatePolicyInput = Readonly<{
   downloaded: boolean;
@@ -25,16 +27,58 @@ export type UpdatePolicyInput = Readonly<{
   activity: Activity;
 }>;
 
-/** Pure: when may a downloaded update install? */
+/**
+ * Pure: when may a downloaded update install? Only at a quit, or on "restart now" once no run and no
+ * upload is in progress. Restarting by itself when idle would close the window under the user's hands.
+ */
 export class UpdatePolicy {
   decide(input: UpdatePolicyInput): UpdateDecision {
     if (!input.downloaded) return { kind: 'none' };
+    if (!input.restartRequested) return { kind: 'at-quit' };
     const { activeRuns, activeUploads } = input.activity;
     // "Restart now" does not override this: it pauses the executor so the wait ends, then installs.
     if (activeRuns > 0 || activeUploads > 0)
       return { kind: 'defer', waitingFor: { activeRuns, activeUploads } };
-    return { kind: 'install', trigger: input.restartRequested ? 'user' : 'idle' };
+    return { kind: 'install' };
   }
+}
+
+const HTML_TAG = /<\/?[a-z][a-z0-9]*(?:\s[^>]*)?\/?>/i;
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  nbsp: ' ',
+};
+
+/**
+ * Release notes as Markdown text for Settings. Ours are Markdown (the release workflow writes the tag's
+ * message into the update files); a GitHub release without them gives its HTML, which is reduced to
+ * text here: blocks become paragraphs, list items `- ` lines, every other tag goes. The result is
+ * only ever rendered as Markdown with raw HTML skipped, so this is about legibility, not safety.
+ */
+export function releaseNotesText(notes: UpdateInfo['releaseNotes']): string | null {
+  const raw =
+    typeof notes === 'string'
+      ? notes
+      : Array.isArray(notes)
+        ? notes.map((n) => `## ${n.version}\n\n${n.note ?? ''}`).join('\n\n')
+        : '';
+  let text = raw.replace(/\r\n?/g, '\n');
+  if (HTML_TAG.test(text)) {
+    text = text
+      .replace(/<li[^>]*>/gi, '\n- ')
+      .replace(/<br\s*\/?>/gi, '\n')
+      .replace(/<\/(p|div|ul|ol|h[1-6]|pre|blockquote)>/gi, '\n\n')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, e: string) => ENTITIES[e] ?? '')
+      .replace(/\n{3,}/g, '\n\n');
+  }
+  text = text.trim();
+  if (!text) return null;
+  return text.length > RELEASE_NOTES_MAX ? `${text.slice(0, RELEASE_NOTES_MAX - 1)}…` : text;
 }
 
 /** The part of electron-updater's AppUpdater we drive. */
@@ -129,6 +173,7 @@ export class UpdateService implements Disposable {
       channel: deps.channel,
       currentVersion: deps.currentVersion,
       availableVersion: null,
+      releaseNotes: null,
       progress: null,
       waitingFor: null,
       restartRequested: false,
@@ -182,6 +227,19 @@ export class UpdateService implements Disposable {
     }
   }
 
+  /**
+   * The app is quitting and its work has drained: a downloaded update installs now, and the app does
+   * not start again (the user quit it). True when the installer took over the exit.
+   */
+  installOnQuit(): boolean {
+    if (!this.downloaded || this.installing) return false;
+    this.installing = true;
+    this.set({ phase: 'installing', waitingFor: null });
+    this.deps.log.info('installing update at quit', { version: this.current.availableVersion });
+    this.deps.engine.quitAndInstall(true, false);
+    return true;
+  }
+
   /** The user chose "restart now": install as soon as the work in progress has ended. */
   restartNow(): void {
     if (!this.downloaded || this.installing) return;
@@ -210,12 +268,18 @@ export class UpdateService implements Disposable {
     };
     on('checking-for-update', () => this.set({ phase: 'checking', error: null }));
     on('update-not-available', () =>
-      this.set({ phase: 'up-to-date', availableVersion: null, lastCheckedAt: this.nowIso() }),
+      this.set({
+        phase: 'up-to-date',
+        availableVersion: null,
+        releaseNotes: null,
+        lastCheckedAt: this.nowIso(),
+      }),
     );
     on('update-available', (info: UpdateInfo) =>
       this.set({
         phase: 'downloading',
         availableVersion: info.version,
+        releaseNotes: releaseNotesText(info.releaseNotes),
         progress: null,
         lastCheckedAt: this.nowIso(),
       }),
@@ -233,7 +297,13 @@ export class UpdateService implements Disposable {
     );
     on('update-downloaded', (info: UpdateInfo) => {
       this.downloaded = true;
-      this.set({ phase: 'downloaded', availableVersion: info.version, progress: null, error: null });
+      this.set({
+        phase: 'downloaded',
+        availableVersion: info.version,
+        releaseNotes: releaseNotesText(info.releaseNotes),
+        progress: null,
+        error: null,
+      });
       this.evaluate();
     });
     on('update-cancelled', () => this.set({ phase: 'idle', progress: null }));
@@ -252,17 +322,20 @@ export class UpdateService implements Disposable {
       restartRequested: this.current.restartRequested,
       activity: this.deps.activity.snapshot(),
     });
-    if (decision.kind === 'defer') {
+    if (decision.kind === 'at-quit') {
+      if (this.current.phase !== 'downloaded' || this.current.waitingFor !== null)
+        this.set({ phase: 'downloaded', waitingFor: null });
+    } else if (decision.kind === 'defer') {
       this.set({ phase: 'waiting-for-idle', waitingFor: decision.waitingFor });
     } else if (decision.kind === 'install') {
-      void this.install(decision.trigger);
+      void this.install();
     }
   }
 
-  private async install(trigger: 'idle' | 'user'): Promise<void> {
+  private async install(): Promise<void> {
     this.installing = true;
     this.set({ phase: 'installing', waitingFor: null });
-    this.deps.log.info('installing update', { trigger, version: this.current.availableVersion });
+    this.deps.log.info('installing update', { trigger: 'user', version: this.current.availableVersion });
     try {
       await this.deps.prepareToInstall();
       this.deps.engine.quitAndInstall(true, true);

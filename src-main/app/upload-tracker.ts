@@ -1,7 +1,8 @@
 /**
  * Which media uploads are in progress in this process, so a quit or an update waits for them. Uploads are
- * tracked where they enter (the bridge's `media:upload` calls, see main.ts); once the drain starts, new
- * ones are refused.
+ * tracked where they enter: the bridge's `media:upload` calls, and the resumption of uploads an earlier
+ * session left unfinished, which the bridge runs on each connection (both wired in main.ts). Once the
+ * drain starts, new ones are refused.
  */
 import type { ActiveUpload, Logger, UploadQueueControl } from './capabilities';
 import { Emitter } from '../core/common/events';

@@ -7,6 +7,8 @@ export const AppInfo = z.object({
   version: z.string(),
   /** The OS, for keyboard hints (`darwin`, `linux`, `win32`). */
   platform: z.string(),
+  /** Whether `files.pick` opens main's own dialog here; otherwise the page picks and the host receives bytes. */
+  file_dialog: z.boolean(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

@@ -3,6 +3,7 @@ import type { EventDef, InvokeDef } from './define';
 import type { BridgeResult } from './bridge-error';
 import type { Contract, DomainName } from './contract';
 import type { MediaAddResult } from './media';
+import type { GrantedFiles } from './files';
 
 export type Unsubscribe = () => void;
 
@@ -36,12 +37,35 @@ export interface DroppedFile {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** What each host adds beside the contract, because only the host can turn a dropped file into a registered one. */
+/**
+ * What each host adds beside the contract, because only the host can turn a file the user dropped or
+ * picked in the page into a grant: the preload reads its path (Electron), the browser uploads its bytes.
+ */
 export interface BridgeExtras {
+  readonly files: {
+    /** Grants dropped or picked files (and, in Electron, folders); the page then passes the grant ids. */
+    grant(files: readonly DroppedFile[]): Promise<BridgeResult<GrantedFiles>>;
+  };
   readonly media: {
-    /** Registers dropped files (and, in Electron, folders) exactly as `media.add` does with paths. */
+    /** `files.grant`, then `media.add` with the grants: one call for the composer. */
     addDropped(files: readonly DroppedFile[]): Promise<BridgeResult<MediaAddResult>>;
   };
+}
+
+/** `media.addDropped` on a host's `files.grant` and its `media:add`: the same in both hosts. */
+export async function addDroppedVia(
+  grant: BridgeExtras['files']['grant'],
+  add: (input: { grants: string[] }) => Promise<BridgeResult<MediaAddResult>>,
+  files: readonly DroppedFile[],
+): Promise<BridgeResult<MediaAddResult>> {
+  const granted = await grant(files);
+  if (!granted.ok) return granted;
+  const { skipped } = granted.value;
+  if (granted.value.files.length === 0) return { ok: true, value: { files: [], skipped } };
+  const added = await add({ grants: granted.value.files.map((f) => f.grant) });
+  return added.ok
+    ? { ok: true, value: { ...added.value, skipped: [...skipped, ...added.value.skipped] } }
+    : added;
 }
 
 /** `window.postdesk`, the same in Electron (preload) and in the browser (`createWsBridge`). */

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import { DateTime } from '../api/common';
 import { BulkInspectQuery, BulkResult } from '../api/bulk';
 import { event, invoke } from './define';
-import { LocalId, NoInput } from './common';
+import { GrantId, LocalId, NoInput } from './common';
 
-/** The CSV: its text (what a browser can read from a dropped file) or, where the host has one, its path. */
+/**
+ * The CSV: a grant of a file the user chose, or its text. Only a file chosen on this computer (main's
+ * dialog, a drop in the desktop app) may name media files by path; an uploaded or pasted one may not.
+ */
 export const BulkSource = z.union([
   z.object({
     text: z
@@ -13,7 +16,7 @@ export const BulkSource = z.union([
       .max(10 * 1024 * 1024),
     name: z.string().max(300).optional(),
   }),
-  z.object({ path: z.string().min(1).max(4096) }),
+  z.object({ grant: GrantId }),
 ]);
 export type BulkSource = z.infer<typeof BulkSource>;
 

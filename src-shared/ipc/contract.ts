@@ -6,6 +6,7 @@ import { accounts } from './accounts';
 import { posts } from './posts';
 import { calendar } from './calendar';
 import { media } from './media';
+import { files } from './files';
 import { bulk } from './bulk';
 import { articles } from './articles';
 import { analytics } from './analytics';
@@ -25,6 +26,7 @@ export const CONTRACT = {
   posts,
   calendar,
   media,
+  files,
   bulk,
   articles,
   analytics,

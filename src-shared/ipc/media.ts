@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { UploadContentType } from '../api/media';
 import { event, invoke } from './define';
-import { LocalId } from './common';
+import { GrantId, LocalId } from './common';
+import { SkippedFile } from './files';
 
 export const MediaKind = z.enum(['image', 'video', 'other']);
 export type MediaKind = z.infer<typeof MediaKind>;
 
-/** A file the user dropped or picked, registered in main under an opaque id. */
+/** A granted file registered for posting, under its own opaque id. */
 export const MediaFile = z.object({
   id: LocalId,
   name: z.string(),
@@ -19,15 +20,12 @@ export const MediaFile = z.object({
 });
 export type MediaFile = z.infer<typeof MediaFile>;
 
-export const SkippedFile = z.object({ name: z.string(), reason: z.string() });
-export type SkippedFile = z.infer<typeof SkippedFile>;
-
 export const MediaAddResult = z.object({ files: z.array(MediaFile), skipped: z.array(SkippedFile) });
 export type MediaAddResult = z.infer<typeof MediaAddResult>;
 
 export const MediaAddInput = z.object({
-  /** Absolute paths of files or folders the user dropped or picked; folders add their media files. */
-  paths: z.array(z.string().min(1).max(4096)).min(1).max(500),
+  /** Grants of files or folders the user chose (see `files`); a folder adds its media files. Never paths. */
+  grants: z.array(GrantId).min(1).max(500),
 });
 export type MediaAddInput = z.infer<typeof MediaAddInput>;
 

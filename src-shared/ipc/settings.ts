@@ -15,6 +15,21 @@ export const AgentCommand = z.object({
 });
 export type AgentCommand = z.infer<typeof AgentCommand>;
 
+/** A folder on this computer: absolute, or under the home folder (`~/…`). */
+export const LocalFolderPath = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4096)
+  .regex(/^(\/|~\/|[A-Za-z]:[\\/]|\\\\)/, 'must be a full path (like /home/me/clips or ~/clips)');
+
+/** The built-in folder agent's folder for one automation: the user's choice on this computer, never the service's. */
+export const AutomationFolder = z.object({
+  automation_id: z.string().min(1).max(200),
+  folder: LocalFolderPath,
+});
+export type AutomationFolder = z.infer<typeof AutomationFolder>;
+
 /**
  * The settings the UI shows and edits: the bridge's snake_case view of src-main/core/config/settings.ts
  * (which stays the one place that defines defaults). Secrets are not settings: see `secrets`.
@@ -35,6 +50,8 @@ export const SettingsView = z.object({
   /** An ffmpeg/ffprobe binary to use; null: the bundled one, else the first on PATH. */
   ffmpeg_path: z.string().trim().min(1).max(4096).nullable(),
   ffprobe_path: z.string().trim().min(1).max(4096).nullable(),
+  /** Which folder the built-in folder agent publishes from, per automation. */
+  automation_folders: z.array(AutomationFolder).max(500),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
@@ -42,6 +59,21 @@ export const SettingsPatch = SettingsView.partial().refine((p) => Object.keys(p)
   message: 'change at least one setting',
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+/**
+ * The settings that decide which programs Postdesk runs and which files it publishes. A change to one of
+ * them from the page is applied only once the user confirms it outside the page (the desktop app's own
+ * dialog, or the terminal that started `postdesk web`); `postdesk config set` changes them directly.
+ */
+export const GUARDED_SETTINGS = [
+  'agent_commands',
+  'ffmpeg_path',
+  'ffprobe_path',
+  'automation_folders',
+] as const;
+export type GuardedSetting = (typeof GUARDED_SETTINGS)[number];
+/** The `code` of the `forbidden` error a guarded change gets when it was not confirmed; its message says why. */
+export const NOT_CONFIRMED_CODE = 'NOT_CONFIRMED';
 
 export const settings = {
   get: invoke(NoInput, SettingsView),

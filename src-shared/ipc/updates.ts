@@ -19,9 +19,9 @@ export const UPDATE_PHASES = [
   'checking',
   'up-to-date',
   'downloading',
-  /** Downloaded; installs at the next idle moment or on "restart now". */
+  /** Downloaded; installs at the next quit, or on "restart now". */
   'downloaded',
-  /** Downloaded, and held back because runs or uploads are in progress. */
+  /** "Restart now" was chosen; held back until the runs and uploads in progress (`waitingFor`) end. */
   'waiting-for-idle',
   'installing',
   'error',
@@ -43,12 +43,20 @@ export const Activity = z.object({
 });
 export type Activity = z.infer<typeof Activity>;
 
+/** Release notes longer than this are cut (they come from the release feed, over the network). */
+export const RELEASE_NOTES_MAX = 20_000;
+
 export const UpdateState = z.object({
   phase: UpdatePhase,
   channel: UpdateChannel,
   currentVersion: z.string(),
   /** The version found or downloaded. */
   availableVersion: z.string().nullable(),
+  /**
+   * The available version's release notes, as Markdown (shown as text: raw HTML is never rendered).
+   * Absent or null: the release has none.
+   */
+  releaseNotes: z.string().max(RELEASE_NOTES_MAX).nullish(),
   progress: UpdateProgress.nullable(),
   /** What holds the install back, in `waiting-for-idle`. */
   waitingFor: Activity.nullable(),

@@ -1,7 +1,8 @@
 import { CHANNELS, listenerName } from './contract';
 import { fail, type BridgeResult } from './bridge-error';
-import type { DroppedFile, PostdeskBridge } from './bridge';
-import { MediaAddResult } from './media';
+import { addDroppedVia, type DroppedFile, type PostdeskBridge } from './bridge';
+import type { MediaAddResult } from './media';
+import { GrantedFiles } from './files';
 import {
   FILE_NAME_HEADER,
   FILES_PATH,
@@ -147,8 +148,9 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     return () => void set.delete(own);
   };
 
-  const addDropped = async (files: readonly DroppedFile[]): Promise<BridgeResult<MediaAddResult>> => {
-    const merged: MediaAddResult = { files: [], skipped: [] };
+  /** Each file's bytes go to the host's upload route, which keeps them privately and answers a grant. */
+  const grant = async (files: readonly DroppedFile[]): Promise<BridgeResult<GrantedFiles>> => {
+    const merged: GrantedFiles = { files: [], skipped: [] };
     for (const file of files) {
       try {
         const body =
@@ -167,7 +169,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
           merged.skipped.push({ name: file.name, reason: result.error.message });
           continue;
         }
-        const value = MediaAddResult.parse(result.value);
+        const value = GrantedFiles.parse(result.value);
         merged.files.push(...value.files);
         merged.skipped.push(...value.skipped);
       } catch {
@@ -183,7 +185,9 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     if (c.def.kind === 'invoke') domain[c.verb] = (input?: unknown) => call(c.name, input);
     else domain[listenerName(c.verb)] = (cb: Listener) => listen(c.name, cb);
   }
-  bridge.media!.addDropped = addDropped;
+  bridge.files!.grant = grant;
+  bridge.media!.addDropped = (files: readonly DroppedFile[]) =>
+    addDroppedVia(grant, (input) => call('media:add', input) as Promise<BridgeResult<MediaAddResult>>, files);
 
   return {
     bridge: { ...bridge, host: 'web' } as unknown as PostdeskBridge,

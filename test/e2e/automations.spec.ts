@@ -5,16 +5,28 @@ import { goTo, screenshot } from './support/page';
 // The repository's stand-in agent, slowed so each step is on screen long enough to be seen arriving.
 const AGENT = fileURLToPath(new URL('../agents/test-agent.mjs', import.meta.url));
 
-test('an automation run shows its steps arrive live, then its outcome', async ({ app: page }) => {
-  // Configure the agent in Settings; the executor picks agents up when it (re)connects.
+test('an automation run shows its steps arrive live, then its outcome', async ({ app: page, host }) => {
+  const args = [AGENT, '--mode', 'slow', '--ms', '2500'];
+  // The page may not choose what Postdesk runs: without a terminal to confirm it in, the change is refused.
   await goTo(page, 'Settings');
   await page.getByRole('button', { name: 'Add agent command' }).click();
   const agent = page.getByRole('group', { name: 'Agent command 1' });
   await agent.getByLabel('Agent type').fill('e2e-agent');
   await agent.getByLabel('Program').fill(process.execPath);
-  await agent.getByLabel('Arguments').fill([AGENT, '--mode', 'slow', '--ms', '2500'].join('\n'));
+  await agent.getByLabel('Arguments').fill(args.join('\n'));
   await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  const refused = page.getByRole('alert').filter({ hasText: 'Not saved' });
+  await expect(refused).toContainText('terminal that started it');
+  await screenshot(page, 'settings-agent-refused');
+  await page.getByRole('button', { name: 'Discard changes' }).click();
+
+  // The user sets it where they started Postdesk; the executor picks agents up when it (re)connects.
+  await host.cli([
+    'config',
+    'set',
+    'agentCommands',
+    JSON.stringify({ 'e2e-agent': { command: process.execPath, args } }),
+  ]);
   await page.getByRole('button', { name: 'Disconnect' }).click();
   await page.getByRole('button', { name: 'Try offline' }).click();
 

@@ -92,9 +92,16 @@ export class FakeApp extends EventEmitter {
 }
 
 export class FakeNativeImage {
+  private template = false;
   constructor(readonly path: string) {}
   isEmpty(): boolean {
     return false;
+  }
+  setTemplateImage(on: boolean): void {
+    this.template = on;
+  }
+  isTemplateImage(): boolean {
+    return this.template;
   }
 }
 
@@ -109,6 +116,14 @@ export class FakeMenu {
   }
   labels(): string[] {
     return this.template.map((i) => (i.type === 'separator' ? '---' : String(i.label)));
+  }
+  /** As Electron's `menu.items`: every item with its type, label and enabled state filled in. */
+  get items(): Array<{ type: string; label: string; enabled: boolean }> {
+    return this.template.map((i) => ({
+      type: i.type ?? 'normal',
+      label: i.label ?? '',
+      enabled: i.enabled ?? true,
+    }));
   }
 }
 
@@ -281,6 +296,11 @@ interface FakeState {
   windows: FakeBrowserWindow[];
   menus: FakeMenu[];
   netRequests: string[];
+  /** Message boxes shown (their options), and the button label the user will click next (default the first). */
+  messageBoxes: { message: string; detail?: string; buttons: string[] }[];
+  messageBoxAnswer: string | null;
+  /** What the user will choose in the next open dialog (none: cancelled). */
+  openDialogAnswer: string[];
 }
 
 const state: FakeState = {
@@ -291,6 +311,9 @@ const state: FakeState = {
   windows: [],
   menus: [],
   netRequests: [],
+  messageBoxes: [],
+  messageBoxAnswer: null,
+  openDialogAnswer: [],
 };
 
 function makeModule() {
@@ -318,6 +341,19 @@ function makeModule() {
     shell: { openExternal: async () => {} },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => void state.privilegedSchemes.push(...schemes),
+    },
+    /** Native dialogs: each message box is recorded and answered with `state.messageBoxAnswer`. */
+    dialog: {
+      showMessageBox: async (...args: unknown[]) => {
+        const o = args.at(-1) as { message: string; detail?: string; buttons: string[] };
+        state.messageBoxes.push(o);
+        const i = state.messageBoxAnswer === null ? 0 : o.buttons.indexOf(state.messageBoxAnswer);
+        return { response: Math.max(0, i), checkboxChecked: false };
+      },
+      showOpenDialog: async () => ({
+        canceled: state.openDialogAnswer.length === 0,
+        filePaths: [...state.openDialogAnswer],
+      }),
     },
     ipcMain: {
       handle: (channel: string, handler: (...args: unknown[]) => unknown) =>
@@ -359,6 +395,9 @@ export const electronFake = {
     state.netRequests.length = 0;
     state.ipcHandlers.clear();
     state.privilegedSchemes.length = 0;
+    state.messageBoxes.length = 0;
+    state.messageBoxAnswer = null;
+    state.openDialogAnswer = [];
     FakeNotification.supported = true;
   },
 };

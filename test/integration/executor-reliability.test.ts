@@ -35,11 +35,11 @@ function mediaFolder(dir: string, n: number): string {
   return folder;
 }
 
-const minutely = (folder: string) =>
+const minutely = () =>
   automation({
     name: 'Every minute',
     schedule: { cron: '* * * * *', timezone: 'UTC' },
-    instructions: `folder: ${folder}`,
+    instructions: 'Post the next picture of the folder.',
   });
 
 async function waitFor(
@@ -60,10 +60,17 @@ describe('executor reliability', () => {
   it('two executors at once: 50 occurrences give exactly 50 runs, each started and completed once', async () => {
     h = await startHarness();
     const folder = mediaFolder(h.dir, 55);
-    const { id: _id, ...body } = minutely(folder);
+    const { id: _id, ...body } = minutely();
     await h.sb.control.putAutomation(_id as string, body);
     // Five occurrences per pass, run five at a time (policy "all"): the same 50 occurrences, in fewer passes.
-    const fast = { agentType: 'folder', agent: undefined, concurrency: 5, missedRunPolicy: 'all' } as const;
+    // Both machines publish from the same folder, which is the user's setting for this automation.
+    const fast = {
+      agentType: 'folder',
+      agent: undefined,
+      folderFor: (id: string) => (id === _id ? folder : undefined),
+      concurrency: 5,
+      missedRunPolicy: 'all',
+    } as const;
     const a = h.another(fast).executor;
     const b = h.another(fast).executor;
     await Promise.all([a.runOnce(), b.runOnce()]);
@@ -90,11 +97,12 @@ describe('executor reliability', () => {
   it('with error_rate 0.1 and reset_rate 0.1, 50 occurrences give exactly 50 runs and no duplicate completion', async () => {
     h = await startHarness();
     const folder = mediaFolder(h.dir, 55);
-    const { id: _id, ...body } = minutely(folder);
+    const { id: _id, ...body } = minutely();
     await h.sb.control.putAutomation(_id as string, body);
     const ex = h.another({
       agentType: 'folder',
       agent: undefined,
+      folder,
       concurrency: 5,
       missedRunPolicy: 'all',
     }).executor;

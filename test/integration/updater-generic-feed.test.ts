@@ -41,6 +41,9 @@ const build = (version: string): Buffer =>
   Buffer.from(`#!/bin/sh\n# Postdesk ${version}\nexit 0\n${'#'.repeat(4096)}\n`);
 const sha512 = (b: Buffer): string => createHash('sha512').update(b).digest('base64');
 
+/** What the release workflow writes into the update files (releaseInfo.releaseNotesFile). */
+const notesOf = (version: string): string => `## Postdesk ${version}\n\n- The tray follows a dark menu bar`;
+
 function channelFile(version: string, file: string, body: Buffer): string {
   // The shape electron-builder writes (latest-linux.yml): YAML, here in its JSON subset.
   return JSON.stringify({
@@ -49,6 +52,7 @@ function channelFile(version: string, file: string, body: Buffer): string {
     path: file,
     sha512: sha512(body),
     releaseDate: '2025-01-01T00:00:00.000Z',
+    releaseNotes: notesOf(version),
   });
 }
 
@@ -137,8 +141,8 @@ function installedApp(name: string): { appImage: string; cache: string } {
 }
 
 describe('auto-update against a generic feed', () => {
-  it('finds and downloads the update, defers it while a run is active, and installs once the run ends', async () => {
-    const { appImage, cache } = installedApp('idle-install');
+  it('finds and downloads the update with its notes, leaves the running work alone, and installs at the next quit', async () => {
+    const { appImage, cache } = installedApp('quit-install');
     const app = electronFake.app;
     const executor = new FakeExecutor();
     executor.startRun('run-1', 'Morning post');
@@ -180,16 +184,18 @@ describe('auto-update against a generic feed', () => {
     const phases: string[] = [];
     updates.onDidChangeUpdateState((s) => phases.push(s.phase));
 
-    await until(() => updates.state().phase === 'waiting-for-idle', 'the deferred update', 10_000);
+    await until(() => updates.state().phase === 'downloaded', 'the downloaded update', 10_000);
     const state: UpdateState = updates.state();
     expect(state).toMatchObject({
       availableVersion: '0.2.0',
+      releaseNotes: notesOf('0.2.0'),
       channel: 'stable',
       currentVersion: '0.1.0',
-      waitingFor: { activeRuns: 1, activeUploads: 0 },
+      waitingFor: null,
+      restartRequested: false,
       error: null,
     });
-    expect(phases).toEqual(expect.arrayContaining(['downloading', 'downloaded', 'waiting-for-idle']));
+    expect(phases).toEqual(expect.arrayContaining(['downloading', 'downloaded']));
     expect(requests).toContain(`/latest-linux${archSuffix}.yml`);
     expect(requests).toContain('/Postdesk-0.2.0.AppImage');
     expect(electronFake.state.netRequests.some((r) => r.includes('/Postdesk-0.2.0.AppImage'))).toBe(true);
@@ -198,27 +204,34 @@ describe('auto-update against a generic feed', () => {
     const downloaded = join(cache, 'pending', 'Postdesk-0.2.0.AppImage');
     expect(sha512(readFileSync(downloaded))).toBe(sha512(feed.get('/Postdesk-0.2.0.AppImage') as Buffer));
 
-    // Deferred: nothing installed, nothing quit, the run untouched.
+    // Nothing installed, nothing quit, the run untouched; and when it ends, the app does not restart
+    // by itself either: the update waits for the quit (or "restart now").
     await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(appImage)).toEqual(build('0.1.0'));
     expect(app.calls.quit).toBe(0);
     expect(executor.calls.stop).toEqual([]);
     expect(electronFake.lastMenu().labels()).toContain('Restart to update (0.2.0)');
+    executor.finishRun('run-1');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(appImage)).toEqual(build('0.1.0'));
+    expect(updates.state().phase).toBe('downloaded');
+    expect(app.calls.quit).toBe(0);
 
-    // The run ends: the update installs (drain, then electron-updater's quitAndInstall swaps the AppImage).
+    // The user quits: the work drains, then electron-updater's quitAndInstall swaps the AppImage and
+    // quits, without starting the app again.
     let beforeQuitForUpdate = 0;
     electronFake.module.autoUpdater.on('before-quit-for-update', () => (beforeQuitForUpdate += 1));
-    executor.finishRun('run-1');
-    await until(() => app.quitted, 'the quit for the update', 10_000);
+    app.quit();
+    await until(() => app.quitted, 'the quit with the install', 10_000);
 
     expect(executor.calls.stop).toHaveLength(1);
     expect(executor.calls.failRun).toEqual([]);
     expect(readFileSync(appImage)).toEqual(feed.get('/Postdesk-0.2.0.AppImage'));
     expect(existsSync(downloaded)).toBe(false);
     expect(beforeQuitForUpdate).toBe(1);
-    expect(app.lockHeld).toBe(false);
-    // The quit went through (drained before install), rather than being held and turned into exit(0).
+    // The installer's quit went through, rather than the drain's exit(0); and nothing relaunches.
     expect(app.calls.exit).toEqual([]);
+    expect(app.calls.relaunch).toBe(0);
     expect(updates.state().phase).toBe('installing');
     shell?.dispose();
   });
@@ -245,9 +258,13 @@ describe('auto-update against a generic feed', () => {
       log,
     });
     await updates.checkNow();
-    await until(() => updates.state().phase === 'waiting-for-idle', 'the deferred beta update', 10_000);
+    await until(() => updates.state().phase === 'downloaded', 'the downloaded beta update', 10_000);
     expect(requests).toContain(`/beta-linux${archSuffix}.yml`);
-    expect(updates.state().availableVersion).toBe('0.3.0-beta.1');
+    expect(updates.state()).toMatchObject({
+      availableVersion: '0.3.0-beta.1',
+      releaseNotes: notesOf('0.3.0-beta.1'),
+    });
+    expect(quitAndInstall).not.toHaveBeenCalled();
 
     updates.restartNow();
     expect(executor.isPaused()).toBe(true);

@@ -63,11 +63,13 @@ describe('automations and runs over postdesk web', () => {
         execution_mode: 'draft',
         queue: 'local',
         schedule: { cron: '0 9 * * *', timezone: 'UTC' },
-        instructions: `Post the next picture.\nfolder: ${folder}`,
+        instructions: 'Post the next picture.',
         targets: [{ social_account_id: DEMO_ACCOUNTS.instagram, platform: 'instagram' }],
       }),
     });
     expect(put.status).toBe(200);
+    // The folder is the user's own setting on this computer (as `postdesk config set` writes it), not the page's.
+    await web.session.settings.update({ automation_folders: [{ automation_id: id, folder }] });
 
     expect((await bridge.connection.useOffline()).ok).toBe(true);
     const list = await bridge.automations.list();

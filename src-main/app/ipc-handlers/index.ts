@@ -9,7 +9,8 @@ import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble
 import { desktopPreviewUrl } from '../../core/bridge/media-url';
 import { createOfflineLauncher } from '../../core/bridge/offline';
 import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
-import type { BulkPort, ExecutorPort, UpdatesPort } from '../../core/bridge/ports';
+import type { BulkPort, ExecutorPort, FilePicker, UpdatesPort } from '../../core/bridge/ports';
+import type { ConfirmPort } from '../../core/bridge/confirm';
 import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost, type ExecutorHost } from '../../core/bridge/executor-port';
 import { resolveApiKey } from '../../core/secrets/secret-store';
@@ -36,9 +37,15 @@ export interface DesktopBridgeOptions {
    * when the shell runs its own executor and passes it through `ports` (`executorPortFor`).
    */
   readonly embeddedExecutor?: boolean;
+  /** The native dialog that confirms a change to what Postdesk runs (`dialogConfirm`). */
+  readonly confirm?: ConfirmPort;
+  /** The native open dialog behind `files:pick` (`dialogPicker`). */
+  readonly picker?: FilePicker;
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
   readonly log?: (message: string) => void;
+  /** Uploads resumed at start-up run through this, so quitting and updating wait for them. */
+  readonly trackUploads?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface DesktopBridge {
@@ -95,7 +102,10 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     executor: extra.executor ?? executor?.port,
     openExternal: o.openExternal ?? ((url) => shell.openExternal(url)),
     updates: o.updates,
+    confirm: o.confirm,
+    picker: o.picker,
     ...(o.log ? { log: o.log } : {}),
+    ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });
   return {
     bridge,

@@ -69,7 +69,10 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       '--agent-type <type>',
       'which configured agent to run (setting agentCommands); default the only one, else "folder"',
     )
-    .option('--folder <dir>', 'for the built-in folder agent: the folder to publish from')
+    .option(
+      '--folder <dir>',
+      'for the built-in folder agent: the folder of automations without one of their own (setting automationFolders)',
+    )
     .option('--concurrency <n>', 'runs at once (setting concurrency)')
     .option('--sync-interval <seconds>', 'seconds between syncs', '60')
     .addOption(
@@ -161,7 +164,7 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
     )
     .option(
       '--folder <dir>',
-      'the folder (else $POSTDESK_FOLDER, else a "folder: <path>" line in the instructions)',
+      "the folder (else $POSTDESK_FOLDER, which the executor sets from the automation's automationFolders entry)",
     )
     .option(
       '--state <file>',

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../context';
 import { startSandboxInProcess } from '../sandbox-connect';
 import { startWeb } from '../web/run-web';
+import { terminalConfirm } from '../web/terminal-confirm';
 
 const VERSION = '0.1.0';
 
@@ -24,7 +25,9 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
     .option('--no-executor', 'do not run automations here')
     .addHelpText(
       'after',
-      '\nThe printed address carries a secret made for this launch; only a page opened with it can use Postdesk.',
+      '\nThe printed address carries a secret made for this launch; only a page opened with it can use Postdesk.\n' +
+        'A change the page makes to what Postdesk runs (agent commands, ffmpeg paths, automation folders) is\n' +
+        'asked here first when this is a terminal; otherwise make it with `postdesk config set`.',
     )
     .action(
       async (opts: { port: number; open: boolean; data?: string; executor?: boolean }, cmd: Command) => {
@@ -40,6 +43,10 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
           version: VERSION,
           startSandbox: startSandboxInProcess,
           print,
+          // Only a person at this terminal may confirm a page's change to what Postdesk runs.
+          ...(deps.io.stdin.isTTY
+            ? { confirm: terminalConfirm({ input: deps.io.stdin, output: deps.io.stdout }) }
+            : {}),
         });
         await new Promise<void>((resolve) => {
           const stop = () => {

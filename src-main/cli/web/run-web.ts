@@ -15,6 +15,8 @@ import type { BulkPort, ExecutorPort } from '../../core/bridge/ports';
 import type { Store } from '../../core/store/store';
 import { createLaunchSecret, startWebHost, webPreviewUrl, type WebHost } from './web-host';
 import { openInBrowser } from './open-browser';
+import { refuseAll, type ConfirmPort } from '../../core/bridge/confirm';
+import { NO_TERMINAL } from './terminal-confirm';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -39,6 +41,11 @@ export interface WebOptions {
   readonly startSandbox: StartSandboxFn;
   readonly staticDir?: string;
   readonly print: (line: string) => void;
+  /**
+   * Asks in the launching terminal before a page's change to what Postdesk runs (`terminalConfirm`);
+   * absent, such changes are refused (they are made with `postdesk config set`).
+   */
+  readonly confirm?: ConfirmPort;
   /** Modules built by others on the same store and session, wired in when present. */
   readonly ports?: (ctx: { store: Store; session: BridgeSession }) => {
     bulk?: BulkPort;
@@ -144,12 +151,14 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       bulk: extra.bulk,
       executor,
       openExternal: async (url) => void openInBrowser(url, o.env),
+      confirm: o.confirm ?? refuseAll(NO_TERMINAL),
     });
     // Runs before the executor and the session close: the watcher and outbox timers stop first.
     cleanups.push(async () => bridge.close());
     const host = await startWebHost({
       dispatcher: bridge.dispatcher,
       media: bridge.media,
+      grants: bridge.grants,
       staticDir: o.staticDir ?? DEFAULT_STATIC_DIR,
       stagingDir,
       secret,

@@ -1,20 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { basename, join } from 'node:path';
 import { WebSocketServer, WebSocket } from 'ws';
-import { fail, ok, type BridgeResult } from '../../../src-shared/ipc/bridge-error';
+import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import {
   ClientMessage,
-  FILE_NAME_HEADER,
   FILES_PATH,
   MEDIA_PATH,
   SESSION_PATH,
   SessionRequest,
-  TOKEN_HEADER,
   WS_PATH,
   type ServerMessage,
   type SessionGrant,
@@ -22,17 +18,20 @@ import {
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { BridgeDispatcher } from '../../core/bridge/dispatcher';
 import type { MediaRegistry } from '../../core/bridge/media-registry';
+import type { GrantRegistry } from '../../core/bridge/grants';
+import { createUploadRoute } from './upload-route';
 import { contentSecurityPolicy } from '../../core/bridge/csp';
-import { toBridgeError } from '../../core/bridge/bridge-fault';
 import { hostAllowed, originAllowed, secretMatches } from './http-guard';
 import { contentTypeOf, resolveStatic, sendFile } from './static-files';
 
 export interface WebHostOptions {
   readonly dispatcher: BridgeDispatcher;
   readonly media: MediaRegistry;
+  /** Where uploads are granted (`upload-route.ts`). */
+  readonly grants: GrantRegistry;
   /** The built renderer (`vite build --config vite.web.config.ts` → out/web). */
   readonly staticDir: string;
-  /** Where dropped files' bytes are written before they are registered. */
+  /** Where uploaded files' bytes are kept (private, 0700) while the host runs. */
   readonly stagingDir: string;
   /**
    * The session secret, made with `createLaunchSecret()`: the page's WebSocket and previews carry it.
@@ -75,20 +74,6 @@ export const WEB_HOST_ADDRESS = '127.0.0.1';
 
 const MAX_MESSAGE_BYTES = 12 * 1024 * 1024;
 
-function safeFileName(raw: string | undefined): string {
-  let name = 'file';
-  try {
-    name = decodeURIComponent(raw ?? '') || 'file';
-  } catch {
-    // keep the fallback
-  }
-  const base = basename(name.replace(/\\/g, '/'))
-    .replace(/[^\w.\- ()]/g, '_')
-    .replace(/^\.+/, '_')
-    .slice(0, 200);
-  return base || 'file';
-}
-
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const maxFileBytes = opts.maxFileBytes ?? LIMITS.mp4UploadBytes + 1024 * 1024;
   let port = 0;
@@ -111,57 +96,17 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
     res.end(JSON.stringify(body));
   };
+  const receiveFile = createUploadRoute({
+    stagingDir: opts.stagingDir,
+    grants: opts.grants,
+    secret: opts.secret,
+    maxFileBytes,
+    reply: json,
+  });
   const plain = (res: ServerResponse, status: number, text: string) => {
     res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/plain; charset=utf-8' });
     res.end(text);
   };
-
-  async function receiveFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const header = req.headers[TOKEN_HEADER];
-    if (!secretMatches(Array.isArray(header) ? header[0] : header, opts.secret)) {
-      json(res, 403, fail({ kind: 'forbidden', message: 'not this launch of postdesk web' }));
-      return;
-    }
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > maxFileBytes) {
-      json(res, 413, fail({ kind: 'invalid_input', message: 'the file is larger than any upload may be' }));
-      req.resume();
-      return;
-    }
-    const nameHeader = req.headers[FILE_NAME_HEADER];
-    const dir = join(opts.stagingDir, randomUUID());
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, safeFileName(Array.isArray(nameHeader) ? nameHeader[0] : nameHeader));
-    const written = await new Promise<boolean>((resolveWrite) => {
-      let bytes = 0;
-      const out = createWriteStream(file, { mode: 0o600 });
-      req.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > maxFileBytes) {
-          req.unpipe(out);
-          out.destroy();
-          req.resume();
-          resolveWrite(false);
-        }
-      });
-      req.pipe(out);
-      out.on('finish', () => resolveWrite(bytes <= maxFileBytes));
-      out.on('error', () => resolveWrite(false));
-      req.on('error', () => resolveWrite(false));
-    });
-    if (!written) {
-      await rm(dir, { recursive: true, force: true });
-      json(res, 413, fail({ kind: 'invalid_input', message: 'the file could not be received' }));
-      return;
-    }
-    let result: BridgeResult<unknown>;
-    try {
-      result = ok(await opts.media.addPaths([file]));
-    } catch (e) {
-      result = fail(toBridgeError(e));
-    }
-    json(res, 200, result);
-  }
 
   const codes = new Map<string, { readonly link: string; readonly expiresAt: number | null }>();
   const used = new Set<(link: string) => void>();

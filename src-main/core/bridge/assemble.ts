@@ -5,7 +5,9 @@ import { createBridgeEvents, type BridgeEvents } from './events';
 import { createBridgeHandlers, type Handlers } from './handlers';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import type { ApiClient } from '../api/client';
-import type { BulkPort, ExecutorPort, UpdatesPort } from './ports';
+import type { BulkPort, ExecutorPort, FilePicker, UpdatesPort } from './ports';
+import { createGrantRegistry, type GrantRegistry } from './grants';
+import { oneAtATime, type ConfirmPort } from './confirm';
 import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
@@ -34,8 +36,20 @@ export interface AssembleOptions {
   readonly deliveryWatchMs?: number | false;
   /** How long `posts:create` waits for the service's confirmation before answering "queued". */
   readonly createSettleMs?: number;
+  /**
+   * Asks the user outside the page before a change to what Postdesk runs or publishes (the desktop app's
+   * dialog, `postdesk web`'s terminal); absent, such changes are refused.
+   */
+  readonly confirm?: ConfirmPort | undefined;
+  /** Main's own open dialog behind `files:pick` (the desktop app). */
+  readonly picker?: FilePicker | undefined;
   /** Where start-up work that failed (replay, upload resume) is reported; it never fails the host. */
   readonly log?: (message: string) => void;
+  /**
+   * Runs the resumption of interrupted uploads as tracked work, so the desktop's quit and update wait
+   * for it as for any upload (its UploadTracker); a refusal (the app is quitting) skips the resume.
+   */
+  readonly trackUploads?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
 
 export interface AssembledBridge {
@@ -43,6 +57,8 @@ export interface AssembledBridge {
   readonly dispatcher: BridgeDispatcher;
   readonly events: BridgeEvents;
   readonly media: MediaRegistry;
+  /** What the user chose: the web host's upload route and the preload's drop channel mint here. */
+  readonly grants: GrantRegistry;
   /** Deep links: `routes.open(route)` sends `app:didOpenRoute` and keeps it for `app:pendingRoute`. */
   readonly routes: RouteInbox;
   /** Failed deliveries; the desktop shell notifies from `onDidFailDelivery`. */
@@ -55,6 +71,7 @@ export interface AssembledBridge {
 export function assembleBridge(o: AssembleOptions): AssembledBridge {
   const events = o.events ?? createBridgeEvents();
   const media = createMediaRegistry({ previewUrl: o.previewUrl });
+  const grants = createGrantRegistry();
   const log = o.log ?? (() => undefined);
   // Every answer about posts, whichever module asked for it, feeds the local delivery index.
   const feed = createDeliveryFeed({
@@ -118,8 +135,11 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       version: o.version,
       events,
       media,
+      grants,
       routes,
       tools,
+      ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
+      ...(o.picker ? { picker: o.picker } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
     },
   );
@@ -132,8 +152,8 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     watching = null;
     if (!client) return;
     void posts.replay().catch((e: unknown) => log(`outbox replay failed: ${String(e)}`));
-    void uploads
-      .resume()
+    const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
+    void track('resuming interrupted uploads', () => uploads.resume())
       .then((r) => {
         if (r.finished + r.failed > 0) log(`resumed uploads: ${r.finished} finished, ${r.failed} not`);
       })
@@ -149,6 +169,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     dispatcher: createBridgeDispatcher(handlers, events),
     events,
     media,
+    grants,
     routes,
     deliveries,
     close() {

@@ -16,7 +16,7 @@ import { BulkFileError, readRows } from '../bulk/rows';
 import { validateRows } from '../bulk/validate';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected } from './bridge-fault';
-import type { BulkPort } from './ports';
+import type { BulkPlanSource, BulkPort } from './ports';
 import type { Tools } from '../media/tools';
 
 export interface BulkPortOptions {
@@ -49,7 +49,7 @@ function stateOf(b: BatchRecord): BatchSummary['state'] {
 
 /** The core's bulk import (outbox-backed, idempotent batches) behind the bridge's plan → submit flow. */
 export function createBulkPort(o: BulkPortOptions): BulkPort {
-  const plans = new Map<string, { file: string; name: string | null }>();
+  const plans = new Map<string, { file: string; name: string | null; localMedia: boolean }>();
   let records: BulkStore | null = null;
   const store = () => (records ??= openBulkStore(o.store));
   const zone = () => o.timezone?.() ?? localZone();
@@ -122,13 +122,15 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
   };
 
   return {
-    async plan(source) {
+    async plan(source: BulkPlanSource) {
       const planId = randomUUID();
       let file: string;
       let name: string | null;
-      if ('path' in source) {
-        file = source.path;
-        name = basename(source.path);
+      // Text came from a page: it may not name files on this computer.
+      const localMedia = 'file' in source && source.localMedia;
+      if ('file' in source) {
+        file = source.file;
+        name = source.name;
       } else {
         name = source.name ?? null;
         const dir = join(o.stagingDir, planId);
@@ -144,7 +146,11 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
           throw new BridgeFault('invalid_input', e.message.replace(`${file}: `, ''));
         throw new BridgeFault('invalid_input', 'The file could not be read.');
       }
-      const v = await validateRows(read.rows, { baseDir: dirname(file), defaultTimezone: zone() });
+      const v = await validateRows(read.rows, {
+        baseDir: dirname(file),
+        defaultTimezone: zone(),
+        localMedia,
+      });
       const valid = new Map(v.valid.map((r) => [r.row, r]));
       const rows: BulkRow[] = read.rows.map((raw) => {
         const ok = valid.get(raw.row);
@@ -171,7 +177,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         index,
         item_count: Math.min(LIMITS.bulkBatchSize, validCount - index * LIMITS.bulkBatchSize),
       }));
-      plans.set(planId, { file, name });
+      plans.set(planId, { file, name, localMedia });
       const plan: BulkPlan = {
         plan_id: planId,
         source_name: name,
@@ -186,7 +192,10 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
     async submit(planId, onProgress) {
       const plan = plans.get(planId);
       if (!plan) throw new BridgeFault('not_found', 'That plan is gone; drop the file again.');
-      const report = await bulkFor(planId, onProgress).importFile(plan.file, { skipInvalid: true });
+      const report = await bulkFor(planId, onProgress).importFile(plan.file, {
+        skipInvalid: true,
+        localMedia: plan.localMedia,
+      });
       return submission(report);
     },
     async history() {

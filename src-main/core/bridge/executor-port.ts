@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../config/settings';
-import { chooseAgent } from '../executor/from-core';
+import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -242,6 +242,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       name: s.executorName ?? `${hostname()} (postdesk web)`,
       agentType,
       ...(agent ? { agent } : {}),
+      folderFor: automationFolderOf(() => o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,

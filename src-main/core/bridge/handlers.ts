@@ -4,6 +4,7 @@ import type { InvokeDef } from '../../../src-shared/ipc/define';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
+import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { checkFile } from '../media/check';
@@ -12,7 +13,9 @@ import { nextOccurrence } from '../executor/occurrences';
 import { BridgeFault, unavailable } from './bridge-fault';
 import type { BridgeEvents } from './events';
 import type { MediaRegistry } from './media-registry';
-import type { BridgeCore } from './ports';
+import type { BridgeCore, FilePicker } from './ports';
+import type { GrantRegistry } from './grants';
+import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 
@@ -30,6 +33,12 @@ export interface BridgeDeps {
   readonly platform?: string;
   readonly events: BridgeEvents;
   readonly media: MediaRegistry;
+  /** What the user chose; every channel that reads a file takes one of its ids, never a path. */
+  readonly grants: GrantRegistry;
+  /** Asks the user, outside the page, before a change to what Postdesk runs; absent: such changes are refused. */
+  readonly confirm?: ConfirmPort | undefined;
+  /** Main's own open dialog (`files:pick`); absent: `unavailable`. */
+  readonly picker?: FilePicker | undefined;
   /** Opens an already allowlisted https URL in the user's browser; absent: links are not opened. */
   readonly openExternal?: (url: string) => Promise<void>;
   readonly externalHosts?: readonly string[];
@@ -80,6 +89,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         host: deps.host,
         version: deps.version,
         platform: deps.platform ?? process.platform,
+        file_dialog: Boolean(deps.picker),
       }),
       openExternal: async ({ url }) => {
         const { base_url } = await core.connection.status();
@@ -180,8 +190,21 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
     },
+    files: {
+      pick: async (input) => {
+        const chosen = await need(deps.picker, 'Choosing files in a dialog').pick(input);
+        return deps.grants.mint(
+          chosen.map((path) => ({ path })),
+          'dialog',
+        );
+      },
+    },
     media: {
-      add: ({ paths }) => deps.media.addPaths(paths),
+      add: async ({ grants }) => {
+        const granted = [];
+        for (const id of grants) granted.push(await deps.grants.use(id));
+        return deps.media.addFiles(granted.map((g) => ({ path: g.path, name: g.name })));
+      },
       inspect: async ({ id }) => {
         const f = registered(id);
         const check = await checkFile(f.realPath, { purpose: 'upload', tools: deps.tools });
@@ -235,7 +258,15 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
     },
     bulk: {
-      plan: ({ source }) => need(core.bulk, 'Bulk import').plan(source),
+      plan: async ({ source }) => {
+        const bulk = need(core.bulk, 'Bulk import');
+        if (!('grant' in source)) return bulk.plan(source);
+        const g = await deps.grants.use(source.grant);
+        if (g.folder)
+          throw new BridgeFault('invalid_input', `${g.name} is a folder: choose a CSV or JSON file.`);
+        // Only a file chosen on this computer may name other files on it; an upload came from a page.
+        return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' });
+      },
       submit: async ({ plan_id }) => {
         const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
           events.emit('bulk:didProgress', p),
@@ -304,6 +335,14 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     settings: {
       get: () => core.settings.get(),
       update: async (patch) => {
+        const change = guardedChange(await core.settings.get(), patch);
+        if (change) {
+          const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
+          if (!answer?.confirmed) {
+            const reason = answer?.reason ?? NOT_CONFIRMED;
+            throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
+          }
+        }
         const view = await core.settings.update(patch);
         events.emit('settings:didChange', view);
         return view;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
-import type { MediaAddResult, MediaFile, MediaKind, SkippedFile } from '../../../src-shared/ipc/media';
+import type { MediaAddResult, MediaFile, MediaKind } from '../../../src-shared/ipc/media';
+import type { SkippedFile } from '../../../src-shared/ipc/files';
 import type { UploadContentType } from '../../../src-shared/api/media';
 import { detectFile, type MediaFormat } from '../media/detect';
 
@@ -24,7 +25,12 @@ export interface ServableFile {
 }
 
 export interface MediaRegistry {
-  /** Registers files and the media files of folders (two levels deep, symlinks leaving the folder skipped). */
+  /**
+   * Registers granted files and the media files of granted folders (two levels deep, symlinks leaving the
+   * folder skipped), each under the name the user saw. Main only: the page's `media:add` takes grants.
+   */
+  addFiles(items: readonly { readonly path: string; readonly name: string }[]): Promise<MediaAddResult>;
+  /** `addFiles` named by the paths' last parts. */
   addPaths(paths: readonly string[]): Promise<MediaAddResult>;
   get(id: string): RegisteredFile | undefined;
   remove(id: string): boolean;
@@ -131,58 +137,60 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
     return true;
   };
 
+  async function addFiles(items: readonly { readonly path: string; readonly name: string }[]) {
+    const files: MediaFile[] = [];
+    const skipped: SkippedFile[] = [];
+    const seen = new Set<string>();
+    const push = (f: RegisteredFile) => {
+      if (seen.has(f.id)) return;
+      seen.add(f.id);
+      files.push(toMediaFile(f));
+    };
+    for (const { path: p, name } of items) {
+      if (!isAbsolute(p)) {
+        skipped.push({ name, reason: 'not an absolute path' });
+        continue;
+      }
+      let real: string;
+      try {
+        await lstat(p);
+        real = await realpath(p);
+      } catch {
+        skipped.push({ name, reason: 'not found or not readable' });
+        continue;
+      }
+      const st = await stat(real);
+      if (st.isDirectory()) {
+        const found: string[] = [];
+        await walk(real, real, 0, found);
+        let media = 0;
+        for (const f of found) {
+          const r = await registerFile(f, basename(f)).catch(() => 'not readable');
+          if (typeof r === 'string') continue;
+          if (r.kind === 'other') {
+            // a folder's stray files were not chosen one by one: forget them quietly
+            if (!files.some((x) => x.id === r.id)) remove(r.id);
+            continue;
+          }
+          media++;
+          push(r);
+        }
+        if (media === 0) skipped.push({ name, reason: 'the folder holds no images or videos' });
+        continue;
+      }
+      const r = await registerFile(real, name).catch(() => 'not readable');
+      if (typeof r === 'string') skipped.push({ name, reason: r });
+      else push(r);
+    }
+    return { files, skipped };
+  }
+
   return {
     toMediaFile,
     get: (id) => byId.get(id),
     remove,
-    async addPaths(paths) {
-      const files: MediaFile[] = [];
-      const skipped: SkippedFile[] = [];
-      const seen = new Set<string>();
-      const push = (f: RegisteredFile) => {
-        if (seen.has(f.id)) return;
-        seen.add(f.id);
-        files.push(toMediaFile(f));
-      };
-      for (const p of paths) {
-        const name = basename(p) || p;
-        if (!isAbsolute(p)) {
-          skipped.push({ name, reason: 'not an absolute path' });
-          continue;
-        }
-        let real: string;
-        try {
-          await lstat(p);
-          real = await realpath(p);
-        } catch {
-          skipped.push({ name, reason: 'not found or not readable' });
-          continue;
-        }
-        const st = await stat(real);
-        if (st.isDirectory()) {
-          const found: string[] = [];
-          await walk(real, real, 0, found);
-          let media = 0;
-          for (const f of found) {
-            const r = await registerFile(f, basename(f)).catch(() => 'not readable');
-            if (typeof r === 'string') continue;
-            if (r.kind === 'other') {
-              // a folder's stray files were not chosen one by one: forget them quietly
-              if (!files.some((x) => x.id === r.id)) remove(r.id);
-              continue;
-            }
-            media++;
-            push(r);
-          }
-          if (media === 0) skipped.push({ name, reason: 'the folder holds no images or videos' });
-          continue;
-        }
-        const r = await registerFile(real, name).catch(() => 'not readable');
-        if (typeof r === 'string') skipped.push({ name, reason: r });
-        else push(r);
-      }
-      return { files, skipped };
-    },
+    addFiles,
+    addPaths: (paths) => addFiles(paths.map((p) => ({ path: p, name: basename(p) || p }))),
     async resolveForServing(id) {
       if (!PREVIEW_ID.test(id)) return null;
       const f = byId.get(id);

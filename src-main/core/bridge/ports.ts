@@ -1,13 +1,8 @@
 import type { ApiClient } from '../api/client';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import type { SettingsPatch, SettingsView } from '../../../src-shared/ipc/settings';
-import type {
-  BatchSummary,
-  BulkPlan,
-  BulkProgress,
-  BulkSource,
-  BulkSubmission,
-} from '../../../src-shared/ipc/bulk';
+import type { BatchSummary, BulkPlan, BulkProgress, BulkSubmission } from '../../../src-shared/ipc/bulk';
+import type { PickInput } from '../../../src-shared/ipc/files';
 import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/media';
@@ -107,8 +102,16 @@ export interface DeliveryWatchPort {
   checkNow(): Promise<readonly DeliveryFailed[]>;
 }
 
+/**
+ * What a plan reads: text the page sent, or a granted file. `localMedia`: the file may name media files on
+ * this computer (only one the user chose here; text and uploads came from a page and may not).
+ */
+export type BulkPlanSource =
+  | { readonly text: string; readonly name?: string | undefined }
+  | { readonly file: string; readonly name: string; readonly localMedia: boolean };
+
 export interface BulkPort {
-  plan(source: BulkSource): Promise<BulkPlan>;
+  plan(source: BulkPlanSource): Promise<BulkPlan>;
   submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
   history(): Promise<readonly BatchSummary[]>;
   resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
@@ -127,6 +130,11 @@ export interface ExecutorPort {
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
   nextOccurrence?(automation: Automation): string | null;
+}
+
+/** Main's own open dialog; absent where the host has none (`postdesk web`). Answers the chosen paths. */
+export interface FilePicker {
+  pick(input: Readonly<PickInput>): Promise<readonly string[]>;
 }
 
 /** The core as the bridge sees it. Optional ports answer `unavailable` until wired. */

@@ -19,6 +19,10 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
     update_channel: s.updateChannel,
     ffmpeg_path: s.ffmpegPath,
     ffprobe_path: s.ffprobePath,
+    automation_folders: Object.entries(s.automationFolders).map(([automation_id, folder]) => ({
+      automation_id,
+      folder,
+    })),
   };
 }
 
@@ -40,5 +44,8 @@ export function toSettingsPatch(p: Readonly<ViewPatch>): SettingsPatch {
   if (p.update_channel !== undefined) out.updateChannel = p.update_channel;
   if (p.ffmpeg_path !== undefined) out.ffmpegPath = p.ffmpeg_path;
   if (p.ffprobe_path !== undefined) out.ffprobePath = p.ffprobe_path;
+  if (p.automation_folders !== undefined) {
+    out.automationFolders = Object.fromEntries(p.automation_folders.map((f) => [f.automation_id, f.folder]));
+  }
   return out;
 }

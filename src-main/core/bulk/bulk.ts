@@ -126,6 +126,8 @@ export interface ImportOptions {
   readonly again?: boolean;
   /** Send the valid rows even when others are invalid. */
   readonly skipInvalid?: boolean;
+  /** False: rows may not name media files on this computer (a CSV a page sent); see `validateRows`. */
+  readonly localMedia?: boolean;
 }
 
 export interface Bulk {
@@ -331,7 +333,8 @@ export function createBulk(opts: BulkOptions): Bulk {
       const baseDir = dirname(abs);
       // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
       const fingerprint = await importIdentity(
-        parseRows(read.rows, { baseDir, defaultTimezone: zone }).rows,
+        // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
+        parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
         uploader.media,
         opts.signal,
       );
@@ -350,6 +353,7 @@ export function createBulk(opts: BulkOptions): Bulk {
         defaultTimezone: zone,
         now: opts.now?.(),
         tools: opts.tools,
+        localMedia: o.localMedia,
       });
       emit({
         type: 'validated',

@@ -53,12 +53,21 @@ export interface ParseOptions {
   readonly baseDir: string;
   /** Zone for local date-times in rows without a `timezone`. */
   readonly defaultTimezone: string;
+  /**
+   * Whether rows may name media files on this computer (default true: a file the user named themselves).
+   * False for a CSV a page sent (pasted text, an upload): it must not make Postdesk read the user's files.
+   */
+  readonly localMedia?: boolean | undefined;
 }
 
 export interface ValidateOptions extends ParseOptions {
   readonly now?: Date | undefined;
   readonly tools?: Tools | undefined;
 }
+
+/** Why a row of a CSV a page sent may not name a file. */
+export const NO_LOCAL_MEDIA =
+  'names a file by its path, which a CSV sent through the page may not; use the asset ids of uploaded media';
 
 // Stands in for the asset id a media file will get, so the contract schema can check everything else now.
 const PLACEHOLDER_ASSET = '00000000-0000-4000-8000-000000000000';
@@ -120,6 +129,8 @@ export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRo
     if (!targets.ok) add('targets', targets.message);
     const media = parseMedia(f.media, opts.baseDir);
     if (!media.ok) add('media', media.message);
+    else if (opts.localMedia === false && media.value.some((m) => m.kind === 'file'))
+      add('media', NO_LOCAL_MEDIA);
 
     const zoneText = str(f.timezone)?.trim() || undefined;
     if (zoneText !== undefined && !isTimeZone(zoneText))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LocalFolderPath } from '../../../src-shared/ipc/settings';
 import type { Store } from '../store/store';
 
 /** How an agent type is started by the executor. Spawned without a shell. */
@@ -35,6 +36,11 @@ export const Settings = z.object({
   /** An ffmpeg/ffprobe binary to use; null: the one shipped with Postdesk, else the first on PATH. */
   ffmpegPath: z.string().trim().min(1).max(4096).nullable().default(null),
   ffprobePath: z.string().trim().min(1).max(4096).nullable().default(null),
+  /**
+   * The built-in folder agent's folder per automation id (`~/` allowed). Only the user sets it, here or in
+   * Settings: nothing the service sends (instructions, skills) names a folder.
+   */
+  automationFolders: z.record(z.string().min(1).max(200), LocalFolderPath).default({}),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingsPatch = Partial<z.input<typeof Settings>>;

@@ -14,6 +14,8 @@ export interface AgentEnvInput {
   readonly outputFile: string;
   readonly taskFile: string;
   readonly runJsonFile: string;
+  /** The user's folder for this run's automation (local settings), as POSTDESK_FOLDER. */
+  readonly folder?: string | undefined;
   /** Extra variables from the agent's configuration (for example its own model key). */
   readonly extra?: Readonly<Record<string, string>>;
   /** Values that must never reach the agent, under any name: the API key and the run token. */
@@ -36,6 +38,7 @@ export function buildAgentEnv(
   env.POSTDESK_OUTPUT = input.outputFile;
   env.POSTDESK_TASK = input.taskFile;
   env.POSTDESK_RUN_JSON = input.runJsonFile;
+  if (input.folder) env.POSTDESK_FOLDER = input.folder;
   const secrets = input.secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
   for (const [name, value] of Object.entries(env)) {
     const leaks = secrets.some((s) => value.includes(s));

@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { errorText } from '../common/error-text';
 import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
-import { folderFromTask, runFolderAgent } from './agents/folder-agent';
+import { runFolderAgent } from './agents/folder-agent';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
 import { parseStepLine, type StepLine } from './step-line';
@@ -15,6 +14,8 @@ export interface AgentInvocation {
   readonly runJsonFile: string;
   readonly logFile: string;
   readonly runId: string;
+  /** The user's folder for this run's automation (the `automationFolders` setting, else `--folder`). */
+  readonly folder?: string | undefined;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   /** Values that must not reach the agent (API key, run token). */
@@ -40,6 +41,7 @@ export function processAgent(command: AgentCommand): AgentRunner {
         outputFile: inv.outputFile,
         taskFile: inv.taskFile,
         runJsonFile: inv.runJsonFile,
+        folder: inv.folder,
         extra: command.env,
         secrets: inv.secrets,
       }),
@@ -52,8 +54,15 @@ export function processAgent(command: AgentCommand): AgentRunner {
     });
 }
 
-/** The built-in folder agent, run inside the executor's process (no spawn, same behaviour). */
-export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunner {
+/** Why the folder agent did not run: said in the run's failure, for a person. */
+export const NO_FOLDER =
+  'folder agent: no folder is set for this automation on this computer; choose one in Settings, under Automation folders';
+
+/**
+ * The built-in folder agent, run inside the executor's process (no spawn, same behaviour). Its folder is
+ * the user's setting for the automation, never a line of the instructions or the skill.
+ */
+export function inProcessFolderAgent(): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
@@ -64,15 +73,8 @@ export function inProcessFolderAgent(opts: { folder?: string } = {}): AgentRunne
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
     };
-    const folder = opts.folder ?? folderFromTask(await readFile(inv.taskFile, 'utf8').catch(() => ''));
-    if (!folder) {
-      return {
-        kind: 'exited',
-        code: 1,
-        signal: null,
-        stderrTail: 'folder agent: no folder configured (write "folder: <path>" in the instructions)',
-      };
-    }
+    const folder = inv.folder;
+    if (!folder) return { kind: 'exited', code: 1, signal: null, stderrTail: NO_FOLDER };
     let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<AgentExit>((resolve) => {
       timer = setTimeout(() => resolve({ kind: 'timeout', stderrTail: '' }), inv.timeoutMs);

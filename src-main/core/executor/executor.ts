@@ -58,7 +58,13 @@ export interface ExecutorOptions {
   readonly capabilities?: Readonly<Record<string, unknown>>;
   /** The agent: a command, a runner, or (agent type `folder` only) omitted for the in-process folder agent. */
   readonly agent?: AgentCommand | AgentRunner;
-  /** The in-process folder agent's folder; else `folder: <path>` in the instructions. */
+  /**
+   * The user's folder for an automation (the `automationFolders` setting): what the built-in folder agent
+   * publishes from, and `POSTDESK_FOLDER` for an agent command. Never from the service: instructions and
+   * skills are data for the agent, not configuration of the executor.
+   */
+  readonly folderFor?: (automationId: string) => string | undefined;
+  /** The folder of automations without one of their own (`postdesk executor --folder`). */
   readonly folder?: string;
   readonly clock?: Clock;
   readonly media?: ExecutorMedia;
@@ -139,10 +145,10 @@ export interface ExecutorSettings {
   readonly agent?: AgentCommand | AgentRunner | undefined;
 }
 
-function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | undefined, folder?: string) {
+function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | undefined) {
   if (typeof agent === 'function') return agent;
   if (agent) return processAgent(agent);
-  if (agentType === 'folder') return inProcessFolderAgent(folder === undefined ? {} : { folder });
+  if (agentType === 'folder') return inProcessFolderAgent();
   throw new Error(`no command is configured for the agent type "${agentType}"`);
 }
 
@@ -248,7 +254,7 @@ export class Executor {
     for (const secret of opts.secrets ?? []) registerSecret(secret);
     this.media = opts.media ?? createCoreMedia();
     this.journal = new Journal(opts.store, opts.scope, () => this.clock.now().toISOString());
-    this.agent = agentRunnerOf(opts.agentType, opts.agent, opts.folder);
+    this.agent = agentRunnerOf(opts.agentType, opts.agent);
   }
 
   /**
@@ -259,7 +265,7 @@ export class Executor {
     if (c.concurrency !== undefined) this.o.concurrency = Math.max(1, c.concurrency);
     if (c.missedRunPolicy !== undefined) this.o.missedRunPolicy = c.missedRunPolicy;
     if (c.graceMs !== undefined) this.o.graceMs = c.graceMs;
-    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent, this.opts.folder);
+    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent);
     // A higher limit may let queued runs start now rather than at the next pass.
     this.pump();
   }
@@ -794,6 +800,7 @@ export class Executor {
       executorId: this.id,
       runsDir: join(this.opts.dataDir, 'runs'),
       agent: this.agent,
+      folderFor: (automationId) => this.opts.folderFor?.(automationId) ?? this.opts.folder,
       runTimeoutMs: this.o.runTimeoutMs,
       leaseSeconds: this.o.leaseSeconds,
       directUploadPollMs: this.o.directUploadPollMs,

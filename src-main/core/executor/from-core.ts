@@ -1,5 +1,7 @@
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
+import { join } from 'node:path';
 import type { Core } from '../services';
+import type { Settings } from '../config/settings';
 import { executorDataDir } from '../paths';
 import { errorText } from '../common/error-text';
 import { silentLogger } from '../common/logger';
@@ -15,6 +17,7 @@ export interface FromCoreOptions {
   readonly agentType?: string;
   readonly name?: string;
   readonly clock?: Clock;
+  /** The folder of automations without one in the `automationFolders` setting (`postdesk executor --folder`). */
   readonly folder?: string;
   readonly overrides?: Partial<ExecutorOptions>;
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -40,6 +43,21 @@ export function chooseAgent(
     throw new Error(`several agent types are configured (${types.join(', ')}); choose one with --agent-type`);
   const only = types[0] as string;
   return { agentType: only, agent: commands[only] };
+}
+
+/**
+ * The user's folder for an automation, from the settings at each run (a change applies to the next run).
+ * The service's automation id only looks the entry up: an id like "constructor" finds nothing.
+ */
+export function automationFolderOf(
+  settings: () => Readonly<Settings>,
+): (automationId: string) => string | undefined {
+  return (automationId) => {
+    const folders = settings().automationFolders;
+    const folder = Object.hasOwn(folders, automationId) ? folders[automationId] : undefined;
+    if (folder === undefined) return undefined;
+    return folder.startsWith('~/') ? join(homedir(), folder.slice(2)) : folder;
+  };
 }
 
 /** What the executor needs of the core; the desktop app builds one per connection from its own parts. */
@@ -74,7 +92,8 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     name: o.name ?? s.executorName ?? `${hostname()} (postdesk)`,
     agentType,
     agent,
-    folder: o.folder,
+    folderFor: automationFolderOf(() => core.settings.get()),
+    ...(o.folder !== undefined ? { folder: o.folder } : {}),
     clock: o.clock,
     concurrency: s.concurrency,
     missedRunPolicy: s.missedRunPolicy,

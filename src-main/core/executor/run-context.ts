@@ -43,6 +43,8 @@ export interface RunDeps {
   readonly executorId: string;
   readonly runsDir: string;
   readonly agent: AgentRunner;
+  /** The user's folder for an automation, from local settings only. */
+  readonly folderFor: (automationId: string) => string | undefined;
   readonly runTimeoutMs: number;
   readonly leaseSeconds: number;
   readonly directUploadPollMs: number;

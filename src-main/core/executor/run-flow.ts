@@ -149,6 +149,7 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
   const exit = await ctx.deps.agent({
     ...files,
     runId: ctx.runId as string,
+    folder: ctx.deps.folderFor(ctx.automation.id),
     timeoutMs: ctx.deps.runTimeoutMs,
     signal: ctx.abort.signal,
     secrets: [...ctx.deps.secrets, ctx.runToken, ctx.row.claim_token ?? undefined],

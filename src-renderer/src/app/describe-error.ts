@@ -1,4 +1,5 @@
 import type { BridgeError } from '../../../src-shared/ipc';
+import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
 
 /** What the user reads when a call fails: the service's words where they help, ours where they don't. */
 export function describeError(
@@ -35,6 +36,8 @@ export function describeError(
     case 'unavailable':
       return `Not available here: ${error.message}`;
     case 'forbidden':
+      // A change to what Postdesk runs that the user did not confirm: main says where to confirm it.
+      if (error.code === NOT_CONFIRMED_CODE) return error.message;
       return 'This window is not allowed to talk to Postdesk.';
     default:
       return error.message;

@@ -20,7 +20,10 @@ interface BulkState {
   readonly history: Loadable<readonly BatchSummary[]>;
   readonly inspected: Readonly<Record<string, Loadable<BulkResult>>>;
   readonly resubmitting: string | null;
-  planFrom(text: string, name: string): Promise<void>;
+  /** Has the host grant the file (the desktop app reads its path, a browser uploads it), then plans it. */
+  planFrom(file: File): Promise<void>;
+  /** Plans a CSV chosen in the host's own dialog, where it has one (`file_dialog`). */
+  planPicked(): Promise<void>;
   resetPlan(): void;
   submit(): Promise<void>;
   loadHistory(): Promise<void>;
@@ -39,9 +42,26 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
   history: idle(),
   inspected: {},
   resubmitting: null,
-  async planFrom(text, name) {
+  async planFrom(file) {
     set({ plan: loading(idle()), submission: null, submitError: null, progress: null, batchesSent: 0 });
-    const r = await settle(() => bridge().bulk.plan({ source: { text, name } }));
+    const granted = await settle(() => bridge().files.grant([file]));
+    const grant = granted.ok ? granted.value.files[0]?.grant : undefined;
+    if (!grant) {
+      const why = granted.ok ? granted.value.skipped[0]?.reason : granted.error.message;
+      const error: BridgeError = { kind: 'invalid_input', message: `${file.name}: ${why ?? 'not received'}` };
+      set({ plan: settleInto(get().plan, { ok: false, error }) });
+      return;
+    }
+    const r = await settle(() => bridge().bulk.plan({ source: { grant } }));
+    set({ plan: settleInto(get().plan, r) });
+  },
+  async planPicked() {
+    const picked = await settle(() => bridge().files.pick({ purpose: 'csv' }));
+    const grant = picked.ok ? picked.value.files[0]?.grant : undefined;
+    if (!picked.ok) set({ plan: settleInto(get().plan, picked) });
+    if (!grant) return;
+    set({ plan: loading(idle()), submission: null, submitError: null, progress: null, batchesSent: 0 });
+    const r = await settle(() => bridge().bulk.plan({ source: { grant } }));
     set({ plan: settleInto(get().plan, r) });
   },
   resetPlan() {

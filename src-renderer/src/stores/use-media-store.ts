@@ -1,7 +1,9 @@
 import { create } from 'zustand';
 import type {
   BridgeError,
+  BridgeResult,
   HashProgress,
+  MediaAddResult,
   MediaFile,
   MediaInspection,
   MediaUploaded,
@@ -31,6 +33,8 @@ interface MediaState {
   readonly adding: boolean;
   /** Registers dropped files, checks each, and uploads the ones that pass. */
   addDropped(files: readonly File[]): Promise<void>;
+  /** The same for files (or a folder) chosen in the host's own dialog, where it has one (`file_dialog`). */
+  pick(folder: boolean): Promise<void>;
   retry(id: string): Promise<void>;
   remove(id: string): Promise<void>;
   clear(): void;
@@ -56,6 +60,32 @@ export const useMediaStore = create<MediaState>()((set, get) => {
     patch(id, { phase: 'uploaded', uploaded: uploaded.value });
   };
 
+  /** Shows what was added (then checks and uploads it) and what was skipped, or why nothing was. */
+  const accept = async (r: BridgeResult<MediaAddResult>, sources: readonly File[]) => {
+    if (!r.ok) {
+      const names = sources.length ? sources.map((f) => f.name) : ['Your files'];
+      set({ skipped: [...get().skipped, ...names.map((name) => ({ name, reason: r.error.message }))] });
+      return;
+    }
+    const fresh = r.value.files.filter((f) => !has(f.id));
+    const items: MediaItem[] = fresh.map((file) => {
+      const source = sources.find((f) => f.name === file.name && f.size === file.size);
+      const previewable = file.kind === 'image' || file.kind === 'video';
+      return {
+        file,
+        localPreview: !file.preview_url && source && previewable ? URL.createObjectURL(source) : null,
+        phase: 'checking',
+        inspection: null,
+        hash: null,
+        upload: null,
+        uploaded: null,
+        error: null,
+      };
+    });
+    set({ items: [...get().items, ...items], skipped: [...get().skipped, ...r.value.skipped] });
+    await Promise.all(items.map((it) => process(it.file.id)));
+  };
+
   return {
     items: [],
     skipped: [],
@@ -65,29 +95,21 @@ export const useMediaStore = create<MediaState>()((set, get) => {
       set({ adding: true });
       const r = await settle(() => bridge().media.addDropped(files));
       set({ adding: false });
-      if (!r.ok) {
-        set({
-          skipped: [...get().skipped, ...files.map((f) => ({ name: f.name, reason: r.error.message }))],
-        });
-        return;
-      }
-      const fresh = r.value.files.filter((f) => !has(f.id));
-      const items: MediaItem[] = fresh.map((file) => {
-        const source = files.find((f) => f.name === file.name && f.size === file.size);
-        const previewable = file.kind === 'image' || file.kind === 'video';
-        return {
-          file,
-          localPreview: !file.preview_url && source && previewable ? URL.createObjectURL(source) : null,
-          phase: 'checking',
-          inspection: null,
-          hash: null,
-          upload: null,
-          uploaded: null,
-          error: null,
-        };
-      });
-      set({ items: [...get().items, ...items], skipped: [...get().skipped, ...r.value.skipped] });
-      await Promise.all(items.map((it) => process(it.file.id)));
+      await accept(r, files);
+    },
+    async pick(folder) {
+      const picked = await settle(() => bridge().files.pick({ purpose: 'media', folder }));
+      if (!picked.ok) return accept(picked, []);
+      const { skipped } = picked.value;
+      if (picked.value.files.length === 0) return accept({ ok: true, value: { files: [], skipped } }, []);
+      set({ adding: true });
+      const grants = picked.value.files.map((f) => f.grant);
+      const r = await settle(() => bridge().media.add({ grants }));
+      set({ adding: false });
+      await accept(
+        r.ok ? { ok: true, value: { ...r.value, skipped: [...skipped, ...r.value.skipped] } } : r,
+        [],
+      );
     },
     async retry(id) {
       await process(id);

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,22 +18,29 @@ export interface WebHost {
   readonly sandboxUrl: string;
   /** The sandbox's published demo key (not a credential). */
   readonly apiKey: string;
+  /**
+   * Runs `postdesk <args>` on this host's data directory, as the user would in a terminal: how settings
+   * the page may not change by itself (agent commands, folders) are made.
+   */
+  cli(args: readonly string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
 const STARTUP_MS = 45_000;
 
 /**
- * Spawns the real CLI (`node bin/postdesk.js web --sandbox --port 0 --no-open`) with a temporary data
- * directory and reads the addresses it prints. No shell: arguments go straight to node.
+ * Spawns the real CLI (`node bin/postdesk.js web --sandbox --data DIR --port 0 --no-open`) with a temporary
+ * data directory and reads the addresses it prints. No shell: arguments go straight to node. Its stdin is
+ * not a terminal, so a change the page asks to what Postdesk runs is refused, as it is for any such host.
  */
 export async function startWebHost(): Promise<WebHost> {
   const dataDir = await mkdtemp(join(tmpdir(), 'postdesk-e2e-'));
-  const child = spawn(process.execPath, ['bin/postdesk.js', 'web', '--sandbox', '--port', '0', '--no-open'], {
-    cwd: ROOT,
-    env: { ...process.env, POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = { ...process.env, POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1' };
+  const child = spawn(
+    process.execPath,
+    ['bin/postdesk.js', 'web', '--sandbox', '--data', dataDir, '--port', '0', '--no-open'],
+    { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   const handedOut = new Set<string>();
@@ -79,6 +87,13 @@ export async function startWebHost(): Promise<WebHost> {
     origin: new URL(url).origin,
     sandboxUrl: printed.sandboxUrl as string,
     apiKey: printed.apiKey as string,
+    async cli(args) {
+      const { stdout } = await promisify(execFile)(process.execPath, ['bin/postdesk.js', ...args], {
+        cwd: ROOT,
+        env,
+      });
+      return stdout;
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);

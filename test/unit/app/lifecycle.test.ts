@@ -7,7 +7,12 @@ vi.mock('electron', () => electronFake.module);
 
 const { QuitCoordinator, keepInTrayOnClose } = await import('../../../src-main/app/lifecycle');
 
-function setup(graceMs = 60, beforeExit?: () => Promise<void>) {
+function setup(
+  graceMs = 60,
+  beforeExit?: () => Promise<void>,
+  takeOverExit?: () => boolean,
+  takeoverMs?: number,
+) {
   electronFake.reset();
   const app = electronFake.app;
   const executor = new FakeExecutor();
@@ -24,6 +29,8 @@ function setup(graceMs = 60, beforeExit?: () => Promise<void>) {
     reportMs: 200,
     onDrained: (r) => drained.push(r),
     beforeExit,
+    takeOverExit,
+    takeoverMs,
   });
   const installed = quit.install();
   return { app, executor, uploads, log, quit, drained, installed };
@@ -137,6 +144,39 @@ describe('the quit sequence', () => {
     expect(t.app.quitted).toBe(true);
     expect(t.app.calls.exit).toEqual([]);
     expect(t.executor.calls.stop).toHaveLength(1);
+  });
+
+  it('hands the exit to an update that installs at quit, after the drain and the core closing', async () => {
+    const order: string[] = [];
+    let t: ReturnType<typeof setup> | null = null;
+    t = setup(
+      5_000,
+      async () => void order.push('core closed'),
+      () => {
+        order.push(`installer takes over (runs left: ${t?.executor.activeRuns().length})`);
+        // As electron-updater's quitAndInstall does once the installer is under way.
+        setImmediate(() => t?.app.quit());
+        return true;
+      },
+    );
+    t.executor.startRun('r1', 'Morning post');
+    t.app.quit();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual([]);
+    t.executor.finishRun('r1');
+    await until(() => t.app.quitted, 'the installer’s quit');
+    expect(order).toEqual(['core closed', 'installer takes over (runs left: 0)']);
+    // The installer's own quit went through; nothing forced an exit.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(t.app.calls.exit).toEqual([]);
+  });
+
+  it('exits anyway when the update that took over the exit does not quit the app', async () => {
+    const t = setup(60, undefined, () => true, 30);
+    t.app.quit();
+    await until(() => t.app.calls.exit.length > 0, 'the fallback exit');
+    expect(t.app.calls.exit).toEqual([0]);
+    expect(t.app.quitted).toBe(false);
   });
 
   it('keeps the app alive when the last window closes', () => {

@@ -14,7 +14,9 @@ const config = require('../../../electron-builder.config.cjs') as {
   npmRebuild: boolean;
   protocols: Array<{ schemes: string[] }>;
   publish: Array<{ provider: string }>;
-  linux: { target: string[] };
+  linux: { target: string[]; maintainer?: string };
+  deb: Record<string, unknown>;
+  extraMetadata?: Record<string, unknown>;
   win: { target: string[] };
   mac: { target: string[] };
 };
@@ -99,5 +101,41 @@ describe('electron-builder.config.cjs matches docs/desktop.md', () => {
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.win.target).toEqual(['nsis']);
     expect(config.mac.target).toContain('dmg');
+  });
+
+  it("gives the deb package package.json's homepage and author, through electron-builder's own reading", async () => {
+    const pkg = require('../../../package.json') as {
+      homepage?: string;
+      author?: { name?: string; email?: string };
+    };
+    // Nothing in the config overrides them: package.json is the one place they are written.
+    expect(config.extraMetadata?.homepage).toBeUndefined();
+    expect(config.linux.maintainer).toBeUndefined();
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+
+    // electron-builder's deb target computes its control fields from the app's metadata like this.
+    const { default: FpmTarget } = require('app-builder-lib/out/targets/FpmTarget.js') as {
+      default: { prototype: { computeFpmMetaInfoOptions(): Promise<Record<string, string>> } };
+    };
+    const { AppInfo } = require('app-builder-lib/out/appInfo.js') as {
+      AppInfo: { prototype: { computePackageUrl(): Promise<string | null> } };
+    };
+    const info = { metadata: pkg, repositoryInfo: Promise.resolve(null) };
+    const target = {
+      options: { ...config.linux, ...config.deb },
+      packager: {
+        info,
+        appInfo: {
+          linuxPackageName: 'postdesk',
+          computePackageUrl: () => AppInfo.prototype.computePackageUrl.call({ info, notNullDevMetadata: {} }),
+        },
+      },
+    };
+    const meta = await FpmTarget.prototype.computeFpmMetaInfoOptions.call(target);
+    expect(meta).toMatchObject({
+      url: pkg.homepage,
+      maintainer: `${pkg.author?.name} <${pkg.author?.email}>`,
+    });
+    expect(meta.maintainer).not.toMatch(/example|placeholder/i);
   });
 });

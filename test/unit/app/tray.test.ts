@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { electronFake, type FakeNativeImage } from '../../helpers/electron-fake';
 import type { TrayInputs, TrayAction } from '../../../src-main/app/tray';
@@ -9,6 +12,7 @@ const {
   buildTrayMenuTemplate,
   loadTrayImages,
   menuLabel,
+  trayImageFile,
   trayState,
   trayTooltip,
   TOOLTIP_MAX,
@@ -133,7 +137,7 @@ describe('labels and tooltips', () => {
 describe('TrayController', () => {
   beforeEach(() => electronFake.reset());
 
-  const images = loadTrayImages('/res/tray');
+  const images = loadTrayImages('/res/tray', 'linux');
 
   it('shows the state icon, tooltip and menu, and follows changes', () => {
     let inputs: TrayInputs = quiet;
@@ -179,8 +183,104 @@ describe('TrayController', () => {
     tray?.emit('click');
     expect(clicked).toEqual(['pause', 'resume', 'check-updates', 'open', 'quit', 'open']);
 
+    // What the launch tests' hook reports: read back from the Menu handed to the tray.
+    expect(controller.describe()).toMatchObject({ alive: true, state: 'attention' });
+    expect(controller.describe().items).toContainEqual({
+      type: 'normal',
+      label: 'Quit Postdesk',
+      enabled: true,
+    });
+
     controller.dispose();
     expect(tray?.destroyed).toBe(true);
+    expect(controller.describe().alive).toBe(false);
     controller.refresh();
+  });
+});
+
+/** RGBA rows of a PNG as make-icons.ts writes it (8-bit RGBA, filter 0 on every row). */
+function readPng(file: string): { size: number; rgba: Buffer } {
+  const b = readFileSync(file);
+  let at = 8;
+  let size = 0;
+  const idat: Buffer[] = [];
+  while (at < b.length) {
+    const len = b.readUInt32BE(at);
+    const type = b.toString('ascii', at + 4, at + 8);
+    const data = b.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') size = data.readUInt32BE(0);
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const rgba = Buffer.alloc(size * size * 4);
+  for (let y = 0; y < size; y++) {
+    expect(raw[y * (size * 4 + 1)]).toBe(0);
+    raw.copy(rgba, y * size * 4, y * (size * 4 + 1) + 1, (y + 1) * (size * 4 + 1));
+  }
+  return { size, rgba };
+}
+
+describe('tray images per platform', () => {
+  const resources = join(import.meta.dirname, '../../../resources/tray');
+  const states = ['ok', 'running', 'attention'] as const;
+
+  it('uses template images on macOS, so the glyph follows a light or dark menu bar', () => {
+    const mac = loadTrayImages('/res/tray', 'darwin');
+    for (const s of states) {
+      const image = mac[s] as unknown as FakeNativeImage;
+      expect(image.path).toBe(`/res/tray/tray-${s}Template.png`);
+      expect(image.isTemplateImage()).toBe(true);
+    }
+    for (const platform of ['linux', 'win32'] as const) {
+      const other = loadTrayImages('/res/tray', platform);
+      for (const s of states) {
+        const image = other[s] as unknown as FakeNativeImage;
+        expect(image.path).toBe(`/res/tray/tray-${s}.png`);
+        expect(image.isTemplateImage()).toBe(false);
+      }
+    }
+  });
+
+  it('ships every file it names, at 1x and 2x', () => {
+    for (const platform of ['darwin', 'linux', 'win32'] as const) {
+      for (const s of states) {
+        const file = trayImageFile(s, platform);
+        expect(existsSync(join(resources, file)), file).toBe(true);
+        expect(existsSync(join(resources, file.replace(/\.png$/, '@2x.png'))), file).toBe(true);
+      }
+    }
+  });
+
+  it('draws the templates in black and alpha only, a different shape per state', () => {
+    const drawn = new Map<string, string>();
+    for (const s of states) {
+      for (const [file, size] of [
+        [`tray-${s}Template.png`, 16],
+        [`tray-${s}Template@2x.png`, 32],
+      ] as const) {
+        const png = readPng(join(resources, file));
+        expect(png.size, file).toBe(size);
+        let covered = 0;
+        for (let i = 0; i < png.rgba.length; i += 4) {
+          if (png.rgba[i + 3] === 0) continue;
+          covered += 1;
+          expect([png.rgba[i], png.rgba[i + 1], png.rgba[i + 2]], `${file} pixel ${i / 4}`).toEqual([
+            0, 0, 0,
+          ]);
+        }
+        expect(covered, file).toBeGreaterThan(size * size * 0.15);
+        if (size === 32) drawn.set(s, png.rgba.toString('base64'));
+      }
+    }
+    expect(new Set(drawn.values()).size).toBe(3);
+    // The coloured images keep their colour: the template is a drawing of its own, not a recolouring.
+    const colour = readPng(join(resources, 'tray-running@2x.png')).rgba;
+    let tinted = false;
+    for (let i = 0; i < colour.length; i += 4) {
+      if (colour[i + 3] !== 0 && (colour[i] !== colour[i + 1] || colour[i + 1] !== colour[i + 2]))
+        tinted = true;
+    }
+    expect(tinted).toBe(true);
   });
 });

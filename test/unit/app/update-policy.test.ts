@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UpdatePolicy, updateErrorText } from '../../../src-main/app/updater';
-import { UpdateState, updateNotice } from '../../../src-main/app/update-state';
+import { UpdatePolicy, releaseNotesText, updateErrorText } from '../../../src-main/app/updater';
+import { RELEASE_NOTES_MAX, UpdateState, updateNotice } from '../../../src-main/app/update-state';
 
 const policy = new UpdatePolicy();
 const idle = { activeRuns: 0, activeUploads: 0 };
@@ -12,14 +12,17 @@ describe('UpdatePolicy', () => {
     });
   });
 
-  it('installs a downloaded update when nothing is in progress', () => {
-    expect(policy.decide({ downloaded: true, restartRequested: false, activity: idle })).toEqual({
-      kind: 'install',
-      trigger: 'idle',
-    });
+  it('leaves a downloaded update for the next quit unless the user asks, even when nothing runs', () => {
+    for (const activity of [idle, { activeRuns: 2, activeUploads: 1 }]) {
+      expect(policy.decide({ downloaded: true, restartRequested: false, activity })).toEqual({
+        kind: 'at-quit',
+      });
+    }
+  });
+
+  it('installs on "restart now" once nothing is in progress', () => {
     expect(policy.decide({ downloaded: true, restartRequested: true, activity: idle })).toEqual({
       kind: 'install',
-      trigger: 'user',
     });
   });
 
@@ -28,12 +31,37 @@ describe('UpdatePolicy', () => {
     [{ activeRuns: 0, activeUploads: 3 }],
     [{ activeRuns: 2, activeUploads: 1 }],
   ])('never installs mid-run or mid-upload, even on "restart now" (%o)', (activity) => {
-    for (const restartRequested of [false, true]) {
-      expect(policy.decide({ downloaded: true, restartRequested, activity })).toEqual({
-        kind: 'defer',
-        waitingFor: activity,
-      });
-    }
+    expect(policy.decide({ downloaded: true, restartRequested: true, activity })).toEqual({
+      kind: 'defer',
+      waitingFor: activity,
+    });
+  });
+});
+
+describe('release notes', () => {
+  it('keeps Markdown as it is, and bounds it', () => {
+    expect(releaseNotesText('## Fixes\r\n\n- Calendar drag keeps the time\n')).toBe(
+      '## Fixes\n\n- Calendar drag keeps the time',
+    );
+    expect(releaseNotesText('x'.repeat(RELEASE_NOTES_MAX + 50))).toHaveLength(RELEASE_NOTES_MAX);
+    expect(releaseNotesText('  ')).toBeNull();
+    expect(releaseNotesText(null)).toBeNull();
+    expect(releaseNotesText(undefined)).toBeNull();
+  });
+
+  it("reduces a GitHub release's HTML to text, and joins a full changelog by version", () => {
+    expect(
+      releaseNotesText(
+        '<h2>Fixes</h2><ul><li>Drag &amp; drop keeps the time</li><li>Tray <b>icon</b> on macOS</li></ul>' +
+          '<p><img src=x onerror="alert(1)">Thanks!</p>',
+      ),
+    ).toBe('Fixes\n\n- Drag & drop keeps the time\n- Tray icon on macOS\n\nThanks!');
+    expect(
+      releaseNotesText([
+        { version: '0.3.0', note: 'Second' },
+        { version: '0.2.0', note: null },
+      ]),
+    ).toBe('## 0.3.0\n\nSecond\n\n## 0.2.0');
   });
 });
 
@@ -59,6 +87,11 @@ describe('update state for Settings', () => {
     };
     expect(UpdateState.parse(state)).toEqual(state);
     expect(UpdateState.safeParse({ ...state, channel: 'nightly' }).success).toBe(false);
+    const notes = { ...state, releaseNotes: '## New\n\n- Template tray icon' };
+    expect(UpdateState.parse(notes)).toEqual(notes);
+    expect(UpdateState.safeParse({ ...state, releaseNotes: 'x'.repeat(RELEASE_NOTES_MAX + 1) }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -82,6 +115,15 @@ describe('updateNotice', () => {
       level: 'info',
       message: 'Postdesk 0.2.0 is ready and installs when the work in progress ends (2 runs, 1 upload).',
     });
+  });
+
+  it('says a downloaded update installs at the next quit, in words for a person', () => {
+    expect(updateNotice({ ...base, phase: 'downloaded' })).toEqual({
+      level: 'info',
+      message:
+        'Postdesk 0.2.0 is ready. It installs when you quit Postdesk, or choose Restart now in Settings.',
+    });
+    expect(updateNotice({ ...base, phase: 'downloaded', restartRequested: true })).toBeNull();
   });
 
   it('announces the restart and errors, and stays quiet otherwise', () => {

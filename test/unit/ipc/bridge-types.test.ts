@@ -11,7 +11,13 @@ describe('this file', () => {
     expect(json('package.json').scripts.typecheck).toContain('tsc -p tsconfig.node.json');
     const node = json('tsconfig.node.json') as { include: string[]; exclude?: string[] };
     expect(node.include).toContain('test/**/*.ts');
-    for (const ex of node.exclude ?? []) expect(ex).not.toMatch(/^test\/(\*\*|unit)/);
+    // Renderer tests are page code: the web config checks them instead, and must include what node leaves out.
+    const web = json('tsconfig.web.json') as { include: string[] };
+    for (const ex of node.exclude ?? []) {
+      if (ex.startsWith('test/unit/renderer/')) expect(web.include).toContain(ex.replace(/\*\*$/, '**/*.ts'));
+      else expect(ex).not.toMatch(/^test\/(\*\*|unit)/);
+    }
+    expect(node.exclude ?? []).not.toContain('test/unit/ipc/**');
   });
 });
 

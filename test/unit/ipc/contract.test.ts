@@ -119,7 +119,13 @@ describe('the handlers', () => {
     try {
       const handlers = createBridgeHandlers(
         { connection: tb.session.connection, secrets: tb.session.secrets, settings: tb.session.settings },
-        { host: 'web', version: 't', events: tb.bridge.events, media: tb.bridge.media },
+        {
+          host: 'web',
+          version: 't',
+          events: tb.bridge.events,
+          media: tb.bridge.media,
+          grants: tb.bridge.grants,
+        },
       ) as unknown as Record<string, Record<string, unknown>>;
       const invokes = CHANNELS.filter((c) => c.def.kind === 'invoke');
       for (const c of invokes)

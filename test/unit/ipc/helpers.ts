@@ -10,6 +10,8 @@ import {
 } from '../../../src-main/core/bridge/session';
 import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
 import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import type { ConfirmPort } from '../../../src-main/core/bridge/confirm';
+import type { FilePicker } from '../../../src-main/core/bridge/ports';
 
 export interface TestBridge {
   readonly dir: string;
@@ -19,8 +21,17 @@ export interface TestBridge {
   close(): Promise<void>;
 }
 
-/** The real bridge on a temporary store, an in-memory keychain and (optionally) a real sandbox. */
-export async function makeBridge(offline?: () => Promise<OfflineService>): Promise<TestBridge> {
+/** A user who allows every change asked: for tests of what happens after the confirmation. */
+export const ALLOW_ALL: ConfirmPort = { confirm: async () => ({ confirmed: true }) };
+
+/**
+ * The real bridge on a temporary store, an in-memory keychain and (optionally) a real sandbox. `confirm`
+ * and `picker` stand in for the desktop app's native dialogs (none: guarded changes are refused).
+ */
+export async function makeBridge(
+  offline?: () => Promise<OfflineService>,
+  o: { readonly confirm?: ConfirmPort; readonly picker?: FilePicker } = {},
+): Promise<TestBridge> {
   const dir = await mkdtemp(join(tmpdir(), 'postdesk-bridge-'));
   const local = openLocal(dir, new MemorySecretStore());
   const session = createBridgeSession({
@@ -38,6 +49,8 @@ export async function makeBridge(offline?: () => Promise<OfflineService>): Promi
     previewUrl: desktopPreviewUrl,
     stagingDir: join(dir, 'staging'),
     openExternal: async (url) => void opened.push(url),
+    confirm: o.confirm,
+    picker: o.picker,
   });
   return {
     dir,
@@ -51,4 +64,13 @@ export async function makeBridge(offline?: () => Promise<OfflineService>): Promi
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Grants files as main's own dialog would: what tests pass to the channels instead of paths. */
+export async function grant(tb: TestBridge, ...paths: string[]): Promise<string[]> {
+  const { files } = await tb.bridge.grants.mint(
+    paths.map((path) => ({ path })),
+    'dialog',
+  );
+  return files.map((f) => f.grant);
 }

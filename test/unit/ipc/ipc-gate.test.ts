@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import { CHANNELS } from '../../../src-shared/ipc/contract';
+import { DROP_GRANT_CHANNEL } from '../../../src-shared/ipc/files';
 import { makeBridge, type TestBridge } from './helpers';
 
 // The Electron runtime is the one true edge here: ipcMain is a recorder, windows and frames are plain objects.
@@ -65,12 +66,16 @@ beforeEach(() => {
     dispatcher: tb.bridge.dispatcher,
     window: () => w.win,
     isTrustedUrl: (u) => isRendererUrl(u, null),
+    grants: tb.bridge.grants,
   });
 });
 
 describe('the IPC gate', () => {
-  it('registers exactly the invoke channels of the contract, each once', () => {
-    const invokes = CHANNELS.filter((c) => c.def.kind === 'invoke').map((c) => c.name);
+  it("registers exactly the invoke channels of the contract, each once, and the preload's drop channel", () => {
+    const invokes = [
+      ...CHANNELS.filter((c) => c.def.kind === 'invoke').map((c) => c.name),
+      DROP_GRANT_CHANNEL,
+    ];
     expect([...handlers.keys()].sort()).toEqual([...invokes].sort());
     expect(gate.channels).toHaveLength(invokes.length);
   });

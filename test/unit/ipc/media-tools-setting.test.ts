@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaFixtures } from '../../helpers/media-fixtures';
-import { makeBridge, type TestBridge } from './helpers';
+import { ALLOW_ALL, grant, makeBridge, type TestBridge } from './helpers';
 
 let tb: TestBridge;
 beforeAll(async () => {
-  tb = await makeBridge();
+  tb = await makeBridge(undefined, { confirm: ALLOW_ALL });
 });
 afterAll(async () => {
   await tb.close();
@@ -26,7 +26,7 @@ describe('the ffmpeg/ffprobe settings through the bridge', () => {
       value: { ffmpeg_path: null, ffprobe_path: missing },
     });
 
-    const added = (await invoke('media:add', { paths: [mediaFixtures().mp4] })) as {
+    const added = (await invoke('media:add', { grants: await grant(tb, mediaFixtures().mp4) })) as {
       value: { files: { id: string }[] };
     };
     const id = added.value.files[0]!.id;

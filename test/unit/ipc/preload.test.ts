@@ -11,9 +11,15 @@ vi.mock('electron', () => ({
   ipcRenderer: {
     invoke: async (channel: string, input: unknown) => {
       invoked.push([channel, input]);
+      // main, as the preload sees it: grants for the paths it was sent, media for the grants
+      if (channel === 'files:grantDropped') {
+        const items = (input as { items: { path: string; name: string }[] }).items;
+        const files = items.map((i) => ({ grant: `grant:${i.path}`, name: i.name, size: 1, folder: false }));
+        return { ok: true, value: { files, skipped: [] } };
+      }
       if (channel === 'media:add') {
-        const p = (input as { paths: string[] }).paths;
-        return { ok: true, value: { files: p.map((x) => ({ id: x })), skipped: [] } };
+        const g = (input as { grants: string[] }).grants;
+        return { ok: true, value: { files: g.map((x) => ({ id: x })), skipped: [] } };
       }
       return { ok: true, value: channel };
     },
@@ -71,19 +77,38 @@ describe('the preload', () => {
     expect(listeners.get('runs:didStepRun')?.size).toBe(0);
   });
 
-  it('turns dropped files into paths here and registers them through media:add', async () => {
+  it('reads dropped files’ paths here, has main grant them, and registers the grants through media:add', async () => {
     invoked.length = 0;
     const a = { name: 'a.png', size: 1, type: 'image/png', arrayBuffer: async () => new ArrayBuffer(1) };
     const b = { name: 'pasted.png', size: 1, type: 'image/png', arrayBuffer: async () => new ArrayBuffer(1) };
     paths.set(a, '/home/me/a.png');
     const res = await api.media!.addDropped!([a, b]);
-    expect(invoked).toEqual([['media:add', { paths: ['/home/me/a.png'] }]]);
+    expect(invoked).toEqual([
+      ['files:grantDropped', { items: [{ path: '/home/me/a.png', name: 'a.png' }] }],
+      ['media:add', { grants: ['grant:/home/me/a.png'] }],
+    ]);
     expect(res).toEqual({
       ok: true,
       value: {
-        files: [{ id: '/home/me/a.png' }],
+        files: [{ id: 'grant:/home/me/a.png' }],
         skipped: [{ name: 'pasted.png', reason: 'not a file on this computer' }],
       },
+    });
+  });
+
+  it('sends main no path for an object the page made up, and the page no path back', async () => {
+    invoked.length = 0;
+    const madeUp = {
+      name: '/etc/passwd',
+      size: 1,
+      type: 'text/plain',
+      arrayBuffer: async () => new ArrayBuffer(1),
+    };
+    const res = await api.files!.grant!([madeUp]);
+    expect(invoked).toEqual([]);
+    expect(res).toEqual({
+      ok: true,
+      value: { files: [], skipped: [{ name: '/etc/passwd', reason: 'not a file on this computer' }] },
     });
   });
 });

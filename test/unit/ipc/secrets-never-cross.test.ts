@@ -6,7 +6,7 @@ import { CHANNELS, type InputOf, type InvokeChannelName } from '../../../src-sha
 import { createApiClient } from '../../../src-main/core/api/client';
 import { startSandboxInProcess } from '../../../src-main/cli/sandbox-connect';
 import type { StartedSandbox } from '../../../src-main/core/sandbox-link';
-import { makeBridge, type TestBridge } from './helpers';
+import { grant, makeBridge, type TestBridge } from './helpers';
 
 /**
  * A whole session through the dispatcher (what both hosts run): connect with a key, call every invoke
@@ -23,6 +23,7 @@ interface Ctx {
   mediaId: string;
   articleId: string;
   skillId: string;
+  /** A grant of a PNG, as main's open dialog mints it. */
   png: string;
 }
 
@@ -54,7 +55,8 @@ const SAMPLES: Samples = {
   'posts:decideQueued': { entry_id: 'no-such-entry', decision: 'drop' },
   'calendar:range': { start: later(-1), end: later(30) },
   'calendar:reschedule': (c) => ({ id: c.deliveryId, scheduled_at: later(4) }),
-  'media:add': (c) => ({ paths: [c.png] }),
+  'media:add': (c) => ({ grants: [c.png] }),
+  'files:pick': { purpose: 'media' },
   'media:inspect': (c) => ({ id: c.mediaId }),
   'media:upload': (c) => ({ id: c.mediaId }),
   'media:remove': (c) => ({ id: c.mediaId }),
@@ -129,7 +131,7 @@ describe('secrets never cross the bridge', () => {
       mediaId: '',
       articleId: '',
       skillId: '',
-      png,
+      png: (await grant(tb, png))[0]!,
     };
     const run = async (name: InvokeChannelName) => {
       const sample = SAMPLES[name] as unknown;

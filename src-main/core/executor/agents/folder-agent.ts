@@ -13,6 +13,7 @@ const State = z.object({
 type State = z.infer<typeof State>;
 
 export interface FolderAgentOptions {
+  /** The user's own choice (settings, `--folder`): never read from a task, which the service writes. */
   readonly folder: string;
   readonly outputFile: string;
   /** Written next to the media by default, so moving the folder keeps its history. */
@@ -26,17 +27,11 @@ export type FolderAgentResult =
   | { readonly ok: true; readonly file: string; readonly remaining: number }
   | { readonly ok: false; readonly message: string };
 
-/** Finds `folder: <path>` in a task's instructions: how an automation names its folder. */
-export function folderFromTask(task: string): string | undefined {
-  const m = /^\s*folder:\s*(.+?)\s*$/im.exec(task);
-  return m?.[1];
-}
-
 async function withLock<T>(stateFile: string, fn: () => Promise<T>): Promise<T> {
   const lock = `${stateFile}.lock`;
   for (let i = 0; ; i += 1) {
     try {
-      await mkdir(lock);
+      await mkdir(lock, { mode: 0o700 });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -121,10 +116,10 @@ export async function runFolderAgent(o: FolderAgentOptions): Promise<FolderAgent
       media: [join(folder, next)],
       metadata: { agent: 'folder', file: next },
     };
-    await writeFile(o.outputFile, `${JSON.stringify(output, null, 2)}\n`);
+    await writeFile(o.outputFile, `${JSON.stringify(output, null, 2)}\n`, { mode: 0o600 });
     state.published.push({ file: next, run_id: o.runId ?? null, at: new Date().toISOString() });
     const tmp = `${stateFile}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`);
+    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
     await rename(tmp, stateFile);
     say(`::step folder.pick completed ${next} (${left.length - 1} left)`);
     return { ok: true, file: next, remaining: left.length - 1 };

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { useAppStore } from '../../stores/use-app-store';
 import { useBulkStore } from '../../stores/use-bulk-store';
 import { toast } from '../../stores/use-toast-store';
 import './bulk.css';
@@ -25,6 +26,7 @@ export function BulkScreen() {
       submission: st.submission,
       submitError: st.submitError,
       planFrom: st.planFrom,
+      planPicked: st.planPicked,
       resetPlan: st.resetPlan,
       submit: st.submit,
       loadHistory: st.loadHistory,
@@ -32,6 +34,7 @@ export function BulkScreen() {
     })),
   );
   const { loadHistory, listen } = s;
+  const fileDialog = useAppStore((st) => st.info?.file_dialog ?? false);
   useEffect(() => {
     void loadHistory();
     return listen();
@@ -43,7 +46,7 @@ export function BulkScreen() {
       toast('warning', `${file.name} is not a CSV file.`);
       return;
     }
-    await s.planFrom(await file.text(), file.name);
+    await s.planFrom(file);
   };
 
   const plan = s.plan.data;
@@ -61,7 +64,13 @@ export function BulkScreen() {
         }
       />
 
-      {!plan ? <CsvDrop loading={s.plan.loading} onFile={(f) => void readFile(f)} /> : null}
+      {!plan ? (
+        <CsvDrop
+          loading={s.plan.loading}
+          onFile={(f) => void readFile(f)}
+          onPick={fileDialog ? () => void s.planPicked() : undefined}
+        />
+      ) : null}
       {s.plan.error ? <ErrorAlert error={s.plan.error} title="The CSV could not be read" /> : null}
 
       {plan ? (
@@ -162,9 +171,12 @@ export function BulkScreen() {
 function CsvDrop({
   loading,
   onFile,
+  onPick,
 }: {
   readonly loading: boolean;
   readonly onFile: (f: File | undefined) => void;
+  /** Set where the host has its own file dialog: "Choose a CSV" opens that instead of the browser's. */
+  readonly onPick?: (() => void) | undefined;
 }) {
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -197,7 +209,7 @@ function CsvDrop({
             <code>scheduled_at</code> with a time zone, or <code>action</code> draft. Bulk cannot publish
             immediately.
           </p>
-          <button type="button" className="btn" onClick={() => input.current?.click()}>
+          <button type="button" className="btn" onClick={() => (onPick ? onPick() : input.current?.click())}>
             Choose a CSV
           </button>
           <input

@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
+import { useAppStore } from '../../stores/use-app-store';
 import { useMediaStore } from '../../stores/use-media-store';
 import { isOutboxQueued, useOutboxStore } from '../../stores/use-outbox-store';
 import { usePostsStore } from '../../stores/use-posts-store';
@@ -42,15 +43,17 @@ export function ComposeScreen() {
   const { accounts, ensureAccounts, loadAccounts } = useAccountsStore(
     useShallow((s) => ({ accounts: s.accounts, ensureAccounts: s.ensure, loadAccounts: s.load })),
   );
-  const { items, adding, addDropped, clearMedia, listenMedia } = useMediaStore(
+  const { items, adding, addDropped, pick, clearMedia, listenMedia } = useMediaStore(
     useShallow((s) => ({
       items: s.items,
       adding: s.adding,
       addDropped: s.addDropped,
+      pick: s.pick,
       clearMedia: s.clear,
       listenMedia: s.listen,
     })),
   );
+  const fileDialog = useAppStore((s) => s.info?.file_dialog ?? false);
   const createPost = usePostsStore((s) => s.create);
   const loadQueued = useOutboxStore((s) => s.load);
 
@@ -146,7 +149,11 @@ export function ComposeScreen() {
         <section className="card" aria-label="Content">
           <div className="card__body form-stack">
             <CaptionEditor value={caption} onChange={setCaption} platforms={platforms} />
-            <MediaDropzone onFiles={(files) => void addDropped(files)} busy={adding} />
+            <MediaDropzone
+              onFiles={(files) => void addDropped(files)}
+              onPick={fileDialog ? (folder) => void pick(folder) : undefined}
+              busy={adding}
+            />
             <MediaList />
           </div>
         </section>

@@ -2,12 +2,17 @@ import { useRef, useState, type DragEvent } from 'react';
 import { IconUpload } from '../../components/icons';
 import { collectDroppedFiles } from './collect-files';
 
-/** Drop files or folders here, or pick them; everything goes to the media store's pipeline. */
+/**
+ * Drop files or folders here, or pick them; everything goes to the media store's pipeline. With `onPick`
+ * (a host with its own file dialog) the buttons open that dialog; otherwise the browser's file picker.
+ */
 export function MediaDropzone({
   onFiles,
+  onPick,
   busy,
 }: {
   readonly onFiles: (files: File[]) => void;
+  readonly onPick?: ((folder: boolean) => void) | undefined;
   readonly busy: boolean;
 }) {
   const [over, setOver] = useState(false);
@@ -40,13 +45,17 @@ export function MediaDropzone({
         JPEG, PNG, WebP up to 15 MB · MP4 up to 200 MB · up to 10 per post
       </p>
       <div className="btn-row">
-        <button type="button" className="btn btn--small" onClick={() => fileInput.current?.click()}>
+        <button
+          type="button"
+          className="btn btn--small"
+          onClick={() => (onPick ? onPick(false) : fileInput.current?.click())}
+        >
           Choose files
         </button>
         <button
           type="button"
           className="btn btn--small btn--ghost"
-          onClick={() => folderInput.current?.click()}
+          onClick={() => (onPick ? onPick(true) : folderInput.current?.click())}
         >
           Choose a folder
         </button>

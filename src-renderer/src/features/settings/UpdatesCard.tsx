@@ -4,6 +4,7 @@ import type { SettingsPatch, SettingsView, UpdatePhase, UpdateState } from '../.
 import { formatBytes } from '../../../../src-shared/format-bytes';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
+import { Markdown } from '../../components/Markdown';
 import { Progress } from '../../components/Progress';
 import { Segmented } from '../../components/Segmented';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -27,12 +28,12 @@ const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; no
   downloaded: {
     label: 'ready',
     tone: 'completed',
-    note: 'The new version is downloaded and installs the next time Postdesk is idle.',
+    note: 'The new version is downloaded. It installs when you quit Postdesk, or now with Restart now.',
   },
   'waiting-for-idle': {
     label: 'waiting',
     tone: 'paused',
-    note: 'Downloaded; held back until the work in progress ends.',
+    note: 'Restart requested: the new version installs as soon as the work in progress ends.',
   },
   installing: { label: 'installing', tone: 'running', note: 'Installing; Postdesk restarts in a moment.' },
   error: { label: 'error', tone: 'failed', note: 'The last check or download failed.' },
@@ -42,6 +43,23 @@ const CHANNELS = [
   { value: 'stable', label: 'Stable' },
   { value: 'beta', label: 'Beta' },
 ] as const;
+
+/**
+ * When the downloaded version installs, in words: at the next quit, after the work in progress, or now.
+ * Null while there is nothing to install.
+ */
+function installTiming(u: Readonly<UpdateState>): string | null {
+  if (u.phase === 'downloaded') return 'At next quit, or now with Restart now';
+  if (u.phase === 'installing') return 'Now: Postdesk restarts in a moment';
+  if (u.phase !== 'waiting-for-idle') return null;
+  const runs = u.waitingFor?.activeRuns ?? 0;
+  const uploads = u.waitingFor?.activeUploads ?? 0;
+  if (runs + uploads === 0) return 'In a moment';
+  const work = [runs > 0 ? plural(runs, 'run') : null, uploads > 0 ? plural(uploads, 'upload') : null]
+    .filter(Boolean)
+    .join(' and ');
+  return `After the ${work} in progress ${runs + uploads === 1 ? 'finishes' : 'finish'}`;
+}
 
 /** Phases in which a check would only repeat work already under way. */
 const BUSY_PHASES: ReadonlySet<UpdatePhase> = new Set(['checking', 'downloading', 'installing']);
@@ -128,6 +146,7 @@ export function UpdatesCard({ settings }: { readonly settings: SettingsView | nu
 function UpdateStatus({ u }: { readonly u: UpdateState }) {
   const now = useNow(30_000);
   const p = u.progress;
+  const timing = installTiming(u);
   return (
     <div className="form-stack updates__status" aria-live="polite">
       <p>{PHASE_TEXT[u.phase].note}</p>
@@ -140,25 +159,37 @@ function UpdateStatus({ u }: { readonly u: UpdateState }) {
             <dd>{u.availableVersion}</dd>
           </>
         ) : null}
+        {timing ? (
+          <>
+            <dt>Installs</dt>
+            <dd>{timing}</dd>
+          </>
+        ) : null}
         <dt>Last checked</dt>
         <dd title={u.lastCheckedAt ? formatDateTime(u.lastCheckedAt) : undefined}>
           {u.lastCheckedAt ? formatRelative(u.lastCheckedAt, now) : 'Not yet'}
         </dd>
       </dl>
-      {u.phase === 'downloading' && p ? (
+      {u.phase === 'downloading' ? (
         <div className="updates__progress">
-          <Progress value={p.percent} max={100} label={`Downloading ${u.availableVersion ?? 'the update'}`} />
+          <Progress
+            value={p?.percent ?? 0}
+            max={100}
+            label={`Downloading ${u.availableVersion ?? 'the update'}`}
+          />
           <span className="faint">
-            {Math.floor(p.percent)}% · {formatBytes(p.transferred)} of {formatBytes(p.total)}
-            {p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : ''}
+            {p
+              ? `${Math.floor(p.percent)}% · ${formatBytes(p.transferred)} of ${formatBytes(p.total)}` +
+                (p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : '')
+              : 'Starting the download…'}
           </span>
         </div>
       ) : null}
-      {u.phase === 'waiting-for-idle' && u.waitingFor ? (
-        <p className="muted">
-          Waiting for {plural(u.waitingFor.activeRuns, 'run')} and{' '}
-          {plural(u.waitingFor.activeUploads, 'upload')} to finish.
-        </p>
+      {u.availableVersion && u.releaseNotes ? (
+        <section className="updates__notes" aria-labelledby="updates-notes-title">
+          <h3 id="updates-notes-title">What’s new in {u.availableVersion}</h3>
+          <Markdown source={u.releaseNotes} label={`Release notes for ${u.availableVersion}`} />
+        </section>
       ) : null}
       {u.error ? (
         <div className="alert alert--error" role="alert">

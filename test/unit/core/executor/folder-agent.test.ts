@@ -3,11 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  folderFromTask,
-  parseSidecar,
-  runFolderAgent,
-} from '../../../../src-main/core/executor/agents/folder-agent';
+import { parseSidecar, runFolderAgent } from '../../../../src-main/core/executor/agents/folder-agent';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -72,11 +68,7 @@ describe('the folder agent', () => {
     expect(new Set(files).size).toBe(6);
   });
 
-  it('finds its folder in the instructions and reads sidecars without a title', () => {
-    expect(folderFromTask('# Daily\n\nPost the next clip.\nfolder: /home/me/clips \n')).toBe(
-      '/home/me/clips',
-    );
-    expect(folderFromTask('no folder here')).toBeUndefined();
+  it('reads sidecars without a title', () => {
     expect(parseSidecar('Just a caption\r\n')).toEqual({ caption: 'Just a caption' });
   });
 

@@ -1,0 +1,58 @@
+import type { BrowserWindow, Dialog, MessageBoxOptions, OpenDialogOptions } from 'electron';
+import { NOT_CONFIRMED, type ConfirmPort } from '../core/bridge/confirm';
+import type { FilePicker } from '../core/bridge/ports';
+
+/**
+ * Main's own dialogs, the only places the user speaks to main without the page in between: the page can
+ * neither draw nor click them. One confirms a change to what Postdesk runs; one chooses files to grant.
+ */
+
+type Parent = () => BrowserWindow | null;
+
+/** The confirmation of a guarded settings change: a native message box whose default is Cancel. */
+export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Parent): ConfirmPort {
+  return {
+    async confirm(change) {
+      const options: MessageBoxOptions = {
+        type: 'warning',
+        title: 'Postdesk',
+        message: change.title,
+        detail: `${change.lines.join('\n')}\n\nAllow it only if you made this change yourself, in Settings.`,
+        buttons: ['Cancel', 'Allow'],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      };
+      const win = parent();
+      const { response } = win
+        ? await dialog.showMessageBox(win, options)
+        : await dialog.showMessageBox(options);
+      return response === 1 ? { confirmed: true } : { confirmed: false, reason: NOT_CONFIRMED };
+    },
+  };
+}
+
+/** `files:pick`: the native open dialog; what the user chooses is granted by the bridge. */
+export function dialogPicker(dialog: Pick<Dialog, 'showOpenDialog'>, parent: Parent): FilePicker {
+  return {
+    async pick({ purpose, folder }) {
+      const options: OpenDialogOptions =
+        purpose === 'csv'
+          ? {
+              title: 'Choose a CSV or JSON file',
+              properties: ['openFile'],
+              filters: [{ name: 'CSV or JSON', extensions: ['csv', 'json'] }],
+            }
+          : folder
+            ? { title: 'Choose a folder of images and videos', properties: ['openDirectory'] }
+            : {
+                title: 'Choose images or videos',
+                properties: ['openFile', 'multiSelections'],
+                filters: [{ name: 'Images and videos', extensions: ['jpg', 'jpeg', 'png', 'webp', 'mp4'] }],
+              };
+      const win = parent();
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return r.canceled ? [] : r.filePaths;
+    },
+  };
+}

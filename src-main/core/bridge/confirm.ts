@@ -1,0 +1,107 @@
+import {
+  GUARDED_SETTINGS,
+  type AgentCommand,
+  type SettingsPatch,
+  type SettingsView,
+} from '../../../src-shared/ipc/settings';
+
+/** A change to what Postdesk runs or publishes, in the words the user confirms it in. */
+export interface PowerChange {
+  readonly title: string;
+  /** Each change in full: the program with every argument, the folder. */
+  readonly lines: readonly string[];
+}
+
+export type Confirmation =
+  { readonly confirmed: true } | { readonly confirmed: false; readonly reason: string };
+
+/**
+ * Asks the user outside the page: the desktop app's own dialog, or the terminal that started `postdesk web`.
+ * Only an explicit yes confirms; anything else (no, closed, timed out) is a refusal with a reason for the page.
+ */
+export interface ConfirmPort {
+  confirm(change: PowerChange): Promise<Confirmation>;
+}
+
+export const NOT_CONFIRMED =
+  'The change was not confirmed. The programs and folders Postdesk uses change only once you confirm them.';
+
+/** Where nobody can be asked: every guarded change is refused with this reason. */
+export function refuseAll(reason: string): ConfirmPort {
+  return { confirm: async () => ({ confirmed: false, reason }) };
+}
+
+/** One question at a time: a page cannot pile up dialogs, and a second ask while one is open is refused. */
+export function oneAtATime(port: ConfirmPort): ConfirmPort {
+  let busy = false;
+  return {
+    async confirm(change) {
+      if (busy) {
+        return { confirmed: false, reason: 'Another change is waiting for your confirmation.' };
+      }
+      busy = true;
+      try {
+        return await port.confirm(change);
+      } finally {
+        busy = false;
+      }
+    },
+  };
+}
+
+/** An argument as a shell would need it, so the user reads exactly what runs. */
+const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+const commandLine = (c: Pick<AgentCommand, 'command' | 'args'>): string =>
+  [c.command, ...c.args].map(quote).join(' ');
+
+function agentLines(before: readonly AgentCommand[], after: readonly AgentCommand[]): string[] {
+  const was = new Map(before.map((c) => [c.agent_type, c]));
+  const lines: string[] = [];
+  for (const c of after) {
+    const old = was.get(c.agent_type);
+    was.delete(c.agent_type);
+    if (old && commandLine(old) === commandLine(c)) continue;
+    lines.push(`Agent "${c.agent_type}" runs: ${commandLine(c)}`);
+  }
+  for (const type of was.keys()) lines.push(`Agent "${type}" is removed`);
+  return lines;
+}
+
+function folderLines(
+  before: SettingsView['automation_folders'],
+  after: SettingsView['automation_folders'],
+): string[] {
+  const was = new Map(before.map((f) => [f.automation_id, f.folder]));
+  const lines: string[] = [];
+  for (const f of after) {
+    const old = was.get(f.automation_id);
+    was.delete(f.automation_id);
+    if (old !== f.folder) lines.push(`Automation ${f.automation_id} publishes files from: ${f.folder}`);
+  }
+  for (const id of was.keys()) lines.push(`Automation ${id} no longer has a folder`);
+  return lines;
+}
+
+const toolLine = (tool: string, path: string | null): string =>
+  `${tool}: ${path ?? 'the one bundled with Postdesk (else the one on PATH)'}`;
+
+/**
+ * The guarded part of a settings patch that really changes something, or null when there is none: a patch
+ * that leaves programs and folders as they are needs no confirmation.
+ */
+export function guardedChange(
+  current: Readonly<SettingsView>,
+  patch: Readonly<SettingsPatch>,
+): PowerChange | null {
+  const lines: string[] = [];
+  for (const key of GUARDED_SETTINGS) {
+    if (patch[key] === undefined) continue;
+    if (key === 'agent_commands')
+      lines.push(...agentLines(current.agent_commands, patch.agent_commands ?? []));
+    else if (key === 'automation_folders')
+      lines.push(...folderLines(current.automation_folders, patch.automation_folders ?? []));
+    else if (patch[key] !== current[key])
+      lines.push(toolLine(key === 'ffmpeg_path' ? 'ffmpeg' : 'ffprobe', patch[key] ?? null));
+  }
+  return lines.length ? { title: 'Change what Postdesk runs and publishes?', lines } : null;
+}
