@@ -10,7 +10,8 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
-import { Executor, type ExecutorOptions } from './executor';
+import type { ExecutorConfig } from './config';
+import { Executor } from './executor';
 
 export interface FromCoreOptions {
   /** Which configured agent type to run; default: the only configured one, else the built-in `folder`. */
@@ -19,7 +20,7 @@ export interface FromCoreOptions {
   readonly clock?: Clock;
   /** The folder of automations without one in the `automationFolders` setting (`postdesk executor --folder`). */
   readonly folder?: string;
-  readonly overrides?: Partial<ExecutorOptions>;
+  readonly overrides?: Partial<ExecutorConfig>;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 

@@ -1,5 +1,7 @@
-export { Executor, EXECUTOR_DEFAULTS } from './executor';
-export type { ExecutorOptions, ExecutorState, ExecutorStatus, RunInfo, RunFailedEvent } from './executor';
+export { Executor } from './executor';
+export { EXECUTOR_DEFAULTS } from './config';
+export type { ExecutorConfig, ExecutorSettings } from './config';
+export type { ExecutorState, ExecutorStatus, RunInfo, RunFailedEvent } from './executor-events';
 export { createManualClock, createPolledClock, systemClock } from './clock';
 export type { Clock, ManualClock, PolledClock } from './clock';
 export { Journal, RUN_PHASES, REASON_CODES, TERMINAL_PHASES } from './journal';

@@ -1,6 +1,6 @@
 import type { BodyOf, ResponseOf } from '../../../src-shared/api';
 import { NetworkError } from '../api/errors';
-import type { RetryPolicy } from '../common/retry';
+import { retry, type RetryPolicy } from '../common/retry';
 
 /**
  * The part of the core API client (src-main/core/api/client.ts) the executor calls. Declared here so
@@ -98,6 +98,13 @@ export function transientRetry(baseMs: number, o: TransientRetry = {}): RetryPol
     signal: o.signal,
     shouldRetry: (err) => isTransient(err) && (!o.answeredOnly || errorFacts(err).status !== undefined),
   };
+}
+
+/** A call repeated under `transientRetry`, with the executor's first backoff. */
+export type Retrier = <T>(fn: () => Promise<T>, o?: TransientRetry) => Promise<T>;
+
+export function transientRetrier(baseMs: () => number): Retrier {
+  return (fn, o) => retry(fn, transientRetry(baseMs(), o));
 }
 
 export const hasCode = (err: unknown, ...codes: string[]): boolean => {

@@ -5,11 +5,10 @@ import type { AgentRunner } from './agent-runner';
 import type { Clock } from './clock';
 import type { Journal, JournalRun, ReasonCode, RunPatch } from './journal';
 import type { ExecutorMedia } from './media-port';
-import { errorFacts, hasCode, transientRetry, type ExecutorApi, type TransientRetry } from './ports';
+import { errorFacts, hasCode, transientRetrier, type ExecutorApi, type Retrier } from './ports';
 import { redact, registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
 import type { Logger } from '../common/logger';
-import { retry } from '../common/retry';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
 import type { StepStatus } from './step-line';
@@ -204,10 +203,8 @@ export class RunContext {
     });
   }
 
-  /** Repeats a call that failed transiently, with the executor's backoff; stops when the run is cancelled. */
-  retry<T>(fn: () => Promise<T>, o: TransientRetry = {}): Promise<T> {
-    return retry(fn, transientRetry(this.deps.retryBaseMs, o));
-  }
+  /** Repeats a call that failed transiently, with the executor's backoff. */
+  readonly retry: Retrier = transientRetrier(() => this.deps.retryBaseMs);
 
   /** Waits until every queued step event has been sent (or given up on). */
   flush(): Promise<void> {

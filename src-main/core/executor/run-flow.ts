@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
 import type { ReasonCode } from './journal';
+import { occurrenceKey } from './occurrence-planner';
 import { errorText } from '../common/error-text';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { publish } from './publish';
@@ -78,8 +79,10 @@ export async function startLocal(
         const fresh = await refresh(ctx.automation.id);
         if (fresh && fresh.revision !== ctx.row.revision && fresh.status === 'active') {
           ctx.automation = fresh;
-          const key = `${fresh.id}:${fresh.revision}:${ctx.row.scheduled_for ?? ''}`;
-          ctx.patch({ revision: fresh.revision, idempotency_key: key });
+          ctx.patch({
+            revision: fresh.revision,
+            idempotency_key: occurrenceKey(fresh, ctx.row.scheduled_for ?? ''),
+          });
           continue;
         }
         return notRun(
