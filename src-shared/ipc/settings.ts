@@ -70,6 +70,10 @@ export const GUARDED_SETTINGS = [
   'ffmpeg_path',
   'ffprobe_path',
   'automation_folders',
+  // Where requests go is where the stored API key goes: a page must not be able to send it elsewhere.
+  'base_url',
+  'alias_url',
+  'proxy_url',
 ] as const;
 export type GuardedSetting = (typeof GUARDED_SETTINGS)[number];
 /** The `code` of the `forbidden` error a guarded change gets when it was not confirmed; its message says why. */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
@@ -37,12 +38,23 @@ it('SIGINT finishes the request in flight, then exits 0', async () => {
     body: JSON.stringify({ latency_ms: 700 }),
   });
   expect(await faults.json()).toEqual({ latency_ms: 700 });
-  const inFlight = fetch(`${url}/api/cli/accounts`, { headers: { authorization: `Bearer ${key}` } });
-  await new Promise((r) => setTimeout(r, 200));
+  // Signal only once the whole request has left this process, then give the server a moment to take it up: a
+  // fixed sleep from the start raced the server's accept on a loaded machine.
+  const req = request(`${url}/api/cli/accounts`, { headers: { authorization: `Bearer ${key}` } });
+  const inFlight = new Promise<{ status: number; body: string }>((done, fail) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', fail);
+  });
+  await new Promise<void>((done) => req.end(done));
+  await new Promise((r) => setTimeout(r, 250));
   child.kill('SIGINT');
   const res = await inFlight;
   expect(res.status).toBe(200);
-  expect(((await res.json()) as { accounts: unknown[] }).accounts.length).toBeGreaterThan(0);
+  expect((JSON.parse(res.body) as { accounts: unknown[] }).accounts.length).toBeGreaterThan(0);
   // A client keeping its connection alive must not hold the sandbox open.
   const timeout = new Promise<string>((r) => setTimeout(() => r('still running after 5 s'), 5_000).unref());
   const code = await Promise.race([exited, timeout]);

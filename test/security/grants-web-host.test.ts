@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -124,6 +126,35 @@ describe('postdesk web: the page holds grants, not powers', () => {
     expect(started.ok).toBe(true);
     await finished;
     expect(existsSync(marker)).toBe(false);
+  });
+
+  it('cannot send the stored API key to an address of its choosing', async () => {
+    const key = /^api key: (.+)$/m.exec(printed.join('\n'))?.[1];
+    expect(key).toBeTruthy();
+    expect((await page.bridge.connection.connect({ base_url: web.sandboxUrl!, api_key: key! })).ok).toBe(
+      true,
+    );
+    const heard: string[] = [];
+    const thief = createServer((req, res) => {
+      heard.push(`${req.url} ${req.headers.authorization ?? ''}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"accounts":[]}');
+    });
+    await new Promise<void>((r) => thief.listen(0, '127.0.0.1', r));
+    const thiefUrl = `http://127.0.0.1:${(thief.address() as AddressInfo).port}`;
+    try {
+      for (const patch of [{ base_url: thiefUrl }, { alias_url: thiefUrl }, { proxy_url: thiefUrl }]) {
+        const set = await raw('settings:update', patch);
+        expect(set.ok, JSON.stringify(patch)).toBe(false);
+        expect(!set.ok && set.error.kind).toBe('forbidden');
+      }
+      const settings = await page.bridge.settings.get();
+      expect(settings.ok && settings.value.base_url).not.toBe(thiefUrl);
+      expect((await page.bridge.accounts.list()).ok).toBe(true);
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise((r) => thief.close(r));
+      expect((await page.bridge.connection.useOffline()).ok).toBe(true);
+    }
   });
 
   it('cannot have main read a file it names: bulk:plan takes no path and echoes nothing of it', async () => {

@@ -4,6 +4,7 @@ import {
   type SettingsPatch,
   type SettingsView,
 } from '../../../src-shared/ipc/settings';
+import { redactForDisplay } from '../api/redact';
 
 /** A change to what Postdesk runs or publishes, in the words the user confirms it in. */
 export interface PowerChange {
@@ -85,6 +86,13 @@ function folderLines(
 const toolLine = (tool: string, path: string | null): string =>
   `${tool}: ${path ?? 'the one bundled with Postdesk (else the one on PATH)'}`;
 
+const ADDRESS_LINES = {
+  base_url: (url: string | null) => `Requests, with your API key, go to: ${url ?? 'no address'}`,
+  alias_url: (url: string | null) =>
+    `If the main address fails, requests with your API key go to: ${url ?? 'nowhere'}`,
+  proxy_url: (url: string | null) => `Requests go through the proxy: ${url ? redactForDisplay(url) : 'none'}`,
+} as const;
+
 /**
  * The guarded part of a settings patch that really changes something, or null when there is none: a patch
  * that leaves programs and folders as they are needs no confirmation.
@@ -100,8 +108,10 @@ export function guardedChange(
       lines.push(...agentLines(current.agent_commands, patch.agent_commands ?? []));
     else if (key === 'automation_folders')
       lines.push(...folderLines(current.automation_folders, patch.automation_folders ?? []));
-    else if (patch[key] !== current[key])
+    else if (patch[key] === current[key]) continue;
+    else if (key === 'ffmpeg_path' || key === 'ffprobe_path')
       lines.push(toolLine(key === 'ffmpeg_path' ? 'ffmpeg' : 'ffprobe', patch[key] ?? null));
+    else lines.push(ADDRESS_LINES[key](patch[key] ?? null));
   }
-  return lines.length ? { title: 'Change what Postdesk runs and publishes?', lines } : null;
+  return lines.length ? { title: 'Change what Postdesk runs, publishes or where it connects?', lines } : null;
 }
