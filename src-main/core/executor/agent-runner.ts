@@ -81,7 +81,7 @@ export function inProcessFolderAgent(): AgentRunner {
       const onAbort = () =>
         resolve({
           kind: 'cancelled',
-          reason: String((inv.signal.reason as Error)?.message ?? 'cancelled'),
+          reason: errorText(inv.signal.reason ?? 'cancelled'),
           stderrTail: '',
         });
       if (inv.signal.aborted) onAbort();
@@ -96,7 +96,7 @@ export function inProcessFolderAgent(): AgentRunner {
         kind: 'exited',
         code: 1,
         signal: null,
-        stderrTail: `folder agent: ${(err as Error).message}`,
+        stderrTail: `folder agent: ${errorText(err)}`,
       }),
     );
     try {

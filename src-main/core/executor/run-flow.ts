@@ -229,6 +229,7 @@ export async function failRun(ctx: RunContext, failure: RunFailure): Promise<Run
     } catch (err) {
       // RUN_NOT_ACTIVE after a lost answer means the first fail landed; CLAIM_CONFLICT, the lease is gone.
       if (!hasCode(err, 'RUN_NOT_ACTIVE', 'CLAIM_CONFLICT')) {
+        ctx.deps.logger.warn(`run ${runId}: its failure was not delivered: ${errorFacts(err).message}`);
         await ctx.log(`fail not delivered: ${errorFacts(err).message}`);
         if (isTransient(err)) {
           // Left active on the service, the run would hang there: a later pass tells it again.
@@ -268,10 +269,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
     }
     if (ctx.abort.signal.aborted) {
       const r = ctx.abort.signal.reason;
-      throw new RunFailure(
-        r instanceof CancelReason ? r.code : 'agent_cancelled',
-        String((r as Error)?.message ?? r),
-      );
+      throw new RunFailure(r instanceof CancelReason ? r.code : 'agent_cancelled', errorText(r));
     }
     await publish(ctx, output);
     ctx.patch({ state: 'completed', reason_code: null, reason: null });
