@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiError, NetworkError, ValidationError, redact, redactDeep } from '../core/api/errors';
+import { errorText } from '../core/common/error-text';
 
 /** The CLI's exit codes; docs/cli.md documents them. */
 export const EXIT = {
@@ -11,8 +12,20 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * The service answered, and has nothing by that id (an empty batch, no such post among the listed ones): exit 3,
+ * as its own 404 would be.
+ */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ValidationError) return EXIT.badInput;
+  if (err instanceof NotFoundError) return EXIT.service;
   if (err instanceof ApiError) return EXIT.service;
   if (err instanceof NetworkError) return EXIT.network;
   if (err instanceof CommanderError) {
@@ -39,8 +52,7 @@ export function errorLines(err: unknown): string[] {
       ...err.issues.map((i) => `  ${i.path || '(input)'}: ${i.message}`),
     ];
   }
-  const msg = err instanceof Error ? err.message : String(err);
-  const lines = [redact(msg)];
+  const lines = [redact(errorText(err))];
   if (err instanceof ApiError && err.issues && typeof err.issues === 'object') {
     for (const [k, v] of Object.entries(err.issues as Record<string, unknown>)) {
       lines.push(`  ${k}: ${redact(typeof v === 'string' ? v : JSON.stringify(v))}`);

@@ -1,10 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../context';
 import { startSandboxInProcess } from '../sandbox-connect';
+import { VERSION } from '../version';
 import { startWeb } from '../web/run-web';
 import { terminalConfirm } from '../web/terminal-confirm';
-
-const VERSION = '0.1.0';
 
 function parsePort(value: string): number {
   const n = Number(value);
@@ -43,6 +42,7 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
           version: VERSION,
           startSandbox: startSandboxInProcess,
           print,
+          log: deps.log,
           // Only a person at this terminal may confirm a page's change to what Postdesk runs.
           ...(deps.io.stdin.isTTY
             ? { confirm: terminalConfirm({ input: deps.io.stdin, output: deps.io.stdout }) }

@@ -11,6 +11,7 @@ import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
+import { LogFileNote } from './LogFileNote';
 
 type Policy = SettingsView['missed_run_policy'];
 /** A Record so a policy added to the contract must get its words here. */
@@ -121,6 +122,7 @@ export function SettingsScreen() {
       ) : null}
       <UpdatesCard settings={settings.data} />
       <About />
+      <LogFileNote file={settings.data?.log_file} />
     </div>
   );
 }
