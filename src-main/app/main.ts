@@ -98,7 +98,7 @@ async function executorFor(
       {
         overrides: {
           logger: {
-            debug: () => undefined,
+            debug: (m, f) => log.debug(`executor: ${m}`, f),
             info: (m, f) => log.info(`executor: ${m}`, f),
             warn: (m, f) => log.warn(`executor: ${m}`, f),
             error: (m, f) => log.error(`executor: ${m}`, f),

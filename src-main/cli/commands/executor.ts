@@ -114,12 +114,12 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
           ...(concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(concurrency)) } : {}),
           ...(flags.missed ? { missedRunPolicy: flags.missed } : {}),
           ...(grace !== undefined ? { graceMs: grace * 60_000 } : {}),
-          // Human mode prints what the executor did and why on stderr; --json keeps stderr quiet.
+          // Human mode prints what the executor did and why as notes; --json leaves it to --verbose.
           logger: {
-            debug: () => undefined,
-            info: (m) => out.note(m),
-            warn: (m) => out.note(m),
-            error: (m) => out.note(m),
+            debug: (m, f) => deps.log.debug(m, f),
+            info: (m, f) => (out.json ? deps.log.info(m, f) : out.note(m)),
+            warn: (m, f) => (out.json ? deps.log.warn(m, f) : out.note(m)),
+            error: (m, f) => (out.json ? deps.log.error(m, f) : out.note(m)),
           },
         },
       });

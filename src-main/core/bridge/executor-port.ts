@@ -259,6 +259,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
         })) ?? []),
       ],
       media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
+      logger: log,
     });
   };
 
