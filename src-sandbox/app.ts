@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
+import { isLiveApiKey } from './auth';
 import { SandboxClock, isClockTime } from './clock';
 import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
 import type { SandboxContext } from './context';
@@ -281,7 +282,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const app = buildApp(ctx, { faults, runTick, runDue, quiet });
 
   // A new store gets a fixture; an existing `--data` store keeps everything it holds.
-  let apiKey: string | null = null;
+  let candidateKey: string | null = null;
   const seeded = metaGet(db, 'seeded');
   if (!seeded) {
     const fixture =
@@ -289,10 +290,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     loadFixture(ctx, fixture ?? demoFixture());
     if (!fixture) seedDemoContent(ctx, DEMO_OWNER_ID);
     metaSet(db, 'seeded', fixture ? 'fixture' : 'demo');
-    apiKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
-  } else if (seeded === 'demo') {
-    apiKey = DEMO_API_KEY;
+    candidateKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
+  } else {
+    // Only hashes are stored, so a restarted store can offer the demo key at most, and only while it
+    // works: a reset with another fixture, a revocation or the clock passing its expiry takes it away.
+    candidateKey = DEMO_API_KEY;
   }
+  const apiKey = candidateKey !== null && isLiveApiKey(ctx, candidateKey) ? candidateKey : null;
 
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port ?? 4010, host });
