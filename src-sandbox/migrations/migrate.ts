@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { initialSchema } from './v1-initial';
+import { runDeliveries } from './v2-run-deliveries';
 
 export interface Migration {
   /** 1, 2, 3…: the store's `PRAGMA user_version` once this step has run. */
@@ -15,6 +16,7 @@ export interface Migration {
  */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'the schema before versioning', up: initialSchema },
+  { version: 2, name: 'posts know their run; direct uploads become posted deliveries', up: runDeliveries },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -20,6 +20,8 @@ export interface PostRow {
   source: string;
   batch_id: string | null;
   item_key: string | null;
+  /** The automation run that made the post, if one did. */
+  run_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +41,8 @@ export interface DeliveryRow {
   last_error: string | null;
   published_at: string | null;
   external_url: string | null;
+  /** Set when a run published this delivery itself, through a direct upload. */
+  direct_upload_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -59,7 +63,7 @@ export function accountJson(row: AccountRow): Account {
   };
 }
 
-export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'title'>): Delivery {
+export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'title' | 'run_id'>): Delivery {
   return {
     id: row.id,
     post_id: row.post_id,
@@ -76,6 +80,8 @@ export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'ti
     attempts: row.attempts,
     last_error: row.last_error,
     external_url: row.external_url,
+    run_id: post.run_id,
+    direct_upload_id: row.direct_upload_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -90,6 +96,7 @@ export function postJson(row: PostRow, deliveries: readonly DeliveryRow[]): Pare
     source: row.source,
     batch_id: row.batch_id,
     item_key: row.item_key,
+    run_id: row.run_id,
     social_post_ids: deliveries.map((d) => d.id),
     created_at: row.created_at,
     updated_at: row.updated_at,

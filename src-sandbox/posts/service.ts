@@ -3,12 +3,13 @@ import {
   CreatePostRequest,
   DELETABLE_STATUSES,
   DeliveryStatus,
+  LIMITS,
   ListPostsQuery,
+  Target,
   UpdatePostRequest,
   type Account,
   type CreatePostResponse,
   type Delivery,
-  type Target,
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
@@ -16,7 +17,7 @@ import { nextSeq, stmt } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
-import { attemptPublish } from './publisher';
+import { attemptPublish, externalUrl } from './publisher';
 import {
   accountJson,
   deliveryJson,
@@ -123,6 +124,36 @@ export interface CreateOptions {
   source?: 'api' | 'bulk' | 'automation';
   batchId?: string;
   itemKey?: string;
+  /** The automation run the post comes from. */
+  runId?: string;
+  /** Deliveries the run already published itself (direct uploads): recorded as `posted`. */
+  published?: readonly PublishedElsewhere[];
+}
+
+/** A target a run published through a direct upload, before the post existed. */
+export interface PublishedElsewhere {
+  target: Target;
+  directUploadId: string;
+  platformPostId: string;
+  publishedAt: string;
+}
+
+/**
+ * The post of an automation run. Its targets are those the service still publishes (or drafts); a run whose
+ * every target was published by direct upload has none, and its post holds only the posted deliveries.
+ */
+const RunPostRequest = CreatePostRequest.extend({
+  targets: z.array(Target).max(LIMITS.addTargetsPerUpdate),
+});
+
+export function createRunPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  body: Readonly<z.input<typeof RunPostRequest>>,
+  opts: CreateOptions & { runId: string },
+): CreatePostResponse {
+  const input = parse(RunPostRequest, body, { postCreation: true });
+  return createParsedPost(ctx, ownerId, input, { ...opts, source: 'automation' });
 }
 
 /** A parsed create request, as the bulk path hands it over (media by asset_id only). */
@@ -177,8 +208,8 @@ export function createParsedPost(
   db.transaction(() => {
     stmt(
       db,
-      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, created_at, updated_at, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       postId,
       ownerId,
@@ -188,6 +219,7 @@ export function createParsedPost(
       opts.source ?? 'api',
       opts.batchId ?? null,
       opts.itemKey ?? null,
+      opts.runId ?? null,
       iso,
       iso,
       nextSeq(db),
@@ -207,6 +239,24 @@ export function createParsedPost(
       });
       if (publishNow) attemptPublish(ctx, getDeliveryRow(ctx, ownerId, id)!, now);
     }
+    for (const p of opts.published ?? []) {
+      insertDelivery(ctx, {
+        id: ctx.uuid(),
+        postId,
+        ownerId,
+        target: p.target,
+        caption: input.caption,
+        status: 'posted',
+        scheduledAt: null,
+        nextAttemptAt: null,
+        iso,
+        posted: {
+          at: p.publishedAt,
+          externalUrl: externalUrl(p.target.platform, p.platformPostId),
+          directUploadId: p.directUploadId,
+        },
+      });
+    }
   })();
   return postResponse(ctx, ownerId, postId);
 }
@@ -223,13 +273,15 @@ function insertDelivery(
     scheduledAt: string | null;
     nextAttemptAt: string | null;
     iso: string;
+    /** A delivery published elsewhere already: one attempt, its time and address. */
+    posted?: { at: string; externalUrl: string; directUploadId: string };
   },
 ): void {
   stmt(
     ctx.db,
     `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
-       scheduled_at, next_attempt_at, attempts, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+       scheduled_at, next_attempt_at, attempts, published_at, external_url, direct_upload_id, created_at, updated_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     d.id,
     d.postId,
@@ -241,6 +293,10 @@ function insertDelivery(
     d.status,
     d.scheduledAt,
     d.nextAttemptAt,
+    d.posted ? 1 : 0,
+    d.posted?.at ?? null,
+    d.posted?.externalUrl ?? null,
+    d.posted?.directUploadId ?? null,
     d.iso,
     d.iso,
     nextSeq(ctx.db),
@@ -290,7 +346,8 @@ export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown):
   const { status } = parse(StatusFilter, { status: q.status });
   const rows = stmt(
     ctx.db,
-    `SELECT d.*, p.media AS post_media, p.title AS post_title FROM deliveries d JOIN posts p ON p.id = d.post_id
+    `SELECT d.*, p.media AS post_media, p.title AS post_title, p.run_id AS post_run_id
+     FROM deliveries d JOIN posts p ON p.id = d.post_id
      WHERE d.owner_id = @owner AND (@status IS NULL OR d.status = @status) AND (@platform IS NULL OR d.platform = @platform)
      ORDER BY d.created_at DESC, d.seq DESC LIMIT @limit`,
   ).all({
@@ -301,8 +358,11 @@ export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown):
   }) as (DeliveryRow & {
     post_media: string;
     post_title: string | null;
+    post_run_id: string | null;
   })[];
-  return rows.map((r) => deliveryJson(r, { media: r.post_media, title: r.post_title }));
+  return rows.map((r) =>
+    deliveryJson(r, { media: r.post_media, title: r.post_title, run_id: r.post_run_id }),
+  );
 }
 
 // ---- update ----

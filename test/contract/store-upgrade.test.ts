@@ -84,8 +84,11 @@ describe('a --data store of the build before numbered migrations', () => {
     // Nothing was reloaded: the clock, the keys and every row are the old store's.
     expect((await jsonOf(fetch(`${sb.url}/_sandbox/clock`))).now).toBe(FIXTURE_NOW);
     expect(sb.apiKey).toBeNull();
+    // Every row stays; step 2 adds the posted delivery of the auto run's direct upload to tiktok.
     const after = rowCounts(file);
-    for (const [table, n] of Object.entries(before)) expect([table, after[table]]).toEqual([table, n]);
+    for (const [table, n] of Object.entries(before)) {
+      expect([table, after[table]]).toEqual([table, table === 'deliveries' ? n + 1 : n]);
+    }
 
     const posts = (await sb.get('/api/cli/posts?limit=100')).posts as Loose[];
     expect(posts.map((p) => `${p.caption}:${p.status}`).sort()).toEqual(
@@ -98,8 +101,23 @@ describe('a --data store of the build before numbered migrations', () => {
         'bulk three:draft',
         'from the draft run:draft',
         'from the auto run:posted',
+        'from the auto run:posted',
       ].sort(),
     );
+    const fromAutoRun = posts.filter((p) => p.caption === 'from the auto run');
+    const runId = fromAutoRun[0].run_id as string;
+    expect(fromAutoRun.map((p) => [p.platform, p.run_id]).sort()).toEqual([
+      ['linkedin', runId],
+      ['tiktok', runId],
+    ]);
+    const tiktok = fromAutoRun.find((p) => p.platform === 'tiktok');
+    expect(tiktok.direct_upload_id).toEqual(expect.any(String));
+    expect(tiktok.external_url).toMatch(/^https:\/\/www\.tiktok\.com\/@sandbox\/video\/tiktok_/);
+    const run = (await sb.get(`/api/agent/runs/${runId}?executor_id=${IDS.executor}`)).run;
+    expect(run.result.published_targets[0].direct_upload_id).toBe(tiktok.direct_upload_id);
+    expect([...run.result.social_post_ids].sort()).toEqual(fromAutoRun.map((p) => p.id).sort());
+    const analytics = await sb.get('/api/cli/analytics?platform=tiktok');
+    expect(analytics.totals.posts).toBe(1);
     expect(((await sb.get('/api/cli/posts', TEST_KEYS.b)).posts as Loose[]).map((p) => p.caption)).toEqual([
       'owner b',
     ]);
