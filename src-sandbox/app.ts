@@ -22,7 +22,7 @@ import { InvalidJsonBody, SandboxError } from './errors';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
-import { registerMcp } from './mcp/server';
+import { isInnerMcpCall, registerMcp } from './mcp/server';
 import { registerMediaRoutes } from './media/routes';
 import { expireReservations } from './media/service';
 import { registerPostRoutes } from './posts/routes';
@@ -188,7 +188,8 @@ export function buildApp(
     }
     // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
     if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
-    const fault = deps.faults.decide(path);
+    // A tool's call to a REST route is part of its /api/mcp request, whose fault was decided already.
+    const fault = isInnerMcpCall(req) ? null : deps.faults.decide(path);
     req.sandboxFault = fault;
     if (fault?.error)
       throw new SandboxError(503, 'SANDBOX_FAULT', 'injected fault: service unavailable, retry');

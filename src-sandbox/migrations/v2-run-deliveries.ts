@@ -7,15 +7,21 @@ import { randomUUID } from 'node:crypto';
  * list and in analytics. Runs completed before this step get their deliveries now, as they would have then.
  */
 export function runDeliveries(db: Database.Database): void {
-  db.exec(`ALTER TABLE posts ADD COLUMN run_id TEXT;
-    ALTER TABLE deliveries ADD COLUMN direct_upload_id TEXT;
-    CREATE INDEX IF NOT EXISTS posts_run ON posts (run_id) WHERE run_id IS NOT NULL;`);
+  // Added only where missing: a store whose version was lowered by hand may have them already.
+  addColumn(db, 'posts', 'run_id');
+  addColumn(db, 'deliveries', 'direct_upload_id');
+  db.exec('CREATE INDEX IF NOT EXISTS posts_run ON posts (run_id) WHERE run_id IS NOT NULL');
   const runs = db
     .prepare(
       `SELECT id, owner_id, output, result, finished_at FROM agent_runs WHERE state = 'completed' AND result IS NOT NULL`,
     )
     .all() as { id: string; owner_id: string; output: string | null; result: string; finished_at: string }[];
   for (const run of runs) backfillRun(db, run);
+}
+
+function addColumn(db: Database.Database, table: 'posts' | 'deliveries', column: string): void {
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
 }
 
 // The platform profile addresses of the sandbox's publisher when this step was written.

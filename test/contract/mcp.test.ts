@@ -54,6 +54,11 @@ describe('MCP server', () => {
         'list_skills',
         'reserve_media_upload',
         'update_post',
+        'create_automation',
+        'update_automation',
+        'pause_automation',
+        'resume_automation',
+        'remove_automation',
       ].sort(),
     );
     const createPost = tools.find((t) => t.name === 'create_post')!;
