@@ -4,7 +4,6 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +18,8 @@ import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import { InvalidJsonBody, SandboxError } from './errors';
+import { createDueBeforeRead } from './due-before-read';
+import { timeOrderedUuid } from './ids';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
@@ -257,7 +258,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     publicBaseUrl: () => baseUrl,
     aliasBaseUrl: () => aliasUrl,
     onTick: (fn) => void tickFns.push(fn),
-    uuid: () => randomUUID(),
+    uuid: () => timeOrderedUuid(),
   };
   const runTick = (): void => {
     const now = clock.now();
@@ -275,11 +276,10 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   });
 
   const faults = new Faults();
-  const runDue = (): void => {
-    const now = clock.now();
+  const runDue = createDueBeforeRead(ctx, (now) => {
     publishDue(ctx, now);
     expireReservations(ctx, now);
-  };
+  });
   const app = buildApp(ctx, { faults, runTick, runDue, quiet });
 
   // A new store gets a fixture; an existing `--data` store keeps everything it holds.

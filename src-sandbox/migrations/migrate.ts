@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { initialSchema } from './v1-initial';
 import { runDeliveries } from './v2-run-deliveries';
+import { dueIndexes } from './v3-due-indexes';
 
 export interface Migration {
   /** 1, 2, 3…: the store's `PRAGMA user_version` once this step has run. */
@@ -17,6 +18,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'the schema before versioning', up: initialSchema },
   { version: 2, name: 'posts know their run; direct uploads become posted deliveries', up: runDeliveries },
+  { version: 3, name: 'an index of pending uploads by expiry', up: dueIndexes },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

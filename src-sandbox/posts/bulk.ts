@@ -15,7 +15,7 @@ import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
-import { createParsedPost, updatePost } from './service';
+import { accountsById, insertParsedPost, updatePost } from './service';
 
 interface ItemRow {
   item_key: string;
@@ -80,11 +80,18 @@ export function bulkCreate(
   const iso = ctx.clock.now().toISOString();
   const db = ctx.db;
   return db.transaction(() => {
-    const find = stmt(db, 'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ? AND item_key = ?');
     const hashes = req.items.map(hashItem);
-    const existing = req.items.map(
-      (item) => find.get(ownerId, req.batch_id, item.item_key) as ItemRow | undefined,
+    // One read of what the batch already holds (usually nothing), not one per item.
+    const held = new Map(
+      (
+        stmt(db, 'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ?').all(
+          ownerId,
+          req.batch_id,
+        ) as ItemRow[]
+      ).map((r) => [r.item_key, r]),
     );
+    const existing = req.items.map((item) => held.get(item.item_key));
+    const accounts = accountsById(ctx, ownerId);
     existing.forEach((row, i) => {
       if (row && row.request_hash !== hashes[i]) {
         throw new SandboxError(
@@ -114,18 +121,19 @@ export function bulkCreate(
       }
       let row: ItemRow;
       try {
-        const created = createParsedPost(ctx, ownerId, item, {
+        const created = insertParsedPost(ctx, ownerId, item, {
           source: 'bulk',
           batchId: req.batch_id,
           itemKey: item.item_key,
+          accounts,
         });
         row = {
           item_key: item.item_key,
           idx: nextIdx,
           request_hash: hashes[i]!,
           status: 'created',
-          post_id: created.post.id,
-          social_post_ids: JSON.stringify(created.social_posts.map((d) => d.id)),
+          post_id: created.postId,
+          social_post_ids: JSON.stringify(created.deliveryIds),
           error: null,
         };
       } catch (err) {

@@ -38,6 +38,12 @@ export function listAccounts(ctx: SandboxContext, ownerId: string): Account[] {
   return rows.map(accountJson);
 }
 
+/** The owner's accounts by id, for checking many targets with one read. */
+export function accountsById(ctx: SandboxContext, ownerId: string): ReadonlyMap<string, AccountRow> {
+  const rows = stmt(ctx.db, 'SELECT * FROM accounts WHERE owner_id = ?').all(ownerId) as AccountRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** The owner's account, or null: a foreign id is indistinguishable from a missing one. */
 export function getAccount(ctx: SandboxContext, ownerId: string, accountId: string): AccountRow | null {
   const row = stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
@@ -55,7 +61,13 @@ export function targetIssues(
   ctx: SandboxContext,
   ownerId: string,
   targets: readonly Target[],
-  opts: { path: string; allowYoutube?: boolean; existingAccountIds?: readonly string[] },
+  opts: {
+    path: string;
+    allowYoutube?: boolean;
+    existingAccountIds?: readonly string[];
+    /** The owner's accounts when the caller has read them already (a bulk reads them once). */
+    accounts?: ReadonlyMap<string, AccountRow>;
+  },
 ): Record<string, string> {
   const issues: Record<string, string> = {};
   const seen = new Set(opts.existingAccountIds ?? []);
@@ -65,7 +77,9 @@ export function targetIssues(
       issues[`${at}.platform`] = YOUTUBE_REFUSED;
       return;
     }
-    const account = getAccount(ctx, ownerId, t.social_account_id);
+    const account = opts.accounts
+      ? (opts.accounts.get(t.social_account_id) ?? null)
+      : getAccount(ctx, ownerId, t.social_account_id);
     if (!account) {
       issues[`${at}.social_account_id`] = 'no connected account with this id';
       return;
@@ -128,6 +142,8 @@ export interface CreateOptions {
   runId?: string;
   /** Deliveries the run already published itself (direct uploads): recorded as `posted`. */
   published?: readonly PublishedElsewhere[];
+  /** The owner's accounts, read once by a caller creating many posts. */
+  accounts?: ReadonlyMap<string, AccountRow>;
 }
 
 /** A target a run published through a direct upload, before the post existed. */
@@ -187,11 +203,26 @@ export function createParsedPost(
   input: Readonly<CreateInput>,
   opts: CreateOptions = {},
 ): CreatePostResponse {
+  return postResponse(ctx, ownerId, insertParsedPost(ctx, ownerId, input, opts).postId);
+}
+
+/**
+ * Checks and writes a post and its deliveries; answers their ids only (bulk needs no more). Inside a
+ * caller's transaction it writes in place: every check runs before the first write, so an item never
+ * needs a savepoint of its own.
+ */
+export function insertParsedPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  input: Readonly<CreateInput>,
+  opts: CreateOptions = {},
+): { postId: string; deliveryIds: string[] } {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   const issues = targetIssues(ctx, ownerId, input.targets, {
     path: 'targets',
     allowYoutube: opts.allowYoutube ?? false,
+    ...(opts.accounts ? { accounts: opts.accounts } : {}),
   });
   const media = resolveMedia(ctx, ownerId, input.media ?? [], issues);
   if (input.scheduled_at !== undefined && input.action !== 'draft' && new Date(input.scheduled_at) <= now) {
@@ -204,8 +235,9 @@ export function createParsedPost(
   const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
   const publishNow = input.action !== 'draft' && scheduledAt === null;
   const postId = ctx.uuid();
+  const deliveryIds: string[] = [];
   const db = ctx.db;
-  db.transaction(() => {
+  const write = (): void => {
     stmt(
       db,
       `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
@@ -226,6 +258,7 @@ export function createParsedPost(
     );
     for (const target of input.targets) {
       const id = ctx.uuid();
+      deliveryIds.push(id);
       insertDelivery(ctx, {
         id,
         postId,
@@ -240,8 +273,10 @@ export function createParsedPost(
       if (publishNow) attemptPublish(ctx, getDeliveryRow(ctx, ownerId, id)!, now);
     }
     for (const p of opts.published ?? []) {
+      const id = ctx.uuid();
+      deliveryIds.push(id);
       insertDelivery(ctx, {
-        id: ctx.uuid(),
+        id,
         postId,
         ownerId,
         target: p.target,
@@ -257,8 +292,10 @@ export function createParsedPost(
         },
       });
     }
-  })();
-  return postResponse(ctx, ownerId, postId);
+  };
+  if (db.inTransaction) write();
+  else db.transaction(write)();
+  return { postId, deliveryIds };
 }
 
 function insertDelivery(
