@@ -242,7 +242,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   mkdirSync(dataDir, { recursive: true });
   const objectsDir = join(dataDir, 'objects');
   mkdirSync(objectsDir, { recursive: true });
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, { persistent: opts.dataDir !== undefined });
   const clock = new SandboxClock();
   clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
   restoreClock(clock, metaGet(db, 'clock_ms'), quiet);

@@ -4,10 +4,12 @@ import { migrate } from './migrations/migrate';
 
 /**
  * Opens (creating if needed) `dataDir/sandbox.db` and brings its schema up to this build's version
- * (migrations/migrate.ts). A store newer than this build is refused rather than misread.
+ * (migrations/migrate.ts). A store newer than this build is refused rather than misread. Without
+ * `persistent` (no `--data`: everything is removed on exit anyway) the store lives in memory, so a test's
+ * sandbox never waits on the disk.
  */
-export function openDatabase(dataDir: string): Database.Database {
-  const db = new Database(join(dataDir, 'sandbox.db'));
+export function openDatabase(dataDir: string, opts: { persistent: boolean }): Database.Database {
+  const db = new Database(opts.persistent ? join(dataDir, 'sandbox.db') : ':memory:');
   db.pragma('journal_mode = WAL');
   // No fsync, not even at checkpoints: a sandbox's data is not worth a stall in the middle of a test, and
   // WAL still keeps every committed transaction across a killed process (only an OS crash may lose the tail).

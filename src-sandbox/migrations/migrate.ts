@@ -18,7 +18,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'the schema before versioning', up: initialSchema },
   { version: 2, name: 'posts know their run; direct uploads become posted deliveries', up: runDeliveries },
-  { version: 3, name: "indexes of pending uploads by expiry and of a post's deliveries", up: dueIndexes },
+  { version: 3, name: "indexes for due work and for a post's deliveries", up: dueIndexes },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -53,6 +53,11 @@ export type PostMedia = {
   mime_type?: string;
 };
 
+/** Most deliveries have no settings and many posts no media: those need no parser. */
+const parseObject = (text: string): Record<string, unknown> =>
+  text === '{}' ? {} : (JSON.parse(text) as Record<string, unknown>);
+const parseMedia = (text: string): PostMedia[] => (text === '[]' ? [] : (JSON.parse(text) as PostMedia[]));
+
 export function accountJson(row: AccountRow): Account {
   return {
     id: row.id,
@@ -72,8 +77,8 @@ export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'ti
     social_account_id: row.social_account_id,
     caption: row.caption,
     title: post.title,
-    media: JSON.parse(post.media) as PostMedia[],
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    media: parseMedia(post.media),
+    settings: parseObject(row.settings),
     scheduled_at: row.scheduled_at,
     next_attempt_at: row.next_attempt_at,
     published_at: row.published_at,
@@ -92,7 +97,7 @@ export function postJson(row: PostRow, deliveries: readonly DeliveryRow[]): Pare
     id: row.id,
     caption: row.caption,
     title: row.title,
-    media: JSON.parse(row.media) as PostMedia[],
+    media: parseMedia(row.media),
     source: row.source,
     batch_id: row.batch_id,
     item_key: row.item_key,

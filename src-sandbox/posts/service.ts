@@ -203,7 +203,14 @@ export function createParsedPost(
   input: Readonly<CreateInput>,
   opts: CreateOptions = {},
 ): CreatePostResponse {
-  return postResponse(ctx, ownerId, insertParsedPost(ctx, ownerId, input, opts).postId);
+  const created = insertParsedPost(ctx, ownerId, input, opts);
+  // Published inline, the deliveries changed after they were written: read them back. Otherwise the rows
+  // written are the answer, without a second read.
+  if (created.publishedNow) return postResponse(ctx, ownerId, created.postId);
+  return {
+    post: postJson(created.post, created.deliveries),
+    social_posts: created.deliveries.map((d) => deliveryJson(d, created.post)),
+  };
 }
 
 /**
@@ -216,7 +223,14 @@ export function insertParsedPost(
   ownerId: string,
   input: Readonly<CreateInput>,
   opts: CreateOptions = {},
-): { postId: string; deliveryIds: string[] } {
+): {
+  postId: string;
+  deliveryIds: string[];
+  post: PostRow;
+  deliveries: DeliveryRow[];
+  /** True when the deliveries were attempted inline (and so no longer match `deliveries`). */
+  publishedNow: boolean;
+} {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   const issues = targetIssues(ctx, ownerId, input.targets, {
@@ -234,8 +248,20 @@ export function insertParsedPost(
   // Publish-now deliveries are inserted as scheduled-for-now, then attempted inline below.
   const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
   const publishNow = input.action !== 'draft' && scheduledAt === null;
-  const postId = ctx.uuid();
-  const deliveryIds: string[] = [];
+  const post: PostRow = {
+    id: ctx.uuid(),
+    owner_id: ownerId,
+    caption: input.caption,
+    title: input.title ?? null,
+    media: JSON.stringify(media),
+    source: opts.source ?? 'api',
+    batch_id: opts.batchId ?? null,
+    item_key: opts.itemKey ?? null,
+    run_id: opts.runId ?? null,
+    created_at: iso,
+    updated_at: iso,
+  };
+  const deliveries: DeliveryRow[] = [];
   const db = ctx.db;
   const write = (): void => {
     stmt(
@@ -243,25 +269,23 @@ export function insertParsedPost(
       `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      postId,
-      ownerId,
-      input.caption,
-      input.title ?? null,
-      JSON.stringify(media),
-      opts.source ?? 'api',
-      opts.batchId ?? null,
-      opts.itemKey ?? null,
-      opts.runId ?? null,
-      iso,
-      iso,
+      post.id,
+      post.owner_id,
+      post.caption,
+      post.title,
+      post.media,
+      post.source,
+      post.batch_id,
+      post.item_key,
+      post.run_id,
+      post.created_at,
+      post.updated_at,
       nextSeq(db),
     );
     for (const target of input.targets) {
-      const id = ctx.uuid();
-      deliveryIds.push(id);
-      insertDelivery(ctx, {
-        id,
-        postId,
+      const row = insertDelivery(ctx, {
+        id: ctx.uuid(),
+        postId: post.id,
         ownerId,
         target,
         caption: input.caption,
@@ -270,32 +294,39 @@ export function insertParsedPost(
         nextAttemptAt: input.action === 'draft' ? null : (scheduledAt ?? iso),
         iso,
       });
-      if (publishNow) attemptPublish(ctx, getDeliveryRow(ctx, ownerId, id)!, now);
+      deliveries.push(row);
+      if (publishNow) attemptPublish(ctx, row, now);
     }
     for (const p of opts.published ?? []) {
-      const id = ctx.uuid();
-      deliveryIds.push(id);
-      insertDelivery(ctx, {
-        id,
-        postId,
-        ownerId,
-        target: p.target,
-        caption: input.caption,
-        status: 'posted',
-        scheduledAt: null,
-        nextAttemptAt: null,
-        iso,
-        posted: {
-          at: p.publishedAt,
-          externalUrl: externalUrl(p.target.platform, p.platformPostId),
-          directUploadId: p.directUploadId,
-        },
-      });
+      deliveries.push(
+        insertDelivery(ctx, {
+          id: ctx.uuid(),
+          postId: post.id,
+          ownerId,
+          target: p.target,
+          caption: input.caption,
+          status: 'posted',
+          scheduledAt: null,
+          nextAttemptAt: null,
+          iso,
+          posted: {
+            at: p.publishedAt,
+            externalUrl: externalUrl(p.target.platform, p.platformPostId),
+            directUploadId: p.directUploadId,
+          },
+        }),
+      );
     }
   };
   if (db.inTransaction) write();
   else db.transaction(write)();
-  return { postId, deliveryIds };
+  return {
+    postId: post.id,
+    deliveryIds: deliveries.map((d) => d.id),
+    post,
+    deliveries,
+    publishedNow: publishNow,
+  };
 }
 
 function insertDelivery(
@@ -313,31 +344,51 @@ function insertDelivery(
     /** A delivery published elsewhere already: one attempt, its time and address. */
     posted?: { at: string; externalUrl: string; directUploadId: string };
   },
-): void {
+): DeliveryRow {
+  const row: DeliveryRow = {
+    id: d.id,
+    post_id: d.postId,
+    owner_id: d.ownerId,
+    social_account_id: d.target.social_account_id,
+    platform: d.target.platform,
+    settings: JSON.stringify(d.target.settings ?? {}),
+    caption: d.caption,
+    status: d.status,
+    scheduled_at: d.scheduledAt,
+    next_attempt_at: d.nextAttemptAt,
+    attempts: d.posted ? 1 : 0,
+    last_error: null,
+    published_at: d.posted?.at ?? null,
+    external_url: d.posted?.externalUrl ?? null,
+    direct_upload_id: d.posted?.directUploadId ?? null,
+    created_at: d.iso,
+    updated_at: d.iso,
+  };
   stmt(
     ctx.db,
     `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
        scheduled_at, next_attempt_at, attempts, published_at, external_url, direct_upload_id, created_at, updated_at, seq)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    d.id,
-    d.postId,
-    d.ownerId,
-    d.target.social_account_id,
-    d.target.platform,
-    JSON.stringify(d.target.settings ?? {}),
-    d.caption,
-    d.status,
-    d.scheduledAt,
-    d.nextAttemptAt,
-    d.posted ? 1 : 0,
-    d.posted?.at ?? null,
-    d.posted?.externalUrl ?? null,
-    d.posted?.directUploadId ?? null,
-    d.iso,
-    d.iso,
+    row.id,
+    row.post_id,
+    row.owner_id,
+    row.social_account_id,
+    row.platform,
+    row.settings,
+    row.caption,
+    row.status,
+    row.scheduled_at,
+    row.next_attempt_at,
+    row.attempts,
+    row.published_at,
+    row.external_url,
+    row.direct_upload_id,
+    row.created_at,
+    row.updated_at,
     nextSeq(ctx.db),
   );
+  return row;
 }
 
 // ---- read ----
@@ -377,29 +428,56 @@ export function resolvePostId(ctx: SandboxContext, ownerId: string, id: string):
 
 const StatusFilter = z.object({ status: DeliveryStatus.optional() });
 
+type PostPart = Pick<PostRow, 'media' | 'title' | 'run_id'>;
+const POST_PARTS_KEPT = 10_000;
+const postParts = new WeakMap<SandboxContext['db'], Map<string, PostPart>>();
+
+/**
+ * What a delivery shows of its parent post. Those fields never change once the post is written, so they are
+ * kept in memory (bounded) and a page of deliveries is read without joining the posts table; the ids are
+ * never reused, so a kept entry of a deleted post is simply never asked for again.
+ */
+function partsOf(ctx: SandboxContext, postIds: readonly string[]): Map<string, PostPart> {
+  let kept = postParts.get(ctx.db);
+  if (!kept) {
+    kept = new Map();
+    postParts.set(ctx.db, kept);
+  }
+  const missing = [...new Set(postIds.filter((id) => !kept.has(id)))];
+  if (missing.length > 0) {
+    if (kept.size + missing.length > POST_PARTS_KEPT) kept.clear();
+    const rows = stmt(
+      ctx.db,
+      'SELECT id, media, title, run_id FROM posts WHERE id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(missing)) as (PostPart & { id: string })[];
+    for (const { id, ...part } of rows) kept.set(id, part);
+  }
+  return kept;
+}
+
 /** `GET /api/cli/posts`: the owner's deliveries, newest first. */
 export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown): Delivery[] {
   const q = parse(ListPostsQuery, query);
   const { status } = parse(StatusFilter, { status: q.status });
   const rows = stmt(
     ctx.db,
-    `SELECT d.*, p.media AS post_media, p.title AS post_title, p.run_id AS post_run_id
-     FROM deliveries d JOIN posts p ON p.id = d.post_id
-     WHERE d.owner_id = @owner AND (@status IS NULL OR d.status = @status) AND (@platform IS NULL OR d.platform = @platform)
-     ORDER BY d.created_at DESC, d.seq DESC LIMIT @limit`,
+    `SELECT * FROM deliveries
+     WHERE owner_id = @owner AND (@status IS NULL OR status = @status) AND (@platform IS NULL OR platform = @platform)
+     ORDER BY created_at DESC, seq DESC LIMIT @limit`,
   ).all({
     owner: ownerId,
     status: status ?? null,
     platform: q.platform ?? null,
     limit: q.limit ?? 50,
-  }) as (DeliveryRow & {
-    post_media: string;
-    post_title: string | null;
-    post_run_id: string | null;
-  })[];
-  return rows.map((r) =>
-    deliveryJson(r, { media: r.post_media, title: r.post_title, run_id: r.post_run_id }),
+  }) as DeliveryRow[];
+  const parts = partsOf(
+    ctx,
+    rows.map((r) => r.post_id),
   );
+  return rows.flatMap((r) => {
+    const post = parts.get(r.post_id);
+    return post ? [deliveryJson(r, post)] : [];
+  });
 }
 
 // ---- update ----
