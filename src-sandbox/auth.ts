@@ -77,3 +77,9 @@ export function optionalApiKey(req: FastifyRequest, ctx: SandboxContext): ApiKey
   if (!key || key.revoked || key.expires_at <= ctx.clock.now().toISOString()) return null;
   return { ownerId: key.owner_id, keyId: key.id };
 }
+
+/** True when `key` would be accepted now (known, not revoked, not expired on the sandbox clock). */
+export function isLiveApiKey(ctx: SandboxContext, key: string): boolean {
+  const row = findKey(ctx, key);
+  return row !== null && !row.revoked && row.expires_at > ctx.clock.now().toISOString();
+}

@@ -1,6 +1,6 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, type CommandEntry } from './commands/index';
-import type { CliDeps } from './context';
+import type { CliDeps, InvocationState } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
 import { Output, scrubForTerminal, type CliIo } from './output';
 import { VERSION } from './version';
@@ -110,12 +110,13 @@ function strictSubcommands(cmd: Command): void {
   cmd.on('command:*', (operands: string[]) => unknownSubcommand(cmd, operands[0] ?? ''));
 }
 
+const VERSION_OPTION = new Option('-V, --version', 'print the version');
+
 function rootCommand(io: CliIo): Command {
   const program = new Command('postdesk')
     .description(
       'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
     )
-    .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
     .addOption(
       new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)').argParser(
@@ -125,7 +126,18 @@ function rootCommand(io: CliIo): Command {
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addOption(
+      new Option('--verbose', 'log what happens underneath (retries, failures ridden out) to stderr'),
+    )
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      // Listed like any option, though runCli answers it itself (see there) rather than commander.
+      visibleOptions(cmd) {
+        const options = Help.prototype.visibleOptions.call(this, cmd);
+        return cmd.parent ? options : [VERSION_OPTION, ...options];
+      },
+    })
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
@@ -158,8 +170,9 @@ export async function buildProgram(
   const program = rootCommand(io);
   const wanted = new Set(opts.load === 'all' ? COMMANDS : commandsToLoad(args));
   let deps: CliDeps | null = null;
-  let state: { exitCode: number; close(): Promise<void> } = {
+  let state: InvocationState = {
     exitCode: EXIT.ok,
+    setVerbose: () => undefined,
     close: async () => undefined,
   };
   if (wanted.size > 0) {
@@ -177,6 +190,10 @@ export async function buildProgram(
       program.command(entry.name).summary(entry.summary);
     }
   });
+  // The core's log reaches stderr with --verbose: known once the command line is parsed.
+  program.hook('preAction', (_program, action) =>
+    state.setVerbose(action.optsWithGlobals<{ verbose?: boolean }>().verbose === true),
+  );
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
@@ -190,6 +207,11 @@ export async function buildProgram(
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  // Only as the whole command line: commander's global --version would swallow `skills show ID --version 1.0.0`.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const json = args.includes('--json');
   let built: BuiltProgram | null = null;
   let code: number = EXIT.ok;

@@ -52,12 +52,16 @@ export const SettingsView = z.object({
   ffprobe_path: z.string().trim().min(1).max(4096).nullable(),
   /** Which folder the built-in folder agent publishes from, per automation. */
   automation_folders: z.array(AutomationFolder).max(500),
+  /** Read-only: where this host writes its log (the desktop app's rotating file); null where it keeps none. */
+  log_file: z.string().max(4096).nullable(),
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsPatch = SettingsView.partial().refine((p) => Object.keys(p).length > 0, {
-  message: 'change at least one setting',
-});
+export const SettingsPatch = SettingsView.omit({ log_file: true })
+  .partial()
+  .refine((p) => Object.keys(p).length > 0, {
+    message: 'change at least one setting',
+  });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 /**

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src-main/core/api/client';
 import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
 import { createManualClock } from '../../src-main/core/executor/clock';
-import type { Executor, RunInfo } from '../../src-main/core/executor/executor';
+import type { Executor } from '../../src-main/core/executor/executor';
+import type { RunInfo } from '../../src-main/core/executor/executor-events';
 import { FOLDER_STATE_FILE } from '../../src-main/core/executor/agents/folder-agent';
 import { automationFolderOf, createExecutorFromCore } from '../../src-main/core/executor/from-core';
 import { Settings } from '../../src-main/core/config/settings';
@@ -215,6 +216,8 @@ describe('an agent program', () => {
       POSTDESK_TASK: join(row.run_dir!, 'task.md'),
       POSTDESK_RUN_JSON: join(row.run_dir!, 'run.json'),
       POSTDESK_FOLDER: userDir,
+      // Set by bubblewrap when the agent is confined (the default where it exists): the directory it starts in.
+      PWD: row.run_dir,
     };
     for (const [name, value] of Object.entries(seen.env)) {
       if (name in own) expect({ [name]: value }).toEqual({ [name]: own[name as keyof typeof own] });

@@ -1,14 +1,18 @@
 import { Option, type Command } from 'commander';
+import type { Logger } from '../../core/common/logger';
 import { createPolledClock, type Clock } from '../../core/executor/clock';
 import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
 import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
+import { attachMetrics, metricsOf } from '../../core/executor/metrics';
+import { serveMetrics } from '../../core/executor/metrics-server';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../core/executor/occurrences';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import { truncate, type Output } from '../output';
+import { registerExecutorServiceCommand } from './executor-service';
 import { runRow } from './runs';
 
 interface ExecutorFlags {
@@ -23,6 +27,7 @@ interface ExecutorFlags {
   timeout?: string;
   stopGrace?: string;
   sandboxClock?: boolean;
+  metricsPort?: string;
 }
 
 const positive = (flag: string, v: string | undefined): number | undefined => {
@@ -33,12 +38,16 @@ const positive = (flag: string, v: string | undefined): number | undefined => {
 };
 
 /** Reads the sandbox's virtual clock, so a daemon follows a test (or a demo) that moves it. */
-async function sandboxClock(baseUrl: string): Promise<Clock & { stop(): void }> {
-  const clock = createPolledClock(async () => {
-    const res = await fetch(`${baseUrl}/_sandbox/clock`);
-    if (!res.ok) throw new Error(`GET /_sandbox/clock answered ${res.status}`);
-    return new Date(((await res.json()) as { now: string }).now);
-  }, 50);
+async function sandboxClock(baseUrl: string, log: Logger): Promise<Clock & { stop(): void }> {
+  const clock = createPolledClock(
+    async () => {
+      const res = await fetch(`${baseUrl}/_sandbox/clock`);
+      if (!res.ok) throw new Error(`GET /_sandbox/clock answered ${res.status}`);
+      return new Date(((await res.json()) as { now: string }).now);
+    },
+    50,
+    log,
+  );
   await clock.start();
   return clock;
 }
@@ -95,12 +104,16 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       '--sandbox-clock',
       "follow the sandbox's virtual clock (GET /_sandbox/clock) instead of real time",
     )
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics (/metrics) and a health check (/healthz) on 127.0.0.1 at this port (0: any free one)',
+    )
     .action(async (flags: ExecutorFlags, self: Command) => {
       const out = deps.output(self);
       const core = await deps.core(self, { replay: false });
       const concurrency = positive('--concurrency', flags.concurrency);
       const grace = positive('--grace', flags.grace);
-      const clock = flags.sandboxClock ? await sandboxClock(core.endpoint.baseUrl) : undefined;
+      const clock = flags.sandboxClock ? await sandboxClock(core.endpoint.baseUrl, deps.log) : undefined;
       if (clock) deps.onClose(() => clock.stop());
       const executor = await createExecutorFromCore(core, {
         agentType: flags.agentType,
@@ -114,10 +127,23 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
           ...(concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(concurrency)) } : {}),
           ...(flags.missed ? { missedRunPolicy: flags.missed } : {}),
           ...(grace !== undefined ? { graceMs: grace * 60_000 } : {}),
-          log: (line) => out.note(line),
+          // Human mode prints what the executor did and why as notes; --json leaves it to --verbose.
+          logger: {
+            debug: (m, f) => deps.log.debug(m, f),
+            info: (m, f) => (out.json ? deps.log.info(m, f) : out.note(m)),
+            warn: (m, f) => (out.json ? deps.log.warn(m, f) : out.note(m)),
+            error: (m, f) => (out.json ? deps.log.error(m, f) : out.note(m)),
+          },
         },
       });
       if (!out.json) watch(executor, out);
+      if (flags.metricsPort !== undefined) {
+        const port = positive('--metrics-port', flags.metricsPort) ?? 0;
+        const metrics = (metricsOf(executor) ?? attachMetrics(executor)).withProcessMetrics();
+        const server = await serveMetrics(metrics, Math.floor(port));
+        deps.onClose(() => server.close());
+        out.note(`metrics on ${server.url}/metrics, health on ${server.url}/healthz`);
+      }
       const stopGraceMs = (positive('--stop-grace', flags.stopGrace) ?? 30) * 1000;
 
       if (flags.once) {
@@ -172,4 +198,6 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       const flags = self.optsWithGlobals<{ folder?: string; state?: string }>();
       deps.setExitCode(await folderAgentMain({ folder: flags.folder, state: flags.state }));
     });
+
+  registerExecutorServiceCommand(cmd, deps);
 }

@@ -7,6 +7,7 @@ import {
   type ResponseOf,
 } from '../../../src-shared/api/operations';
 import type { BulkItemResult } from '../../../src-shared/api/bulk';
+import type { Logger } from '../common/logger';
 import { ApiError, CredentialMissingError, ValidationError, toFieldIssue } from './errors';
 import { registerSecret } from './redact';
 import { createTransport, type RetryOptions, type TimeoutOptions, type Transport } from './transport';
@@ -22,6 +23,8 @@ export interface ApiClientOptions {
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
+  /** Where retries and failures ridden out are noted. */
+  log?: Logger;
 }
 
 export interface RequestInput<N extends OperationName> {
@@ -111,6 +114,12 @@ export interface ApiClient {
     batchId: string,
     opts?: { pageSize?: number } & CallOptions,
   ): AsyncGenerator<BulkItemResult, void, undefined>;
+
+  /**
+   * `fetch` for the service's MCP endpoint (`{baseUrl}/api/mcp`) with this client's API key as bearer: what an
+   * MCP client transport is handed, so the key never leaves the client. Any other address is refused.
+   */
+  mcpFetch(url: string | URL, init?: RequestInit): Promise<Response>;
 
   /** The keep-alive (or proxy) dispatcher, for raw requests such as upload PUTs. */
   readonly dispatcher: Dispatcher;
@@ -335,6 +344,20 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.total) return;
       }
+    },
+
+    async mcpFetch(url, init) {
+      const endpoint = `${transport.baseUrl.replace(/\/+$/, '')}/api/mcp`;
+      if (new URL(String(url)).href !== new URL(endpoint).href) {
+        throw new ValidationError(
+          [{ path: 'url', message: `only ${endpoint} is reachable this way` }],
+          'mcp',
+          'path',
+        );
+      }
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${await apiKey('mcp')}`);
+      return fetch(endpoint, { ...init, headers });
     },
 
     dispatcher: transport.dispatcher,

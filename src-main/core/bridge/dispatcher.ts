@@ -4,7 +4,9 @@ import { findChannel, type EventChannelName } from '../../../src-shared/ipc/cont
 import type { InvokeDef } from '../../../src-shared/ipc/define';
 import { redactDeep, redactSecrets, toFieldIssue } from '../api/errors';
 import { UNEXPECTED, invalidInput, issueMessageForPeople, toBridgeError } from './bridge-fault';
-import type { Disposable } from './events';
+import type { Disposable } from '../common/events';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
 
@@ -39,7 +41,7 @@ export function createBridgeDispatcher(
   handlers: Handlers,
   events: BridgeEvents,
   /** Where a failure nobody expected is written: the page gets a sentence, the log gets what happened. */
-  log: (message: string) => void = () => undefined,
+  log: Logger = silentLogger,
 ): BridgeDispatcher {
   const table = handlers as unknown as Record<string, Record<string, AnyHandler | undefined>>;
   return {
@@ -72,7 +74,7 @@ export function createBridgeDispatcher(
         return ok(scrubSecrets(checked.data));
       } catch (e) {
         const error = toBridgeError(e);
-        if (error.kind === 'internal') log(`${entry.name} failed: ${redactSecrets(String(e))}`);
+        if (error.kind === 'internal') log.error(`${entry.name} failed`, { error: errorText(e) });
         return fail(error);
       }
     },

@@ -1,8 +1,8 @@
 import type { SettingsPatch as ViewPatch, SettingsView } from '../../../src-shared/ipc/settings';
 import type { Settings, SettingsPatch } from '../config/settings';
 
-/** The core's settings as the bridge shows them (snake_case, agent commands as a list). */
-export function toSettingsView(s: Readonly<Settings>): SettingsView {
+/** The core's settings as the bridge shows them (snake_case, agent commands as a list), with the host's log file. */
+export function toSettingsView(s: Readonly<Settings>, logFile: string | null = null): SettingsView {
   return {
     base_url: s.baseUrl,
     alias_url: s.aliasUrl,
@@ -23,6 +23,7 @@ export function toSettingsView(s: Readonly<Settings>): SettingsView {
       automation_id,
       folder,
     })),
+    log_file: logFile,
   };
 }
 

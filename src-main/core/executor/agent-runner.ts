@@ -1,6 +1,9 @@
+import { errorText } from '../common/error-text';
+import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { runFolderAgent } from './agents/folder-agent';
+import { confineLaunch, type ConfinementSource } from './confine/launch';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
 import { parseStepLine, type StepLine } from './step-line';
@@ -12,6 +15,7 @@ export interface AgentInvocation {
   readonly runJsonFile: string;
   readonly logFile: string;
   readonly runId: string;
+  readonly automationId?: string;
   /** The user's folder for this run's automation (the `automationFolders` setting, else `--folder`). */
   readonly folder?: string | undefined;
   readonly timeoutMs: number;
@@ -22,26 +26,30 @@ export interface AgentInvocation {
   readonly onSpawn: (pid: number) => void;
   /** Each line as it is appended to the run log. */
   readonly onLog?: (line: LogLine) => void;
+  readonly logger?: Logger;
 }
 
 /** Runs one agent to completion; never throws, the exit says what happened. */
 export type AgentRunner = (inv: AgentInvocation) => Promise<AgentExit>;
 
-/** An agent that is an external program: spawned without a shell in the run directory. */
-export function processAgent(command: AgentCommand): AgentRunner {
-  return (inv) =>
-    runAgentProcess({
-      command,
+/** An agent that is an external program: spawned without a shell in the run directory, confined by policy. */
+export function processAgent(command: AgentCommand, confinement?: ConfinementSource): AgentRunner {
+  return async (inv) => {
+    const env = buildAgentEnv({
+      runDir: inv.runDir,
+      outputFile: inv.outputFile,
+      taskFile: inv.taskFile,
+      runJsonFile: inv.runJsonFile,
+      folder: inv.folder,
+      extra: command.env,
+      secrets: inv.secrets,
+    });
+    const launch = await confineLaunch(command, env, inv, confinement);
+    if (launch.kind === 'refused') return { kind: 'spawn-error', message: launch.reason };
+    return runAgentProcess({
+      command: launch.command,
       cwd: inv.runDir,
-      env: buildAgentEnv({
-        runDir: inv.runDir,
-        outputFile: inv.outputFile,
-        taskFile: inv.taskFile,
-        runJsonFile: inv.runJsonFile,
-        folder: inv.folder,
-        extra: command.env,
-        secrets: inv.secrets,
-      }),
+      env: launch.env,
       logFile: inv.logFile,
       timeoutMs: inv.timeoutMs,
       signal: inv.signal,
@@ -49,6 +57,7 @@ export function processAgent(command: AgentCommand): AgentRunner {
       onSpawn: inv.onSpawn,
       ...(inv.onLog ? { onLog: inv.onLog } : {}),
     });
+  };
 }
 
 /** Why the folder agent did not run: said in the run's failure, for a person. */
@@ -63,7 +72,9 @@ export function inProcessFolderAgent(): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch((err: unknown) =>
+        inv.logger?.warn(`run ${inv.runId}: could not append to run.log: ${errorText(err)}`),
+      );
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
@@ -76,7 +87,7 @@ export function inProcessFolderAgent(): AgentRunner {
       const onAbort = () =>
         resolve({
           kind: 'cancelled',
-          reason: String((inv.signal.reason as Error)?.message ?? 'cancelled'),
+          reason: errorText(inv.signal.reason ?? 'cancelled'),
           stderrTail: '',
         });
       if (inv.signal.aborted) onAbort();
@@ -91,7 +102,7 @@ export function inProcessFolderAgent(): AgentRunner {
         kind: 'exited',
         code: 1,
         signal: null,
-        stderrTail: `folder agent: ${(err as Error).message}`,
+        stderrTail: `folder agent: ${errorText(err)}`,
       }),
     );
     try {

@@ -9,8 +9,10 @@ import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
+import { ExecutorFiguresCard } from './ExecutorFiguresCard';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
+import { LogFileNote } from './LogFileNote';
 
 type Policy = SettingsView['missed_run_policy'];
 /** A Record so a policy added to the contract must get its words here. */
@@ -119,8 +121,10 @@ export function SettingsScreen() {
           update={update}
         />
       ) : null}
+      <ExecutorFiguresCard />
       <UpdatesCard settings={settings.data} />
       <About />
+      <LogFileNote file={settings.data?.log_file} />
     </div>
   );
 }
