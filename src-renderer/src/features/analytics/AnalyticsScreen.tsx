@@ -14,6 +14,7 @@ import {
 import { useShallow } from 'zustand/react/shallow';
 import type { AnalyticsResponse, Metrics } from '../../../../src-shared/api/analytics';
 import type { Platform } from '../../../../src-shared/api/common';
+import { plainName } from '../../app/bidi';
 import { formatCompact, formatDay } from '../../app/format';
 import { hrefOf, navigate, useRoute } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
@@ -239,7 +240,7 @@ function Overview() {
                             {platform ? <PlatformMark platform={platform} /> : null}
                             <a href={hrefOf('analytics', { post: p.post_id })}>
                               {typeof p.caption === 'string' && p.caption
-                                ? p.caption.slice(0, 60)
+                                ? plainName(p.caption.slice(0, 60))
                                 : p.post_id.slice(0, 8)}
                             </a>
                           </span>
@@ -419,7 +420,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
             <section className="card">
               <div className="card__body">
                 <p className="section-title">Caption</p>
-                <p>{data.post.caption}</p>
+                <p>{plainName(data.post.caption)}</p>
               </div>
             </section>
           ) : null}

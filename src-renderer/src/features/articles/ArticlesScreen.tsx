@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Article, ArticleDestination, ArticleTargetResult } from '../../../../src-shared/api/articles';
 import type { BridgeError } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
 import { IconDoc } from '../../components/icons';
 import { ExternalLink } from '../../components/ExternalLink';
@@ -72,7 +73,7 @@ export function ArticlesScreen() {
                     aria-current={selected === a.id}
                     onClick={() => setSelected(a.id)}
                   >
-                    <span className="article-item__title">{a.title}</span>
+                    <span className="article-item__title">{plainName(a.title)}</span>
                     <span className="article-item__meta">
                       <StatusBadge status={a.status} />
                       <span className="faint">{formatDate(a.updated_at)}</span>
@@ -267,7 +268,7 @@ function ArticleView({ article, onDeleted }: { readonly article: Article; readon
     <article className="card" aria-label={article.title}>
       <div className="card__header">
         <div>
-          <h2>{article.title}</h2>
+          <h2>{plainName(article.title)}</h2>
           <p className="muted">
             Created {formatDateTime(article.created_at)} · updated {formatDateTime(article.updated_at)}
           </p>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AutomationView, ExecutorStatus } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, formatRelative } from '../../app/format';
 import { useRoute } from '../../app/router';
@@ -158,7 +159,7 @@ function AutomationRow({
     <li className="automation">
       <div className="automation__main">
         <div className="automation__title">
-          <span className="automation__name">{a.name}</span>
+          <span className="automation__name">{plainName(a.name)}</span>
           <StatusBadge status={a.status} />
           <span className="badge badge--plain">
             {a.execution_mode === 'auto' ? 'auto publish' : 'drafts'}
@@ -304,7 +305,7 @@ function RunsSection() {
                   >
                     <span className="run-item__top">
                       <span className="run-item__name">
-                        {r.automation_name ?? r.automation_id.slice(0, 8)}
+                        {r.automation_name ? plainName(r.automation_name) : 'An automation'}
                       </span>
                       <StatusBadge status={r.state} />
                     </span>

@@ -1,6 +1,7 @@
 import { Fragment, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BulkRow } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDateTime, plural } from '../../app/format';
 import { hrefOf } from '../../app/router';
 import { IconLayers, IconRefresh, IconUpload } from '../../components/icons';
@@ -73,7 +74,7 @@ export function BulkScreen() {
         <>
           <section className="card" aria-labelledby="bulk-plan-title">
             <div className="card__header">
-              <h2 id="bulk-plan-title">Dry run: {plan.source_name ?? 'CSV'}</h2>
+              <h2 id="bulk-plan-title">Dry run: {plan.source_name ? plainName(plan.source_name) : 'CSV'}</h2>
               <span className="muted">{s.submission ? 'Sent.' : 'Nothing has been sent yet.'}</span>
             </div>
             <div className="card__body form-stack">
@@ -380,7 +381,7 @@ function BatchHistory() {
                   <Fragment key={b.batch_id}>
                     <tr>
                       <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
-                      <td>{b.source_name ?? <span className="faint">—</span>}</td>
+                      <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
                       <td className="tabular">{b.total}</td>
                       <td className="tabular">{b.created_count}</td>
                       <td className="tabular">{b.failed_count}</td>

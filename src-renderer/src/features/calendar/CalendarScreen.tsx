@@ -12,6 +12,7 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
+import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, localZone } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
@@ -72,7 +73,7 @@ export function CalendarScreen() {
           {
             id: d.id,
             start,
-            title: d.caption || '(no caption)',
+            title: d.caption ? plainName(d.caption) : '(no caption)',
             editable: draggable(d),
             classNames: ['cal-event', `cal-event--${d.platform}`, `cal-event--${d.status}`],
             extendedProps: { delivery: d },

@@ -4,6 +4,7 @@ import type { Account } from '../../../../src-shared/api/accounts';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import type { BridgeError } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDateTime, fromLocalInput, localZone, toLocalInput } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { hrefOf } from '../../app/router';
@@ -177,7 +178,7 @@ export function PostDialog({
         <div className="field">
           <span className="field__label">Caption</span>
           <p className="post-dialog__caption">
-            {delivery.caption || <span className="faint">(no caption)</span>}
+            {delivery.caption ? plainName(delivery.caption) : <span className="faint">(no caption)</span>}
           </p>
         </div>
       )}

@@ -3,6 +3,7 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { Delivery, DeliveryStatus } from '../../../../src-shared/api/posts';
+import { plainName } from '../../app/bidi';
 import { formatDateTime } from '../../app/format';
 import { hrefOf, useRoute } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
@@ -283,8 +284,8 @@ const PostRow = memo(function PostRow({
         <PlatformMark platform={d.platform} />
         <span className="post-table__ellipsis">{account?.name ?? PLATFORM_META[d.platform].label}</span>
       </span>
-      <span role="cell" className="post-table__caption post-table__ellipsis" title={d.caption}>
-        {d.caption || <span className="faint">(no caption)</span>}
+      <span role="cell" className="post-table__caption post-table__ellipsis" title={plainName(d.caption)}>
+        {d.caption ? plainName(d.caption) : <span className="faint">(no caption)</span>}
       </span>
       <span role="cell">
         <StatusBadge status={d.status} />

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { plainName } from '../../app/bidi';
 import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
 import { Freshness } from '../../components/Freshness';
@@ -54,7 +55,7 @@ export function SkillsScreen() {
                     aria-current={selected?.id === s.id}
                     onClick={() => void select(s.id)}
                   >
-                    <span className="skill-item__name">{s.name}</span>
+                    <span className="skill-item__name">{plainName(s.name)}</span>
                     <span className="skill-item__desc muted">{s.description}</span>
                     <span className="badge badge--plain">v{s.latest_version}</span>
                   </button>
@@ -80,7 +81,7 @@ export function SkillsScreen() {
             <>
               <div className="card__header">
                 <div>
-                  <h2>{d.skill.name}</h2>
+                  <h2>{plainName(d.skill.name)}</h2>
                   <p className="muted">{d.skill.description}</p>
                 </div>
                 <div className="field skill-version">
