@@ -31,6 +31,8 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 export function noticeText(text: string | null | undefined, fallback: string): string {
   const flat = (text ?? '')
     .replace(BIDI_CONTROLS, '')
+    // ANSI escape sequences (an agent's coloured output): the colour codes go with the escape.
+    // eslint-disable-next-line no-control-regex
     .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
     .replace(/\p{Cc}+/gu, ' ')
     .replace(/\s+/g, ' ')
