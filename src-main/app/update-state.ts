@@ -5,13 +5,12 @@ import type { UpdateState } from '../../src-shared/ipc/updates';
 export {
   Activity,
   RELEASE_NOTES_MAX,
-  UPDATE_CHANNELS,
   UPDATE_PHASES,
-  UpdateChannel,
   UpdatePhase,
   UpdateProgress,
   UpdateState,
 } from '../../src-shared/ipc/updates';
+export type { UpdateChannel } from '../../src-shared/settings';
 
 export type UpdateNotice = Readonly<{ level: 'info' | 'warning'; message: string }>;
 

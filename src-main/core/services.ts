@@ -1,6 +1,7 @@
 import { createApiClient, type ApiClient } from './api/client';
 import type { RetryOptions } from './api/transport';
-import { readSettings, updateSettings, type Settings, type SettingsPatch } from './config/settings';
+import { readSettings, updateSettings, type SettingsPatch } from './config/settings';
+import type { Settings } from '../../src-shared/settings';
 import { moveProxyPasswordToKeychain, readProxyPassword } from './config/proxy';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
 import { securePrivateDataDir, storeFile } from './paths';

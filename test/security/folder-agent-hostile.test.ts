@@ -10,7 +10,7 @@ import { createManualClock } from '../../src-main/core/executor/clock';
 import type { Executor, RunInfo } from '../../src-main/core/executor/executor';
 import { FOLDER_STATE_FILE } from '../../src-main/core/executor/agents/folder-agent';
 import { automationFolderOf, createExecutorFromCore } from '../../src-main/core/executor/from-core';
-import { Settings } from '../../src-main/core/config/settings';
+import { Settings } from '../../src-shared/settings';
 import { openLocal } from '../../src-main/core/services';
 import { FIXTURE_NOW, IDS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 

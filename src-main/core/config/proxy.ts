@@ -1,7 +1,7 @@
 import { REDACTED, registerSecret } from '../api/redact';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SettingsService } from '../services';
-import type { Settings } from './settings';
+import type { Settings } from '../../../src-shared/settings';
 
 /**
  * The proxy's password is a credential: it lives in the keychain beside the API key, and the `proxyUrl`

@@ -1,7 +1,7 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../services';
-import type { Settings } from '../config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import { executorDataDir } from '../paths';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
