@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './api/limits';
+import { LIMITS, LOCAL_PATH_MAX as PATH_MAX } from './api/limits';
 
 /** The executor's policy for runs missed while it was off: run the latest, skip them, or run them all. */
 export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
@@ -9,9 +9,6 @@ export type MissedRunPolicy = (typeof MISSED_RUN_POLICIES)[number];
 export const UPDATE_CHANNELS = ['stable', 'beta'] as const;
 export const UpdateChannel = z.enum(UPDATE_CHANNELS);
 export type UpdateChannel = z.infer<typeof UpdateChannel>;
-
-/** Longest path or program argument a setting holds. */
-const PATH_MAX = 4096;
 
 /** A folder on this computer: absolute, or under the home folder (`~/…`). */
 export const LocalFolderPath = z

@@ -3,6 +3,7 @@ import {
   CreatePostRequest,
   DELETABLE_STATUSES,
   DeliveryStatus,
+  LIMITS,
   ListPostsQuery,
   UpdatePostRequest,
   type Account,
@@ -297,7 +298,7 @@ export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown):
     owner: ownerId,
     status: status ?? null,
     platform: q.platform ?? null,
-    limit: q.limit ?? 50,
+    limit: q.limit ?? LIMITS.pageSizeDefault.posts,
   }) as (DeliveryRow & {
     post_media: string;
     post_title: string | null;

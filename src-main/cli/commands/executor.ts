@@ -4,7 +4,7 @@ import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
 import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
-import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../core/executor/occurrences';
+import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../src-shared/settings';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { truncate, type Output } from '../output';

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
 import type { CreatePostResult, QueuedPost } from '../../../src-shared/ipc/posts';
 import type { ApiClient } from '../api/client';
@@ -75,7 +76,7 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
   const deliveriesOf = async (client: ApiClient, postId: string): Promise<Delivery[]> => {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const { posts } = await client.listPosts({ limit: 100 });
+        const { posts } = await client.listPosts({ limit: LIMITS.pageSizeMax });
         return posts.filter((d) => d.post_id === postId);
       } catch {
         // the post exists; only reading it back failed: try again, then answer without its deliveries

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
@@ -64,7 +65,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
     const worker = async () => {
       for (let q = queue.shift(); q; q = queue.shift()) {
         try {
-          await client.listPosts({ ...q, limit: 100 });
+          await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
         } catch (err) {
           firstError ??= err;
         }

@@ -15,13 +15,8 @@ import {
 } from './journal';
 import { createCoreMedia } from './media-core';
 import type { ExecutorMedia } from './media-port';
-import {
-  nextOccurrence,
-  occurrencesBetween,
-  planOccurrences,
-  type MissedCode,
-  type MissedRunPolicy,
-} from './occurrences';
+import { nextOccurrence, occurrencesBetween, planOccurrences, type MissedCode } from './occurrences';
+import type { MissedRunPolicy } from '../../../src-shared/settings';
 import { errorFacts, hasCode, isTransient, type ExecutorApi } from './ports';
 import { clip, redact } from './redact';
 import { retryTransient, type RetryOptions } from './retry';
@@ -521,8 +516,8 @@ export class Executor {
   private async register(): Promise<void> {
     const known = this.journal.identity();
     const body = {
-      name: this.opts.name.slice(0, 100),
-      agent_type: this.opts.agentType.slice(0, 50),
+      name: this.opts.name.slice(0, LIMITS.executorName),
+      agent_type: this.opts.agentType.slice(0, LIMITS.agentType),
       device_label: this.opts.deviceLabel ?? hostname(),
       capabilities: {
         queues: ['local', 'legacy'],

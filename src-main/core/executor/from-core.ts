@@ -23,7 +23,7 @@ export interface FromCoreOptions {
 
 /** Picks the agent type and its command from the settings' `agentCommands`. */
 export function chooseAgent(
-  commands: Readonly<Record<string, { command: string; args: readonly string[] }>>,
+  commands: Settings['agentCommands'],
   wanted?: string,
 ): { agentType: string; agent: AgentCommand | undefined } {
   const types = Object.keys(commands);

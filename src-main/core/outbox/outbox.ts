@@ -23,6 +23,8 @@ export const OUTBOX_STATES = [
   'failed',
 ] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
+/** Every state but `sent`: the entries `postdesk outbox` and `postdesk status` show. */
+export const OPEN_OUTBOX_STATES = OUTBOX_STATES.filter((s) => s !== 'sent');
 /** `bulk`: drafts and schedules, sent as a one-item bulk batch (idempotent by batch_id + item_key).
  *  `single`: publish-now (and posts with URL media), sent once through POST /api/cli/posts and reconciled. */
 export type OutboxKind = 'bulk' | 'single';
