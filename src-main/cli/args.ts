@@ -1,7 +1,11 @@
+import { statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
 import type { MediaRef } from '../../src-shared/api/posts';
 import { ValidationError } from '../core/api/errors';
+
+/** The platform the contract keeps out of `POST /api/cli/posts`: it is reached through automations only. */
+export const AUTOMATIONS_ONLY: readonly string[] = ['youtube'];
 
 /** Commander collector for repeatable options (`-t a -t b`), also splitting commas. */
 export function collect(value: string, previous: string[] = []): string[] {
@@ -14,14 +18,49 @@ export function collect(value: string, previous: string[] = []): string[] {
   ];
 }
 
-export function positiveInt(name: string, max?: number) {
+/** A whole number from 1 to `max`; `unit` names what it counts (`--wait abc`: "a whole number of seconds"). */
+export function positiveInt(name: string, max?: number, unit?: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || (max !== undefined && n > max)) {
-      throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max ?? 'any'}`);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1 || (max !== undefined && n > max)) {
+      const what = unit ? `a whole number of ${unit}` : 'a whole number';
+      throw new InvalidArgumentError(
+        `${name} must be ${what} from 1${max !== undefined ? ` to ${max}` : ' up'}, not "${value}"`,
+      );
     }
     return n;
   };
+}
+
+/**
+ * A file the command reads: it must exist and be a file. Checked before anything is done, so a typo is exit 2
+ * with the path and the flag, not an ENOENT from deep inside.
+ */
+export function existingFile(path: string, field: string): string {
+  const st = statSync(path, { throwIfNoEntry: false });
+  const problem = !st ? 'no such file' : st.isDirectory() ? 'is a folder, not a file' : null;
+  if (problem) {
+    throw new ValidationError([{ path: field, message: `${problem}: ${path}` }], null, 'argument');
+  }
+  return path;
+}
+
+/** A schedule time the service would refuse for being past: known here, so nothing is queued for it. */
+export function futureDateTime(value: string, field: string, now = Date.now()): string {
+  parseDateTime(value, field);
+  if (Date.parse(value) <= now) {
+    throw new ValidationError(
+      [
+        {
+          path: field,
+          message: `${value} is in the past (it is ${new Date(now).toISOString()} now); a schedule must be in the future`,
+        },
+      ],
+      null,
+      'argument',
+    );
+  }
+  return value;
 }
 
 /** `platform:account_id` → a target; errors name the field and what is allowed. */

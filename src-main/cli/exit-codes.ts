@@ -11,8 +11,20 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * The service answered, and has nothing by that id (an empty batch, no such post among the listed ones): exit 3,
+ * as its own 404 would be.
+ */
+export class NotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ValidationError) return EXIT.badInput;
+  if (err instanceof NotFoundError) return EXIT.service;
   if (err instanceof ApiError) return EXIT.service;
   if (err instanceof NetworkError) return EXIT.network;
   if (err instanceof CommanderError) {

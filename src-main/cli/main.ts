@@ -1,6 +1,6 @@
 import { runCli } from './program';
 
-// The `postdesk` entry (bin/postdesk.js loads this through tsx).
+// The `postdesk` entry: bin/postdesk.js loads its build (out/cli), or these sources through tsx in a checkout.
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

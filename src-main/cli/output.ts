@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Table from 'cli-table3';
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 import { createColors } from 'picocolors';
 import { redactDeep } from '../core/api/errors';
 import { redactForDisplay } from '../core/api/redact';
@@ -125,7 +125,9 @@ export class Output {
     for (const [k, v] of pairs) this.line(`${this.colors.dim(k.padEnd(width))}  ${v ?? '-'}`);
   }
 
-  spinner(text: string): Ora {
+  /** Loaded on first use: a pipe or `--json` never shows a spinner, and ora is a good part of a cold start. */
+  async spinner(text: string): Promise<Ora> {
+    const { default: ora } = await import('ora');
     return ora({
       text: this.text(text),
       stream: this.io.stderr,
@@ -137,7 +139,8 @@ export class Output {
 
   /** Runs a slow step behind a spinner (shown only on a TTY). */
   async spin<T>(text: string, fn: () => Promise<T>): Promise<T> {
-    const s = this.spinner(text);
+    if (!this.io.stderr.isTTY || this.json) return fn();
+    const s = await this.spinner(text);
     if (s.isEnabled) s.start();
     try {
       const v = await fn();

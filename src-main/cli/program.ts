@@ -1,17 +1,127 @@
-import { Command, CommanderError, Option } from 'commander';
-import { COMMANDS } from './commands/index';
-import { createDeps } from './context';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { COMMANDS, type CommandEntry } from './commands/index';
+import type { CliDeps } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
 import { Output, scrubForTerminal, type CliIo } from './output';
+import { VERSION } from './version';
 
-export function buildProgram(io: CliIo): { program: Command; close(): Promise<void>; exitCode(): number } {
-  const { deps, state } = createDeps(io);
+/** Global options that take a value: their value is never a command name. */
+const GLOBALS_WITH_VALUE = new Set(['--base-url']);
+
+/**
+ * The top-level commands these arguments run: the first word that is not an option (for `help <cmd>`, the word
+ * after it). Only these are loaded; the others stay one-line stubs that serve `--help` and "did you mean".
+ */
+export function commandsToLoad(args: readonly string[]): CommandEntry[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length && words.length < 2; i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      words.push(...args.slice(i + 1, i + 3));
+      break;
+    }
+    if (a.startsWith('-')) {
+      if (GLOBALS_WITH_VALUE.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+  }
+  const [first, second] = words;
+  const name = first === 'help' ? second : first;
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) return [];
+  return entry.wantsTree ? [...COMMANDS] : [entry];
+}
+
+/** `--base-url`: checked here, so a typo is a usage error naming the flag rather than a failed request. */
+function baseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('it must be an http:// or https:// address, e.g. https://service.example');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError(`it must be an http:// or https:// address, not ${url.protocol}`);
+  }
+  return value;
+}
+
+/** What commander keeps to itself but this runner needs: its "did you mean" for an unknown command. */
+type WithUnknownCommand = Command & { unknownCommand(): never };
+
+/**
+ * A word after a command that is not one of its subcommands is an error, with a suggestion: commander's own
+ * (`posts shwo` → show), or the top-level command of that name (`media upload` → `postdesk upload`). Without this,
+ * a command with a default subcommand (`posts` runs `posts list`) hands the word to that subcommand, which then
+ * says "too many arguments for 'list'".
+ */
+function unknownSubcommand(cmd: Command, word: string): void {
+  const root = ((c: Command): Command => {
+    while (c.parent) c = c.parent;
+    return c;
+  })(cmd);
+  if (cmd !== root && root.commands.some((c) => c.name() === word)) {
+    const path = [];
+    for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name());
+    cmd.error(
+      `error: unknown command '${word}' for '${path.join(' ')}'\n(Did you mean ${root.name()} ${word}?)`,
+      { code: 'commander.unknownCommand', exitCode: 1 },
+    );
+  }
+  (cmd as WithUnknownCommand).unknownCommand();
+}
+
+/**
+ * Usage checks in the order that helps: an unknown option (`--captoin`, "did you mean --caption?") before a missing
+ * required one (which the misspelling caused). Commander checks required options first, so they are checked here,
+ * after commander's own check of unknown options, just before the action runs.
+ */
+function checkRequiredAfterUnknown(cmd: Command): void {
+  const required = cmd.options.filter((o) => o.mandatory);
+  if (!required.length) return;
+  for (const o of required) o.makeOptionMandatory(false);
+  cmd.hook('preAction', (self, action) => {
+    if (action !== self) return;
+    for (const o of required) {
+      if (self.getOptionValue(o.attributeName()) === undefined) {
+        self.error(`error: required option '${o.flags}' not specified`, {
+          code: 'commander.missingMandatoryOptionValue',
+        });
+      }
+    }
+  });
+}
+
+function strictSubcommands(cmd: Command): void {
+  if (!cmd.commands.length) return;
+  // A command whose subcommand is its default: the word reaches the default subcommand, so check it on the way.
+  cmd.hook('preSubcommand', (self, sub) => {
+    const first = self.args[0];
+    if (
+      first !== undefined &&
+      !first.startsWith('-') &&
+      first !== sub.name() &&
+      !sub.aliases().includes(first)
+    )
+      unknownSubcommand(self, first);
+  });
+  // A command without a default: commander reports the word through this event when someone listens.
+  cmd.on('command:*', (operands: string[]) => unknownSubcommand(cmd, operands[0] ?? ''));
+}
+
+function rootCommand(io: CliIo): Command {
   const program = new Command('postdesk')
     .description(
       'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
     )
+    .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
-    .addOption(new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)'))
+    .addOption(
+      new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)').argParser(
+        baseUrl,
+      ),
+    )
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
@@ -27,10 +137,51 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
     writeOut: (s) => io.stdout.write(scrubForTerminal(s)),
     writeErr: (s) => io.stderr.write(scrubForTerminal(s)),
   });
-  for (const register of COMMANDS) register(program, deps);
+  return program;
+}
+
+export interface BuiltProgram {
+  readonly program: Command;
+  close(): Promise<void>;
+  exitCode(): number;
+}
+
+/**
+ * The command tree for these arguments: the commands they run fully registered, every other one as a stub with its
+ * summary. `load: 'all'` registers every command (completion scripts, tests).
+ */
+export async function buildProgram(
+  io: CliIo,
+  args: readonly string[],
+  opts: { load?: 'needed' | 'all' } = {},
+): Promise<BuiltProgram> {
+  const program = rootCommand(io);
+  const wanted = new Set(opts.load === 'all' ? COMMANDS : commandsToLoad(args));
+  let deps: CliDeps | null = null;
+  let state: { exitCode: number; close(): Promise<void> } = {
+    exitCode: EXIT.ok,
+    close: async () => undefined,
+  };
+  if (wanted.size > 0) {
+    // The core (SQLite, keychain, HTTP client) loads only for a command that may use it.
+    const { createDeps } = await import('./context');
+    ({ deps, state } = createDeps(io));
+  }
+  const registered = await Promise.all(COMMANDS.map((c) => (wanted.has(c) ? c.load() : null)));
+  COMMANDS.forEach((entry, i) => {
+    const register = registered[i];
+    if (register && deps) {
+      register(program, deps);
+      program.commands.at(-1)?.summary(entry.summary);
+    } else {
+      program.command(entry.name).summary(entry.summary);
+    }
+  });
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
+    checkRequiredAfterUnknown(c);
+    if (c !== program) strictSubcommands(c);
     c.commands.forEach(override);
   };
   override(program);
@@ -39,12 +190,13 @@ export function buildProgram(io: CliIo): { program: Command; close(): Promise<vo
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  const { program, close, exitCode } = buildProgram(io);
   const json = args.includes('--json');
+  let built: BuiltProgram | null = null;
   let code: number = EXIT.ok;
   try {
-    await program.parseAsync([...args], { from: 'user' });
-    code = exitCode();
+    built = await buildProgram(io, args);
+    await built.program.parseAsync([...args], { from: 'user' });
+    code = built.exitCode();
   } catch (err) {
     code = exitCodeFor(err);
     if (err instanceof CommanderError) {
@@ -56,13 +208,16 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       const out = new Output(io, json);
       if (json) out.json1(errorJson(err));
       else {
+        // Loaded here: tables and spinners are not needed to answer `--help`.
+        const { Output } = await import('./output');
+        const out = new Output(io, json);
         const [first, ...rest] = errorLines(err);
         out.warn(`${out.colors.red('error:')} ${first ?? ''}`);
         for (const l of rest) out.warn(l);
       }
     }
   } finally {
-    await close().catch(() => undefined);
+    await built?.close().catch(() => undefined);
   }
   return code;
 }

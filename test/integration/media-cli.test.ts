@@ -153,7 +153,7 @@ describe('postdesk bulk', () => {
     const report = JSON.parse(run.stdout) as {
       state: string;
       created: number;
-      batches: { batchId: string }[];
+      batches: { batch_id: string }[];
     };
     expect(report).toMatchObject({ state: 'done', created: 120 });
     expect(await sb.control.state()).toMatchObject({
@@ -162,7 +162,7 @@ describe('postdesk bulk', () => {
       deliveries: { scheduled: 120 },
     });
 
-    const status = await cli('--json', 'bulk', 'status', report.batches[1]!.batchId);
+    const status = await cli('--json', 'bulk', 'status', report.batches[1]!.batch_id);
     expect(JSON.parse(status.stdout)).toMatchObject({ total: 20, created: 20, failed: 0 });
   });
 

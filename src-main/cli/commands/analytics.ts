@@ -55,9 +55,17 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
         }
         if (res.top_posts?.length) {
           out.line(out.colors.bold('top posts'));
+          // One row per delivery: a post on two platforms appears twice, so the platform tells the rows apart.
           out.table(
-            ['post', 'impressions', 'likes', 'comments', 'shares'],
-            res.top_posts.map((p) => [p.post_id, p.impressions, p.likes, p.comments, p.shares]),
+            ['post', 'platform', 'impressions', 'likes', 'comments', 'shares'],
+            res.top_posts.map((p) => [
+              p.post_id,
+              typeof p.platform === 'string' ? p.platform : '',
+              p.impressions,
+              p.likes,
+              p.comments,
+              p.shares,
+            ]),
           );
         }
       });

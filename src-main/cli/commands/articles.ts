@@ -7,13 +7,15 @@ import {
 } from '../../../src-shared/api/articles';
 import { LIMITS } from '../../../src-shared/api/limits';
 import { ValidationError } from '../../core/api/errors';
-import { collect, positiveInt } from '../args';
+import type { Core } from '../../core/services';
+import { collect, existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, NotFoundError } from '../exit-codes';
+import type { Output } from '../output';
 import { truncate } from '../output';
 
 interface ArticleOpts {
-  title: string;
+  title?: string;
   body?: string;
   bodyFile?: string;
   dest: string[];
@@ -22,6 +24,13 @@ interface ArticleOpts {
 }
 
 function articleRequest(opts: ArticleOpts, action: 'draft' | 'publish'): CreateArticleRequest {
+  if (opts.title === undefined) {
+    throw new ValidationError(
+      [{ path: 'title', message: "required option '--title <text>' not specified" }],
+      null,
+      'argument',
+    );
+  }
   if ((opts.body === undefined) === (opts.bodyFile === undefined)) {
     throw new ValidationError(
       [{ path: 'body', message: 'give exactly one of --body <markdown> or --body-file <path>' }],
@@ -29,7 +38,7 @@ function articleRequest(opts: ArticleOpts, action: 'draft' | 'publish'): CreateA
       'argument',
     );
   }
-  const body = opts.body ?? readFileSync(opts.bodyFile as string, 'utf8');
+  const body = opts.body ?? readFileSync(existingFile(opts.bodyFile as string, 'body-file'), 'utf8');
   const req: CreateArticleRequest = {
     title: opts.title,
     body_markdown: body,
@@ -41,15 +50,56 @@ function articleRequest(opts: ArticleOpts, action: 'draft' | 'publish'): CreateA
   return req;
 }
 
+/**
+ * `articles publish ID`: the contract can only create articles, so the draft is published as a new article with the
+ * same text and destinations, then the draft record is removed. The published article has a new id, which is said.
+ */
+async function publishDraft(core: Core, out: Output, id: string, dest: readonly string[]) {
+  const { articles } = await core.client.listArticles({ status: 'draft', limit: LIMITS.pageSizeMax });
+  const draft = articles.find((a) => a.id === id);
+  if (!draft) {
+    throw new NotFoundError(
+      `no draft article ${id} among the newest ${LIMITS.pageSizeMax} drafts (see \`postdesk articles list --status draft\`)`,
+    );
+  }
+  const extra = draft as { tags?: unknown; canonical_url?: unknown };
+  const req: CreateArticleRequest = {
+    title: draft.title,
+    body_markdown: draft.body_markdown,
+    destinations: (dest.length
+      ? dest
+      : draft.targets.map((t) => t.destination)) as CreateArticleRequest['destinations'],
+    action: 'publish',
+  };
+  if (Array.isArray(extra.tags) && extra.tags.length) req.tags = extra.tags as string[];
+  if (typeof extra.canonical_url === 'string') req.canonical_url = extra.canonical_url;
+  const res = await out.spin('publishing', () => core.client.createArticle(req));
+  const removed = await core.client.deleteArticle(id).then(
+    () => null,
+    (err: unknown) => (err instanceof Error ? err.message : String(err)),
+  );
+  out.note(
+    removed === null
+      ? `draft ${id} is published as article ${res.article.id}; the draft was removed`
+      : `draft ${id} is published as article ${res.article.id}, but the draft could not be removed: ${removed}`,
+  );
+  return { res, draftId: id, draftRemoved: removed === null };
+}
+
 function createCommand(parent: Command, deps: CliDeps, name: 'create' | 'publish'): void {
-  parent
+  const cmd = parent
     .command(name)
     .description(
       name === 'create'
         ? 'create an article as a draft'
-        : 'create an article and publish it now to its destinations',
-    )
-    .requiredOption('--title <text>', 'the title')
+        : 'publish a draft article (by id), or create an article and publish it now to its destinations',
+    );
+  if (name === 'publish')
+    cmd.argument('[id]', 'a draft article to publish (see `articles list --status draft`)');
+  (name === 'create'
+    ? cmd.requiredOption('--title <text>', 'the title')
+    : cmd.option('--title <text>', 'the title (a new article)')
+  )
     .option('--body <markdown>', 'the article text')
     .option('--body-file <path>', 'read the article text from a Markdown file')
     .option(
@@ -60,14 +110,41 @@ function createCommand(parent: Command, deps: CliDeps, name: 'create' | 'publish
     )
     .option('--tag <tag>', 'a tag; repeatable', collect, [])
     .option('--canonical-url <url>', 'the original location of the text')
-    .action(async (opts: ArticleOpts, cmd: Command) => {
+    .action(async (...args: unknown[]) => {
+      const cmd = args.at(-1) as Command;
+      const opts = args.at(-2) as ArticleOpts;
+      const id = name === 'publish' ? (args[0] as string | undefined) : undefined;
       const out = deps.output(cmd);
-      const req = articleRequest(opts, name === 'create' ? 'draft' : 'publish');
+      if (id !== undefined) {
+        const given = (['title', 'body', 'bodyFile', 'canonicalUrl'] as const).filter(
+          (k) => opts[k] !== undefined,
+        );
+        if (given.length || opts.tag.length) {
+          throw new ValidationError(
+            [
+              {
+                path: 'id',
+                message:
+                  'publishing a draft takes its text from the draft: give the id, or --title and a body for a new article, not both',
+              },
+            ],
+            null,
+            'argument',
+          );
+        }
+      }
+      const req = id === undefined ? articleRequest(opts, name === 'create' ? 'draft' : 'publish') : null;
       const core = await deps.core(cmd);
-      const res = await out.spin(name === 'create' ? 'creating' : 'publishing', () =>
-        core.client.createArticle(req),
-      );
-      out.result(res, () => {
+      const published = req ? null : await publishDraft(core, out, id as string, opts.dest);
+      const res =
+        published?.res ??
+        (await out.spin(name === 'create' ? 'creating' : 'publishing', () =>
+          core.client.createArticle(req as CreateArticleRequest),
+        ));
+      const json = published
+        ? { ...res, draft_id: published.draftId, draft_removed: published.draftRemoved }
+        : res;
+      out.result(json, () => {
         out.line(`${out.colors.green('✓')} article ${res.article.id} (${res.article.status})`);
         const results = res.results ?? res.article.targets;
         if (results.length) {

@@ -9,9 +9,11 @@ import type { UpdateReport } from '../../core/bulk/update';
 import { formatProblem } from '../../core/bulk/validate';
 import { ValidationError } from '../../core/api/errors';
 import { formatBytes } from '../../../src-shared/format-bytes';
-import { positiveInt } from '../args';
+import { BulkFileError } from '../../core/bulk/rows';
+import { existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, NotFoundError } from '../exit-codes';
+import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { exitCodeForUpload, outcomeJson, recordScope, toolsFrom, uploadBars } from './upload';
@@ -147,11 +149,24 @@ function printImport(out: Output, r: ImportReport): void {
   }
 }
 
-const importJson = (r: ImportReport) => ({
-  ...r,
-  uploads: r.uploads.map(outcomeJson),
-  plan: r.plan,
-});
+const importJson = (r: ImportReport) =>
+  snakeCaseKeys({
+    ...r,
+    uploads: r.uploads.map(outcomeJson),
+    plan: r.plan,
+  });
+
+/** A file that cannot be read as CSV or JSON is bad input (exit 2), with what the parser said and where. */
+async function readingFile<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof BulkFileError) {
+      throw new ValidationError([{ path: 'file', message: err.message }], null, 'argument');
+    }
+    throw err;
+  }
+}
 
 function importExitCode(r: ImportReport): number {
   if (r.state === 'invalid') return EXIT.badInput;
@@ -256,19 +271,22 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
         },
         cmd: Command,
       ) => {
+        existingFile(file, 'file');
         const { out, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
         let report: ImportReport;
         try {
-          report = await b.importFile(file, {
-            dryRun: opts.dryRun,
-            again: opts.again,
-            skipInvalid: opts.skipInvalid,
-          });
+          report = await readingFile(() =>
+            b.importFile(file, {
+              dryRun: opts.dryRun,
+              again: opts.again,
+              skipInvalid: opts.skipInvalid,
+            }),
+          );
         } catch (err) {
           progress.stop();
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
-          out.result({ error: { kind: err.name, ...err.toJSON() } }, () =>
+          out.result(snakeCaseKeys({ error: { kind: err.name, ...err.toJSON() } }), () =>
             out.warn(`${out.colors.yellow('paused:')} ${err.message}`),
           );
           deps.setExitCode(EXIT.network);
@@ -305,8 +323,13 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
       const { out, b, progress } = await withBulk(cmd, undefined);
       progress.stop();
       const s = await out.spin('reading results', () => b.batchStatus(batchId));
-      out.result(s, () => printStatus(out, s));
-      if (s.total === 0) deps.setExitCode(EXIT.service);
+      // The service lists no 404 for an unknown batch: it answers an empty one, which no sent batch ever is.
+      if (s.total === 0) {
+        throw new NotFoundError(
+          `batch ${batchId} not found: the service has no items in it${s.importId ? ` (import ${s.importId} recorded it here, but it never reached the service; \`postdesk bulk resume\` sends it)` : ''}`,
+        );
+      }
+      out.result(snakeCaseKeys(s), () => printStatus(out, s));
     });
 
   bulk
@@ -335,18 +358,21 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .option('--timezone <zone>', 'zone for local date-times without a timezone column')
     .action(async (file: string, opts: { dryRun?: boolean; timezone?: string }, cmd: Command) => {
       const out = deps.output(cmd);
+      existingFile(file, 'file');
       const zone = zoneOption(opts.timezone);
       const core = opts.dryRun ? null : await deps.core(cmd);
       const report = await out.spin('updating', () =>
-        updateFromFile(file, {
-          api: core?.client ?? {
-            bulkUpdate: () => Promise.reject(new Error('dry run')),
-          },
-          defaultTimezone: zone,
-          dryRun: opts.dryRun,
-        }),
+        readingFile(() =>
+          updateFromFile(file, {
+            api: core?.client ?? {
+              bulkUpdate: () => Promise.reject(new Error('dry run')),
+            },
+            defaultTimezone: zone,
+            dryRun: opts.dryRun,
+          }),
+        ),
       );
-      out.result(report, () => printUpdate(out, report));
+      out.result(snakeCaseKeys(report), () => printUpdate(out, report));
       if (report.state === 'invalid') deps.setExitCode(EXIT.badInput);
       else if (report.failed) deps.setExitCode(EXIT.service);
       else if (report.unknown) deps.setExitCode(EXIT.network);

@@ -7,6 +7,7 @@ import type { JournalRun } from '../../core/executor/journal';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../src-shared/settings';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { snakeCaseKeys } from '../json-case';
 import { truncate, type Output } from '../output';
 import { runRow } from './runs';
 
@@ -128,7 +129,7 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
           .list({ limit: 10_000 })
           .filter((r) => before.get(r.id) !== r.updated_at);
         const failed = touched.filter((r) => r.state === 'failed');
-        out.result({ executor: executor.status(), runs: touched.map(runRow) }, () =>
+        out.result({ executor: snakeCaseKeys(executor.status()), runs: touched.map(runRow) }, () =>
           out.note(`${touched.length} run(s) this pass, ${failed.length} failed`),
         );
         if (failed.length > 0 || executor.lastError()) deps.setExitCode(EXIT.other);
@@ -148,7 +149,9 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       out.note(`${signal}: letting running runs finish for up to ${stopGraceMs / 1000} s`);
       await executor.stop({ graceMs: stopGraceMs, reason: `the executor received ${signal}` });
       const runs: JournalRun[] = executor.journal.list({ limit: 50 });
-      out.result({ executor: executor.status(), runs: runs.map(runRow) }, () => out.note('executor stopped'));
+      out.result({ executor: snakeCaseKeys(executor.status()), runs: runs.map(runRow) }, () =>
+        out.note('executor stopped'),
+      );
     });
 
   cmd

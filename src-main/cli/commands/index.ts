@@ -1,44 +1,120 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../context';
-import { registerLoginCommand } from './login';
-import { registerLogoutCommand } from './logout';
-import { registerStatusCommand } from './status';
-import { registerConfigCommand } from './config';
-import { registerAccountsCommand } from './accounts';
-import { registerPostsCommand } from './posts';
-import { registerOutboxCommand } from './outbox';
-import { registerArticlesCommand } from './articles';
-import { registerAnalyticsCommand } from './analytics';
-import { registerSkillsCommand } from './skills';
-import { registerAutomationsCommand } from './automations';
-import { registerSandboxCommand } from './sandbox';
-import { registerWebCommand } from './web';
-import { registerExecutorCommand } from './executor';
-import { registerRunsCommand } from './runs';
-import { registerUploadCommand } from './upload';
-import { registerMediaCommand } from './media';
-import { registerBulkCommand } from './bulk';
 
 export type RegisterCommand = (program: Command, deps: CliDeps) => void;
 
-/** Every command of `postdesk`, in help order. A new command file exports `register<Name>Command` and is listed here. */
-export const COMMANDS: readonly RegisterCommand[] = [
-  registerLoginCommand,
-  registerLogoutCommand,
-  registerStatusCommand,
-  registerConfigCommand,
-  registerAccountsCommand,
-  registerPostsCommand,
-  registerOutboxCommand,
-  registerArticlesCommand,
-  registerAnalyticsCommand,
-  registerSkillsCommand,
-  registerAutomationsCommand,
-  registerExecutorCommand,
-  registerRunsCommand,
-  registerSandboxCommand,
-  registerUploadCommand,
-  registerMediaCommand,
-  registerBulkCommand,
-  registerWebCommand,
+/**
+ * One top-level command: its name and one-line summary (what `postdesk --help` lists) and how to load it.
+ * A command's module, and everything it imports, loads only when that command runs, so `postdesk --help` or
+ * `postdesk accounts` does not pay for ffmpeg probing, bulk import or the web host.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  /** The command needs every other command registered too (completion reads the whole tree). */
+  readonly wantsTree?: boolean;
+  load(): Promise<RegisterCommand>;
+}
+
+/**
+ * Every command of `postdesk`, in help order. A new command file exports `register<Name>Command`, which
+ * registers exactly one top-level command named as here; test/unit/cli/command-index.test.ts checks both.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'login',
+    summary: 'check an API key and keep it in the OS keychain',
+    load: async () => (await import('./login')).registerLoginCommand,
+  },
+  {
+    name: 'logout',
+    summary: 'remove the API key from the OS keychain',
+    load: async () => (await import('./logout')).registerLogoutCommand,
+  },
+  {
+    name: 'status',
+    summary: 'the service, where the key comes from, reachability, outbox',
+    load: async () => (await import('./status')).registerStatusCommand,
+  },
+  {
+    name: 'config',
+    summary: 'show or change settings',
+    load: async () => (await import('./config')).registerConfigCommand,
+  },
+  {
+    name: 'accounts',
+    summary: 'connected social accounts (their ids go into --target)',
+    load: async () => (await import('./accounts')).registerAccountsCommand,
+  },
+  {
+    name: 'posts',
+    summary: 'social posts: list, show, create, update, delete',
+    load: async () => (await import('./posts')).registerPostsCommand,
+  },
+  {
+    name: 'outbox',
+    summary: 'posts written locally before sending',
+    load: async () => (await import('./outbox')).registerOutboxCommand,
+  },
+  {
+    name: 'articles',
+    summary: 'long-form articles: list, create, publish, delete',
+    load: async () => (await import('./articles')).registerArticlesCommand,
+  },
+  {
+    name: 'analytics',
+    summary: 'impressions, likes, comments and shares',
+    load: async () => (await import('./analytics')).registerAnalyticsCommand,
+  },
+  {
+    name: 'skills',
+    summary: 'public instruction skills (no key needed)',
+    load: async () => (await import('./skills')).registerSkillsCommand,
+  },
+  {
+    name: 'automations',
+    summary: 'scheduled agent runs',
+    load: async () => (await import('./automations')).registerAutomationsCommand,
+  },
+  {
+    name: 'executor',
+    summary: 'run local automations (a daemon, or one pass with --once)',
+    load: async () => (await import('./executor')).registerExecutorCommand,
+  },
+  {
+    name: 'runs',
+    summary: "the executor's runs on this machine",
+    load: async () => (await import('./runs')).registerRunsCommand,
+  },
+  {
+    name: 'sandbox',
+    summary: 'run the offline sandbox in the foreground',
+    load: async () => (await import('./sandbox')).registerSandboxCommand,
+  },
+  {
+    name: 'upload',
+    summary: 'check, hash and upload media; prints each asset id',
+    load: async () => (await import('./upload')).registerUploadCommand,
+  },
+  {
+    name: 'media',
+    summary: 'check media against the limits, convert video to MP4',
+    load: async () => (await import('./media')).registerMediaCommand,
+  },
+  {
+    name: 'bulk',
+    summary: 'queue posts by the hundred from CSV or JSON',
+    load: async () => (await import('./bulk')).registerBulkCommand,
+  },
+  {
+    name: 'web',
+    summary: 'serve the Postdesk UI to your browser on 127.0.0.1',
+    load: async () => (await import('./web')).registerWebCommand,
+  },
+  {
+    name: 'completion',
+    summary: 'print a completion script for bash, zsh or fish',
+    wantsTree: true,
+    load: async () => (await import('./completion')).registerCompletionCommand,
+  },
 ];

@@ -1,19 +1,23 @@
-import { basename } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { ValidationError } from '../../core/api/errors';
-import { checkFiles } from '../../core/media/check';
+import { checkFiles, unrecognised } from '../../core/media/check';
 import type { FileCheck } from '../../core/media/check';
-import { CannotConvertError, convertToMp4 } from '../../core/media/convert';
+import { CannotConvertError, convertToMp4, defaultOutputPath } from '../../core/media/convert';
 import type { ConvertProgress } from '../../core/media/convert';
 import { parseSize } from '../../core/media/size';
 import { formatBytes } from '../../../src-shared/format-bytes';
+import { existingFile } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { toolOptions, toolsFrom } from './upload';
 
 function describeFile(f: FileCheck): string {
+  if (f.detected?.format === 'unknown') return `${unrecognised(f.path)}, ${formatBytes(f.size)}`;
   const parts: string[] = [f.detected?.label ?? 'unreadable', formatBytes(f.size)];
   const v = f.probe?.video;
   if (v) {
@@ -39,7 +43,7 @@ const checkJson = (f: FileCheck) => ({
   format: f.detected?.format ?? null,
   content_type: f.contentType,
   convertible: f.detected?.convertible ?? false,
-  probe: f.probe,
+  probe: snakeCaseKeys(f.probe),
   problems: f.problems,
 });
 
@@ -125,14 +129,31 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
       .argument('<file>', 'a video: MOV, M4V, WebM, MKV, or an MP4 to compress')
       .description('turn a video into an H.264/AAC MP4 (index first); with --max-size, compress it to fit')
       .option('-o, --out <path>', 'the output file (default: <name>.mp4 beside the input)')
+      .option('-f, --force', 'replace <name>.mp4 when it already exists')
       .option('--max-size <size>', 'the most the output may weigh, e.g. 64MiB (direct uploads) or 200MiB'),
   ).action(
     async (
       file: string,
-      opts: { out?: string; maxSize?: string; ffmpeg?: string; ffprobe?: string },
+      opts: { out?: string; force?: boolean; maxSize?: string; ffmpeg?: string; ffprobe?: string },
       cmd: Command,
     ) => {
       const out = deps.output(cmd);
+      existingFile(file, 'file');
+      // The default name may already be someone's file: never replace it unasked (an -o path is the user's choice).
+      const target = resolve(opts.out ?? defaultOutputPath(file));
+      const replacing = existsSync(target);
+      if (replacing && !opts.out && !opts.force) {
+        throw new ValidationError(
+          [
+            {
+              path: 'out',
+              message: `${target} already exists: pass --force to replace it, or -o <path> to write another file`,
+            },
+          ],
+          null,
+          'argument',
+        );
+      }
       let maxBytes: number | undefined;
       if (opts.maxSize !== undefined) {
         try {
@@ -172,12 +193,13 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
             mode: r.mode,
             attempts: r.attempts,
             video_bitrate: r.videoBitrate,
-            probe: r.probe,
+            replaced: replacing,
+            probe: snakeCaseKeys(r.probe),
           },
           () => {
             const v = r.probe.video;
             out.line(
-              `${out.colors.green('✓')} ${r.output}: ${formatBytes(r.bytes)}, ${v ? `${v.displayWidth}×${v.displayHeight} ${v.codec}` : ''}${r.probe.audio ? ` + ${r.probe.audio.codec}` : ''}, ${r.mode}${r.attempts > 1 ? ` (${r.attempts} tries)` : ''}`,
+              `${out.colors.green('✓')} ${r.output}${replacing ? ' (replaced the file that was there)' : ''}: ${formatBytes(r.bytes)}, ${v ? `${v.displayWidth}×${v.displayHeight} ${v.codec}` : ''}${r.probe.audio ? ` + ${r.probe.audio.codec}` : ''}, ${r.mode}${r.attempts > 1 ? ` (${r.attempts} tries)` : ''}`,
             );
           },
         );

@@ -1,12 +1,18 @@
 import { Option, type Command } from 'commander';
 import { LIMITS } from '../../../src-shared/api/limits';
-import { PLATFORMS } from '../../../src-shared/api/common';
-import type { CreatePostRequest, Delivery, UpdatePostRequest } from '../../../src-shared/api/posts';
-import { CredentialMissingError, ValidationError } from '../../core/api/errors';
+import { PLATFORMS, type Target } from '../../../src-shared/api/common';
+import {
+  DELIVERY_STATUSES,
+  type CreatePostRequest,
+  type Delivery,
+  type UpdatePostRequest,
+} from '../../../src-shared/api/posts';
+import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
 import type { OutboxEntry } from '../../core/outbox/outbox';
-import { collect, parseDateTime, parseMedia, parseTargets, positiveInt } from '../args';
+import type { Core } from '../../core/services';
+import { AUTOMATIONS_ONLY, collect, futureDateTime, parseMedia, parseTargets, positiveInt } from '../args';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, NotFoundError } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 
@@ -34,6 +40,48 @@ export function entryJson(e: OutboxEntry) {
   };
 }
 
+/**
+ * What the service would refuse about these targets, found before anything is queued: a platform the posts
+ * operations do not reach, and (when the accounts can be listed now) an account that is not connected, or is
+ * another platform's. Offline, the accounts are not checked: the post is queued, and the service has the last word.
+ */
+async function checkTargets(core: Core, targets: readonly Target[], listAccounts: boolean): Promise<void> {
+  const issues = targets.flatMap((t, i) =>
+    AUTOMATIONS_ONLY.includes(t.platform)
+      ? [
+          {
+            path: `target[${i}]`,
+            message: `${t.platform} is reached through automations only (see \`postdesk automations\`); posts cannot be created for it`,
+          },
+        ]
+      : [],
+  );
+  if (issues.length === 0 && listAccounts) {
+    const accounts = await core.client.listAccounts().then(
+      (r) => r.accounts,
+      (err: unknown) => {
+        if (err instanceof NetworkError) return null;
+        throw err;
+      },
+    );
+    targets.forEach((t, i) => {
+      const account = accounts?.find((a) => a.id === t.social_account_id);
+      if (accounts && !account) {
+        issues.push({
+          path: `target[${i}]`,
+          message: `no connected account has the id ${t.social_account_id} (see \`postdesk accounts\`)`,
+        });
+      } else if (account && account.platform !== t.platform) {
+        issues.push({
+          path: `target[${i}]`,
+          message: `account ${t.social_account_id} is a ${account.platform} account, not ${t.platform}`,
+        });
+      }
+    });
+  }
+  if (issues.length) throw new ValidationError(issues, null, 'argument');
+}
+
 interface CreateOpts {
   caption: string;
   target: string[];
@@ -46,15 +94,18 @@ interface CreateOpts {
   wait: number;
 }
 
+/** `--wait`: an hour at most; longer belongs to the outbox (it keeps trying on every later command). */
+const WAIT_MAX_SECONDS = 3600;
+
 export function registerPostsCommand(program: Command, deps: CliDeps): void {
   const posts = program
     .command('posts')
-    .description('social posts: list, create (draft, schedule, publish now), update, delete');
+    .description('social posts: list, show, create (draft, schedule, publish now), update, delete');
 
   posts
     .command('list', { isDefault: true })
     .description('post deliveries (one row per platform target)')
-    .option('--status <status>', 'draft, scheduled, retry_scheduled, posted or failed')
+    .addOption(new Option('--status <status>', 'only deliveries in this status').choices(DELIVERY_STATUSES))
     .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
     .option(
       '--limit <n>',
@@ -63,7 +114,11 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     )
     .action(
       async (
-        opts: { status?: string; platform?: (typeof PLATFORMS)[number]; limit?: number },
+        opts: {
+          status?: (typeof DELIVERY_STATUSES)[number];
+          platform?: (typeof PLATFORMS)[number];
+          limit?: number;
+        },
         cmd: Command,
       ) => {
         const out = deps.output(cmd);
@@ -74,6 +129,51 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         out.result(res, () => printDeliveries(out, res.posts));
       },
     );
+
+  posts
+    .command('show <id>')
+    .alias('get')
+    .description(
+      `one post and all its deliveries, by delivery id or post id (looked up among the newest ${LIMITS.pageSizeMax} deliveries of each status)`,
+    )
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const out = deps.output(cmd);
+      const core = await deps.core(cmd);
+      // The contract has no "get one post": the lists by status are the way to every delivery it shows.
+      const pages = await out.spin('looking the post up', () =>
+        Promise.all(
+          DELIVERY_STATUSES.map((status) => core.client.listPosts({ status, limit: LIMITS.pageSizeMax })),
+        ),
+      );
+      const all = pages.flatMap((p) => p.posts);
+      const hit = all.find((d) => d.id === id || d.post_id === id);
+      if (!hit) {
+        throw new NotFoundError(
+          `no post or delivery ${id} among the newest ${LIMITS.pageSizeMax} deliveries of each status (see \`postdesk posts list\`)`,
+        );
+      }
+      const deliveries = all
+        .filter((d) => d.post_id === hit.post_id)
+        .sort((a, b) => a.platform.localeCompare(b.platform));
+      out.result({ post_id: hit.post_id, caption: hit.caption, deliveries }, () => {
+        out.fields([
+          ['post', hit.post_id],
+          ['caption', truncate(hit.caption, 200)],
+        ]);
+        out.table(
+          ['delivery', 'platform', 'account', 'status', 'scheduled', 'published', 'last error'],
+          deliveries.map((d) => [
+            d.id,
+            d.platform,
+            d.social_account_id,
+            d.status,
+            d.scheduled_at ?? '',
+            d.published_at ?? '',
+            d.last_error ? truncate(d.last_error, 60) : '',
+          ]),
+        );
+      });
+    });
 
   posts
     .command('create')
@@ -93,7 +193,12 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .option('--at <date-time>', 'schedule at this ISO 8601 date-time with offset, e.g. 2030-01-01T09:00:00Z')
     .option('--now', 'publish immediately')
     .option('--queue', 'only write it to the outbox; the next postdesk command (or `outbox flush`) sends it')
-    .option('--wait <seconds>', 'how long to keep trying before leaving it queued', positiveInt('--wait'), 20)
+    .option(
+      '--wait <seconds>',
+      'how long to keep trying before leaving it queued',
+      positiveInt('--wait', WAIT_MAX_SECONDS, 'seconds'),
+      20,
+    )
     .action(async (opts: CreateOpts, cmd: Command) => {
       const out = deps.output(cmd);
       const modes = [opts.draft, opts.at !== undefined, opts.now].filter(Boolean).length;
@@ -123,7 +228,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       };
       if (opts.title !== undefined) req.title = opts.title;
       if (opts.draft) req.action = 'draft';
-      if (opts.at !== undefined) req.scheduled_at = parseDateTime(opts.at, 'at');
+      if (opts.at !== undefined) req.scheduled_at = futureDateTime(opts.at, 'at');
 
       const core = await deps.core(cmd);
       // Without a key nothing could be sent: say so now rather than queue a post that waits for a login.
@@ -134,6 +239,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
           'run `postdesk login` or set POSTDESK_API_KEY',
         );
       }
+      // `--queue` is for working offline: the accounts are not listed then.
+      await out.spin('checking the targets', () => checkTargets(core, req.targets, !opts.queue));
       const { entryId } = core.outbox.enqueuePost(req);
       let entry = core.outbox.get(entryId) as OutboxEntry;
       if (!opts.queue) {
@@ -151,7 +258,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
           out.line(`${c.green('✓')} ${what}: post ${entry.result?.postId}`);
           out.line(`  deliveries: ${entry.result?.socialPostIds.join(', ')}`);
         } else if (entry.state === 'failed') {
-          out.line(`${c.red('✗')} the service refused the post: ${entry.error?.message ?? ''}`);
+          // A refusal is an error, and errors go to stderr.
+          out.warn(`${c.red('✗')} the service refused the post: ${entry.error?.message ?? ''}`);
         } else if (entry.state === 'needs_decision') {
           out.line(
             `${c.yellow('?')} Postdesk cannot tell whether the service published it (entry ${entry.id})`,
@@ -189,7 +297,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         const out = deps.output(cmd);
         const body: UpdatePostRequest = { id };
         if (opts.caption !== undefined) body.caption = opts.caption;
-        if (opts.at !== undefined) body.scheduled_at = parseDateTime(opts.at, 'at');
+        if (opts.at !== undefined) body.scheduled_at = futureDateTime(opts.at, 'at');
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
         const core = await deps.core(cmd);

@@ -212,9 +212,16 @@ export function registerUploadCommand(program: Command, deps: CliDeps): void {
       );
     }
     const all = [...resumed, ...outcomes];
+    // A sandbox this command started serves the public URLs only until the command exits, on a port the next one
+    // will not get: say so rather than hand out addresses that are dead a moment later.
+    const temporary = core.endpoint.sandbox !== null && !core.endpoint.sandbox.reused;
     if (out.json) {
       // One asset (or failure) per line, so a script can stream it.
-      for (const o of all) out.line(JSON.stringify(outcomeJson(o)));
+      for (const o of all) {
+        out.line(
+          JSON.stringify({ ...outcomeJson(o), ...(o.ok && temporary ? { public_url_temporary: true } : {}) }),
+        );
+      }
     } else {
       const c = out.colors;
       if (resumed.length)
@@ -237,6 +244,12 @@ export function registerUploadCommand(program: Command, deps: CliDeps): void {
       out.line(
         `${ok} of ${all.length} file(s) uploaded${ok < all.length ? `, ${all.length - ok} failed` : ''}`,
       );
+      if (ok && temporary) {
+        out.note(
+          'the public URLs are temporary: they point at the sandbox this command started, which stops when it exits. ' +
+            'The media stays in the sandbox: refer to it by asset id (posts create --media <asset_id>).',
+        );
+      }
     }
     const firstFailure = all.find((o) => !o.ok);
     if (firstFailure && !firstFailure.ok) deps.setExitCode(exitCodeForUpload(firstFailure.error.kind));

@@ -1,10 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliDeps } from '../context';
 import { startSandboxInProcess } from '../sandbox-connect';
+import { VERSION } from '../version';
 import { startWeb } from '../web/run-web';
 import { terminalConfirm } from '../web/terminal-confirm';
-
-const VERSION = '0.1.0';
 
 function parsePort(value: string): number {
   const n = Number(value);

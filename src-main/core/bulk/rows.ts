@@ -37,12 +37,24 @@ export interface ReadRows {
 
 const normalizeKey = (k: string): string => k.trim().toLowerCase();
 
+/** The parser's message with the line and column of the fault (V8 gives only a position in some versions). */
+function jsonErrorAt(text: string, err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/line \d+ column \d+/.test(message)) return message;
+  const at = /position (\d+)/.exec(message);
+  if (!at) return message;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${message} (line ${line} column ${column})`;
+}
+
 function fromJson(file: string, text: string): RawRow[] {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new BulkFileError(file, `not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw new BulkFileError(file, `not valid JSON: ${jsonErrorAt(text, err)}`);
   }
   const list = Array.isArray(data) ? data : (data as { posts?: unknown } | null)?.posts;
   if (!Array.isArray(list))

@@ -19,6 +19,9 @@ export const IMPORT_COLUMNS = [
   'action',
 ] as const;
 
+/** The columns without which no row can be a post. */
+export const REQUIRED_COLUMNS = ['caption', 'targets'] as const;
+
 export interface RowProblem {
   /** The 1-based data row, or null for a problem with the file itself (a header, say). */
   readonly row: number | null;
@@ -94,8 +97,30 @@ export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRo
       message: `default time zone "${opts.defaultTimezone}" is not an IANA zone`,
     });
   }
+  // A file with no posts, or without the columns every post needs, is refused whole: importing it would record
+  // an import of nothing.
+  if (rows.length === 0) {
+    problems.push({
+      row: null,
+      line: null,
+      field: null,
+      message:
+        'the file has no posts: a CSV needs a header row and at least one row under it, a JSON file a non-empty list',
+    });
+  }
   const seen = new Set<string>();
   for (const r of rows) for (const k of Object.keys(r.fields)) seen.add(k);
+  const csv = rows[0]?.line !== null && rows[0]?.line !== undefined;
+  for (const k of REQUIRED_COLUMNS) {
+    if (csv && !seen.has(k)) {
+      problems.push({
+        row: null,
+        line: 1,
+        field: k,
+        message: `the header has no "${k}" column; every post needs ${REQUIRED_COLUMNS.join(' and ')}`,
+      });
+    }
+  }
   for (const k of seen) {
     if (k !== '__invalid' && !(IMPORT_COLUMNS as readonly string[]).includes(k)) {
       problems.push({

@@ -68,6 +68,22 @@ const EXTENSIONS: Readonly<Record<string, MediaFormat>> = {
   '.gif': 'gif',
 };
 
+/** What to say of bytes no format recognises, by what the file's name claims it is. */
+export function unrecognised(name: string): string {
+  const claimed = EXTENSIONS[extname(name).toLowerCase()];
+  return claimed === 'jpeg' || claimed === 'png' || claimed === 'webp' || claimed === 'gif'
+    ? 'not an image (the bytes are not PNG, JPEG or WebP)'
+    : 'not an image or a video (the bytes are not JPEG, PNG, WebP or MP4)';
+}
+
+/** A file that cannot be opened, said for a person rather than as an errno. */
+function unreadable(code: string | undefined, path: string): string {
+  if (code === 'ENOENT') return `no such file (${path})`;
+  if (code === 'EISDIR') return 'is a folder, not a file';
+  if (code === 'EACCES' || code === 'EPERM') return 'you are not allowed to read this file';
+  return `cannot read the file${code ? ` (${code})` : ''}`;
+}
+
 const limitText = (limit: number): string => `${formatBytes(limit)} (${limit} bytes)`;
 
 function sizeProblems(
@@ -210,7 +226,7 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
     size = st.size;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return fail({ rule: 'file', message: `${name}: cannot read the file (${code})` });
+    return fail({ rule: 'file', message: `${name}: ${unreadable(code, path)}` });
   }
   if (size === 0) {
     return fail({
@@ -222,17 +238,20 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
   }
   const detected = await detectFile(path);
   const problems: Problem[] = [];
+  const extFormat = EXTENSIONS[extname(name).toLowerCase()];
   if (!detected.mime && purpose === 'upload') {
     problems.push({
       file: name,
       rule: 'type',
       severity: 'error',
-      message: detected.convertible
-        ? `${name}: ${aOrAn(detected.label)} is not accepted as it is; convert it to MP4 with \`postdesk media convert ${path}\``
-        : `${name}: ${aOrAn(detected.label)} is not accepted; uploads take ${ACCEPTED}`,
+      message:
+        detected.format === 'unknown'
+          ? `${name}: ${unrecognised(name)}`
+          : detected.convertible
+            ? `${name}: ${aOrAn(detected.label)} is not accepted as it is; convert it to MP4 with \`postdesk media convert ${path}\``
+            : `${name}: ${aOrAn(detected.label)} is not accepted; uploads take ${ACCEPTED}`,
     });
   }
-  const extFormat = EXTENSIONS[extname(name).toLowerCase()];
   if (extFormat && extFormat !== detected.format && detected.format !== 'unknown') {
     problems.push({
       file: name,
@@ -251,7 +270,11 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
     const integrity = await integrityProblems(name, path, mode !== 'none', opts);
     problems.push(...integrity.problems);
     probe = integrity.probe;
-  } else if (mode === 'all' || (mode === 'video' && detected.convertible)) {
+  } else if (
+    detected.format !== 'unknown' &&
+    (mode === 'all' || (mode === 'video' && detected.convertible))
+  ) {
+    // Bytes nothing recognises are not probed: ffprobe would guess from the name and report a 0×0 "png".
     try {
       probe = await probeFile(path, { tools: opts.tools, signal: opts.signal });
     } catch (err) {

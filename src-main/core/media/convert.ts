@@ -66,6 +66,25 @@ export function defaultOutputPath(input: string): string {
   return join(dirname(input), name);
 }
 
+const kbits = (bps: number): string => `${Math.max(0, Math.floor(bps / 1000))} kbit/s`;
+
+/**
+ * Why `durationSec` of video cannot fit in `maxBytes`, with the audio's share of the budget (the part people do not
+ * expect), and the size that would fit.
+ */
+export function explainNoFit(maxBytes: number, durationSec: number, audioBps: number): string {
+  const total = ((maxBytes - containerBytes(maxBytes)) * 8 * BUDGET_SHARE) / durationSec;
+  const needed = Math.ceil(((MIN_VIDEO_BPS + audioBps) * durationSec) / 8 / BUDGET_SHARE) + 32 * 1024;
+  const audio = audioBps
+    ? `, of which the audio track takes ${kbits(audioBps)}, leaving ${kbits(total - audioBps)} for the picture`
+    : '';
+  return (
+    `${durationSec.toFixed(1)} s cannot fit in ${formatBytes(maxBytes)}: that is ${kbits(total)} in all${audio},` +
+    ` and a watchable picture needs at least ${kbits(MIN_VIDEO_BPS)}. It fits in about ${formatBytes(needed)}` +
+    `${audioBps ? `, or in less without the audio track (ffmpeg -an)` : ''}`
+  );
+}
+
 /** Video and audio bitrates (bits/s) that fit `maxBytes` over `durationSec`, or null when nothing sensible fits. */
 export function bitratesFor(
   maxBytes: number,
@@ -218,9 +237,9 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
     }
     const rates = bitratesFor(limit, probe.durationSec, probe.audio !== null);
     if (!rates) {
-      throw new CannotConvertError(
-        `${basename(src)}: ${probe.durationSec.toFixed(1)} s of video cannot fit in ${formatBytes(limit)} at a watchable bitrate (at least ${MIN_VIDEO_BPS / 1000} kbit/s)`,
-      );
+      // At sizes this small the audio gets its lowest bitrate, which bitratesFor still takes out of the budget.
+      const audio = probe.audio ? 64_000 : 0;
+      throw new CannotConvertError(`${basename(src)}: ${explainNoFit(limit, probe.durationSec, audio)}`);
     }
     plan.mode = 'compress';
     plan.rates = rates;
@@ -252,7 +271,7 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
         const video = Math.floor(plan.rates.video * (maxBytes / bytes) * 0.92);
         if (video < MIN_VIDEO_BPS) {
           throw new CannotConvertError(
-            `${basename(src)}: cannot fit in ${formatBytes(maxBytes)} at a watchable bitrate (at least ${MIN_VIDEO_BPS / 1000} kbit/s)`,
+            `${basename(src)}: ${explainNoFit(maxBytes, probe.durationSec ?? 1, plan.rates.audio)}`,
           );
         }
         plan.rates = { video, audio: plan.rates.audio };

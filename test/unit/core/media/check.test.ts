@@ -100,7 +100,10 @@ describe('checkFile', () => {
 
   it('reports a missing file without throwing', async () => {
     const c = await checkFile('/no/such/file.mp4');
-    expect(c.problems[0]).toMatchObject({ rule: 'file', message: 'file.mp4: cannot read the file (ENOENT)' });
+    expect(c.problems[0]).toMatchObject({
+      rule: 'file',
+      message: 'file.mp4: no such file (/no/such/file.mp4)',
+    });
   });
 });
 
