@@ -1,5 +1,6 @@
 import type { BodyOf, ResponseOf } from '../../../src-shared/api';
 import { NetworkError } from '../api/errors';
+import { isErrorCode, type ErrorCode } from '../../../src-shared/api/errors';
 
 /**
  * The part of the core API client (src-main/core/api/client.ts) the executor calls. Declared here so
@@ -48,7 +49,8 @@ export interface ExecutorApi {
 export interface ErrorFacts {
   /** HTTP status, or undefined when no response arrived (connection refused, reset, timeout). */
   readonly status: number | undefined;
-  readonly code: string | undefined;
+  /** A code Postdesk knows, sent with an answer; any other is left in the message. */
+  readonly code: ErrorCode | undefined;
   readonly message: string;
 }
 
@@ -56,7 +58,7 @@ export function errorFacts(err: unknown): ErrorFacts {
   if (err && typeof err === 'object') {
     const e = err as { status?: unknown; code?: unknown; message?: unknown };
     const status = typeof e.status === 'number' ? e.status : undefined;
-    const code = typeof e.code === 'string' && status !== undefined ? e.code : undefined;
+    const code = isErrorCode(e.code) && status !== undefined ? e.code : undefined;
     return { status, code, message: typeof e.message === 'string' ? e.message : String(err) };
   }
   return { status: undefined, code: undefined, message: String(err) };
@@ -73,7 +75,7 @@ export function isTransient(err: unknown): boolean {
   return typeof code === 'string' && SOCKET_CODES.test(code);
 }
 
-export const hasCode = (err: unknown, ...codes: string[]): boolean => {
+export const hasCode = (err: unknown, ...codes: readonly ErrorCode[]): boolean => {
   const { code } = errorFacts(err);
   return code !== undefined && codes.includes(code);
 };

@@ -165,7 +165,7 @@ function toEntry(r: Row): OutboxEntry {
 }
 
 function failureOf(err: unknown): OutboxFailure {
-  if (err instanceof ApiError) return { message: err.message, status: err.status, code: err.code };
+  if (err instanceof ApiError) return { message: err.message, status: err.status, code: err.wireCode };
   if (err instanceof Error) return { message: err.message };
   return { message: String(err) };
 }
