@@ -6,13 +6,11 @@ import type { Delivery, Run } from '../../src-shared/api';
 import type { ConnectionStatus } from '../../src-shared/ipc/connection';
 import type { ExecutorStatus } from '../../src-shared/ipc/executor';
 import type { Event } from '../core/common/events';
+import type { Logger } from '../core/common/logger';
 import type { UpdateChannel } from './update-state';
 
-export interface Logger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
+/** The core's log port: the shell reports what it catches through the same one. */
+export type { Logger };
 
 /** A run in progress, as the tray lists it. */
 export type ActiveRun = Readonly<{ id: Run['id']; name: string }>;

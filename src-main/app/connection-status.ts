@@ -5,6 +5,7 @@
 import type { BridgeSession } from '../core/bridge/session';
 import type { ConnectionSource, ConnectionState, Logger } from './capabilities';
 import { Emitter, type Disposable } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 
 export class SessionConnection implements ConnectionSource, Disposable {
   private state: ConnectionState = 'disconnected';
@@ -31,7 +32,7 @@ export class SessionConnection implements ConnectionSource, Disposable {
       this.changed.fire();
     } catch (error) {
       this.log.warn('could not read the connection status', {
-        error: String(error),
+        error: errorText(error),
         stack: (error as Error).stack,
       });
     }

@@ -6,6 +6,7 @@
 import type { Executor, RunFailedEvent } from '../core/executor';
 import type { ActiveRun, ExecutorControl, FailedRun, Logger, MissedRun } from './capabilities';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 
 /** The part of the core's Executor the shell uses. */
 export type HostedExecutor = Pick<
@@ -87,7 +88,9 @@ export class ExecutorHost<E extends HostedExecutor = HostedExecutor> implements 
     if (old) {
       await old
         .stop({ graceMs: SWITCH_GRACE_MS, reason: 'the connection changed' })
-        .catch((e: unknown) => this.log.error('stopping the previous executor failed', { error: String(e) }));
+        .catch((e: unknown) =>
+          this.log.error('stopping the previous executor failed', { error: errorText(e) }),
+        );
     }
     if (next && !this.stopped) {
       this.active = next;

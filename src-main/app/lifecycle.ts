@@ -6,6 +6,7 @@
 import type { App, BrowserWindow } from 'electron';
 import type { ActiveRun, ActiveUpload, ExecutorDrain, Logger, UploadQueueControl } from './capabilities';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 
 export const DEFAULT_GRACE_MS = 30_000;
 
@@ -99,7 +100,7 @@ export class QuitCoordinator {
     if (!close) return;
     const closing = Promise.resolve()
       .then(close)
-      .catch((e: unknown) => this.deps.log.error('closing before exit failed', { error: String(e) }));
+      .catch((e: unknown) => this.deps.log.error('closing before exit failed', { error: errorText(e) }));
     await Promise.race([closing, delay(this.deps.reportMs ?? 5_000)]);
   }
 
@@ -130,10 +131,10 @@ export class QuitCoordinator {
     const settled = Promise.allSettled([
       executor
         .stop({ graceMs, reason: cause })
-        .catch((e: unknown) => log.error('executor stop failed', { error: String(e) })),
+        .catch((e: unknown) => log.error('executor stop failed', { error: errorText(e) })),
       uploads
         .drain({ graceMs })
-        .catch((e: unknown) => log.error('upload drain failed', { error: String(e) })),
+        .catch((e: unknown) => log.error('upload drain failed', { error: errorText(e) })),
     ]);
     await Promise.race([settled, delay(graceMs + (this.deps.settleMs ?? 2_000))]);
 

@@ -1,19 +1,37 @@
-/** The shell's log: one line per entry on stderr, with every registered secret scrubbed. */
-import { redact } from '../core/api/errors';
-import type { Logger } from './capabilities';
+/**
+ * The desktop app's log: one line per entry with every credential scrubbed, to a rotating file in its data
+ * folder (`logs/postdesk.log`, 0600 in 0700 folders) and to stderr, where a terminal that started it sees it too.
+ */
+import { errorText } from '../core/common/error-text';
+import { createLineLogger, type Logger, type LogLevel } from '../core/common/logger';
+import { openRotatingFile } from '../core/log-file';
+import { appLogFile } from '../core/paths';
 
-type Level = 'info' | 'warn' | 'error';
+export interface AppLog extends Logger {
+  /** The current log file (Settings and the tray's "Open logs folder" point at it). */
+  readonly file: string;
+  close(): void;
+}
 
-export function createConsoleLogger(
-  write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
-): Logger {
-  const line = (level: Level, message: string, fields?: Readonly<Record<string, unknown>>): void => {
-    const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    write(redact(`${new Date().toISOString()} ${level} ${message}${extra}`));
-  };
-  return {
-    info: (m, f) => line('info', m, f),
-    warn: (m, f) => line('warn', m, f),
-    error: (m, f) => line('error', m, f),
-  };
+export function createAppLog(
+  dataDir: string,
+  opts: Readonly<{
+    stderr?: (line: string) => void;
+    level?: LogLevel;
+    maxBytes?: number;
+    keep?: number;
+  }> = {},
+): AppLog {
+  const stderr = opts.stderr ?? ((l: string) => void process.stderr.write(`${l}\n`));
+  const file = openRotatingFile({
+    file: appLogFile(dataDir),
+    maxBytes: opts.maxBytes ?? 1024 * 1024,
+    keep: opts.keep ?? 3,
+    onError: (error) => stderr(`the log file ${appLogFile(dataDir)} cannot be written: ${errorText(error)}`),
+  });
+  const logger = createLineLogger((line) => {
+    file.write(line);
+    stderr(line);
+  }, opts.level ?? 'info');
+  return { ...logger, file: file.file, close: () => file.close() };
 }

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { App } from 'electron';
 import type { Logger, ShellSettingsSource } from './capabilities';
 import type { Disposable } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 
 /** Passed when the OS starts us at login: start in the tray without opening the window. */
 export const HIDDEN_FLAG = '--hidden';
@@ -90,7 +91,7 @@ export class LoginItemService {
       }
       log.info('start at login applied', { enabled });
     } catch (error) {
-      log.error('could not change start at login', { enabled, error: String(error) });
+      log.error('could not change start at login', { enabled, error: errorText(error) });
     }
   }
 

@@ -9,7 +9,7 @@ import { app, dialog, powerMonitor, protocol, shell, type BrowserWindow } from '
 import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
 import type { ApiClient } from '../core/api/client';
 import type { BridgeDispatcher } from '../core/bridge/dispatcher';
-import type { Disposable as BridgeDisposable } from '../core/bridge/events';
+import type { Disposable } from '../core/common/events';
 import {
   executorPortFor,
   followExecutorSettings,
@@ -25,7 +25,8 @@ import type { DeepLinkRoute } from './deep-links';
 import { ExecutorHost } from './executor-host';
 import { registerIpcHandlers } from './ipc-gate';
 import { createDesktopBridge, type DesktopBridge } from './ipc-handlers';
-import { createConsoleLogger } from './log';
+import { createAppLog } from './log';
+import { errorText } from '../core/common/error-text';
 import { LinuxAutostart, LoginItemService } from './login-item';
 import { observeSettings } from './settings-source';
 import { startShell, type Shell } from './shell';
@@ -39,13 +40,17 @@ import { DEV_BUILD } from './build-flags';
 import { dialogConfirm, dialogPicker } from './dialogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const log = createConsoleLogger();
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
 const devServerUrl = devServerUrlFor(app, process.env, DEV_BUILD);
 const testHooks = testHooksEnabled(process.env, app.isPackaged);
 // The launch tests give each app a profile of its own: the single-instance lock lives in userData.
 if (testHooks && process.env.POSTDESK_DATA_DIR) app.setPath('userData', process.env.POSTDESK_DATA_DIR);
 const dataDir = process.env.POSTDESK_DATA_DIR ?? app.getPath('userData');
+const log = createAppLog(dataDir);
+// Nothing in main may fail unseen: a promise nobody awaited still leaves its line.
+process.on('unhandledRejection', (reason) =>
+  log.error('a background task failed with no one to handle it', { error: errorText(reason) }),
+);
 
 /** "Try offline": the sandbox in this process, loaded on demand (most sessions never need Fastify). */
 const startSandboxInProcess: StartSandboxFn = async (opts) => {
@@ -93,12 +98,13 @@ async function executorFor(
       { overrides: { log: (line) => log.info(`executor: ${line}`) } },
     );
   } catch (error) {
-    log.warn('the executor is not started', { error: String(error) });
+    log.warn('the executor is not started', { error: errorText(error) });
     return null;
   }
 }
 
 async function main(): Promise<void> {
+  log.info('Postdesk starting', { version: app.getVersion(), platform: process.platform });
   // The renderer's and the media previews' schemes: one call, before ready.
   registerPrivilegedSchemes(protocol);
   // Windows shows notifications only for the AppUserModelID the installer's shortcut carries (appId).
@@ -115,7 +121,7 @@ async function main(): Promise<void> {
       for (const close of closers.splice(0)) {
         await Promise.resolve()
           .then(close)
-          .catch(() => undefined);
+          .catch((error: unknown) => log.warn('a step of closing failed', { error: errorText(error) }));
       }
     })());
 
@@ -131,6 +137,10 @@ async function main(): Promise<void> {
     },
     resourcesDir: app.isPackaged ? process.resourcesPath : join(app.getAppPath(), 'resources'),
     log,
+    openLogsFolder: () =>
+      void shell.openPath(dirname(log.file)).then((problem) => {
+        if (problem) log.warn('the logs folder could not be opened', { error: problem });
+      }),
     closeCore,
     createWindow: () => {
       if (!desktop) throw new Error('the window was asked for before the core was ready');
@@ -140,6 +150,7 @@ async function main(): Promise<void> {
         devServerUrl,
         media: desktop.bridge.media,
         openExternal: (url) => shell.openExternal(url),
+        log,
       });
     },
     navigate: (win: BrowserWindow, route: DeepLinkRoute) => {
@@ -172,7 +183,8 @@ async function main(): Promise<void> {
           () => shellRef?.updates ?? null,
           () => disabledUpdateState(settings.source.get().updateChannel, app.getVersion()),
         ),
-        log: (message) => log.info(message),
+        log,
+        logFile: log.file,
         trackUploads: (name, work) => uploads.track(name, work),
       });
       const bridge = desktop;
@@ -183,7 +195,7 @@ async function main(): Promise<void> {
         grants: bridge.bridge.grants,
       });
 
-      let forward: BridgeDisposable | null = null;
+      let forward: Disposable | null = null;
       const switched = executor.onDidSwitch((ex) => {
         forward?.dispose();
         forward = ex ? forwardExecutorEvents(ex, bridge.bridge.events) : null;
@@ -273,6 +285,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  log.error('Postdesk failed to start', { error: String(error) });
+  log.error('Postdesk failed to start', { error: errorText(error) });
   app.exit(1);
 });

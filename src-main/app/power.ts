@@ -6,6 +6,7 @@
 import type { PowerMonitor } from 'electron';
 import type { ExecutorPauseControl, Logger } from './capabilities';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 
 export type PowerHandlerDeps = Readonly<{
   monitor: Pick<PowerMonitor, 'on' | 'removeListener'>;
@@ -47,7 +48,7 @@ export class PowerHandler implements Disposable {
     executor.resume();
     log.info('resume: executor resumed, applying the missed-run policy');
     executor.runMissed('sleep').catch((error: unknown) => {
-      log.error('missed-run policy failed after resume', { error: String(error) });
+      log.error('missed-run policy failed after resume', { error: errorText(error) });
     });
   }
 

@@ -38,6 +38,8 @@ export type ShellDeps = Readonly<{
   /** Where `tray/tray-<state>.png` live (resources/ in development, process.resourcesPath packaged). */
   resourcesDir: string;
   log: Logger;
+  /** Shows the folder of the app's log file (the tray's "Open logs folder"). */
+  openLogsFolder?: () => void;
   createWindow: MainWindowFactory;
   /** Shows a route in the window (the UI's router; the bridge carries it). */
   navigate: (win: BrowserWindow, route: DeepLinkRoute) => void;
@@ -173,6 +175,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
         resume: () => executor.resume(),
         'check-updates': () => void updates?.checkNow(),
         'restart-to-update': () => updates?.restartNow(),
+        'open-logs': () => deps.openLogsFolder?.(),
         quit: () => app.quit(),
       },
     }),

@@ -1,6 +1,6 @@
 /**
  * The tray: an icon that says ok, running or attention, a tooltip, and a menu (open, pause or resume,
- * the runs in progress, updates, quit). The state and the menu are pure functions of the inputs so
+ * the runs in progress, updates, the logs folder, quit). The state and the menu are pure functions of the inputs so
  * tests assert on them; the controller only feeds them to Electron.
  */
 import { join } from 'node:path';
@@ -59,6 +59,7 @@ export const TRAY_ACTIONS = [
   'resume',
   'check-updates',
   'restart-to-update',
+  'open-logs',
   'quit',
 ] as const;
 export type TrayAction = (typeof TRAY_ACTIONS)[number];
@@ -106,6 +107,7 @@ export function buildTrayMenuTemplate(inputs: TrayInputs): readonly TrayMenuItem
   items.push({ type: 'separator' });
   items.push(updateItem(inputs.update));
   items.push({ type: 'separator' });
+  items.push({ type: 'normal', label: 'Open logs folder', enabled: true, action: 'open-logs' });
   items.push({ type: 'normal', label: 'Quit Postdesk', enabled: true, action: 'quit' });
   return items;
 }

@@ -10,6 +10,7 @@ import type { AppUpdater, ProgressInfo, UpdateInfo } from 'electron-updater';
 import type { AppUpdaterEvents } from 'electron-updater/out/AppUpdater';
 import type { ExecutorActivity, Logger, UploadQueueControl } from './capabilities';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../core/common/events';
+import { errorText } from '../core/common/error-text';
 import { RELEASE_NOTES_MAX, type Activity, type UpdateChannel, type UpdateState } from './update-state';
 
 export const CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
@@ -151,7 +152,7 @@ export type UpdateServiceDeps = Readonly<{
 
 /** Error texts for Settings: the first line, bounded; stacks and request dumps stay in the log. */
 export function updateErrorText(error: unknown): string {
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = errorText(error);
   const line = (raw.split('\n')[0] ?? '').trim() || 'update failed';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

@@ -13,6 +13,8 @@ import { EXTERNAL_HOSTS, isAllowedExternal } from '../core/bridge/external-links
 import type { MediaRegistry } from '../core/bridge/media-registry';
 import { contentTypeOf, resolveStatic } from '../core/bridge/static-files';
 import { MEDIA_SCHEME, registerMediaProtocol } from './media-protocol';
+import { errorText } from '../core/common/error-text';
+import type { Logger } from '../core/common/logger';
 
 /** The renderer is served from its own scheme rather than file://, so it has a real origin to check. */
 export const APP_SCHEME = 'postdesk-app';
@@ -52,6 +54,8 @@ export interface MainWindowDeps {
   /** Hosts whose https links may open in the browser (the service's host is worth adding). */
   readonly externalHosts?: () => readonly string[];
   readonly partition?: string;
+  /** Where a link the browser did not open is reported. */
+  readonly log?: Logger;
 }
 
 export const MAIN_PARTITION = 'persist:postdesk';
@@ -183,7 +187,9 @@ export function createMainWindow(deps: MainWindowDeps): BrowserWindow {
   const openOutside = (url: string) => {
     const hosts = deps.externalHosts?.() ?? EXTERNAL_HOSTS;
     if (!isAllowedExternal(url, hosts)) return;
-    void (deps.openExternal ?? ((u: string) => shell.openExternal(u)))(url).catch(() => undefined);
+    void (deps.openExternal ?? ((u: string) => shell.openExternal(u)))(url).catch((error: unknown) =>
+      deps.log?.warn('the browser did not open a link', { error: errorText(error) }),
+    );
   };
 
   wc.on('will-navigate', (event) => {

@@ -2,14 +2,17 @@ import type { Command } from 'commander';
 import { createCore, openLocal, type Core } from '../core/services';
 import { dataDir } from '../core/paths';
 import { apiKeyFromEnv } from '../core/secrets/secret-store';
+import { errorText } from '../core/common/error-text';
+import { createLineLogger, type Logger } from '../core/common/logger';
 import type { CliIo } from './output';
-import { Output } from './output';
+import { Output, escapeControls } from './output';
 import { startSandboxInProcess } from './sandbox-connect';
 
 export interface GlobalOptions {
   json: boolean;
   baseUrl: string | null;
   sandbox: boolean;
+  verbose: boolean;
 }
 
 export type LocalCore = ReturnType<typeof openLocal>;
@@ -21,6 +24,8 @@ export type LocalCore = ReturnType<typeof openLocal>;
 export interface CliDeps {
   readonly io: CliIo;
   readonly dataDir: string;
+  /** Lines on stderr with `--verbose`, nothing without: what the core caught and rode out. */
+  readonly log: Logger;
   globals(cmd: Command): GlobalOptions;
   output(cmd: Command): Output;
   /** The core. On first build it replays the outbox (unsent or unconfirmed posts), unless `replay: false`. */
@@ -35,12 +40,19 @@ export interface CliDeps {
 
 export interface InvocationState {
   exitCode: number;
+  /** Set once the command line is parsed (`--verbose`), before the action runs. */
+  setVerbose(on: boolean): void;
   close(): Promise<void>;
 }
 
 export function globalsOf(cmd: Command): GlobalOptions {
-  const o = cmd.optsWithGlobals<{ json?: boolean; baseUrl?: string; sandbox?: boolean }>();
-  return { json: o.json === true, baseUrl: o.baseUrl ?? null, sandbox: o.sandbox === true };
+  const o = cmd.optsWithGlobals<{ json?: boolean; baseUrl?: string; sandbox?: boolean; verbose?: boolean }>();
+  return {
+    json: o.json === true,
+    baseUrl: o.baseUrl ?? null,
+    sandbox: o.sandbox === true,
+    verbose: o.verbose === true,
+  };
 }
 
 export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState } {
@@ -48,8 +60,15 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
   let corePromise: Promise<Core> | null = null;
   let local: LocalCore | null = null;
   const closers: (() => Promise<void> | void)[] = [];
+  let verbose = false;
+  const log: Logger = createLineLogger((line) => {
+    if (verbose) io.stderr.write(`${escapeControls(line)}\n`);
+  }, 'debug');
   const state: InvocationState = {
     exitCode: 0,
+    setVerbose(on) {
+      verbose = on;
+    },
     async close() {
       for (const fn of closers.reverse()) await fn();
       if (corePromise) await (await corePromise.catch(() => null))?.close();
@@ -60,6 +79,7 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
   const deps: CliDeps = {
     io,
     dataDir: dir,
+    log,
     globals: globalsOf,
     output: (cmd) => new Output(io, globalsOf(cmd).json),
     core(cmd, opts) {
@@ -77,6 +97,7 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
           userAgent: 'postdesk-cli',
           // Someone is waiting at a terminal: give up on a dead service within seconds, not minutes.
           retry: { retries: 3, minTimeoutMs: 200, maxTimeoutMs: 2_000 },
+          log,
         });
         if (opts?.replay !== false && core.outbox.unfinishedCount() > 0) {
           const out = deps.output(cmd);
@@ -90,7 +111,8 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
                 `outbox: ${report.pending + report.unconfirmed} post(s) still waiting (see \`postdesk outbox list\`)`,
               );
             }
-          } catch {
+          } catch (error) {
+            log.warn('replaying the outbox failed', { error: errorText(error) });
             out.note('outbox: could not send queued posts now; they stay queued');
           }
         }

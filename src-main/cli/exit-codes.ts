@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiError, NetworkError, ValidationError, redact, redactDeep } from '../core/api/errors';
+import { errorText } from '../core/common/error-text';
 
 /** The CLI's exit codes; docs/cli.md documents them. */
 export const EXIT = {
@@ -51,8 +52,7 @@ export function errorLines(err: unknown): string[] {
       ...err.issues.map((i) => `  ${i.path || '(input)'}: ${i.message}`),
     ];
   }
-  const msg = err instanceof Error ? err.message : String(err);
-  const lines = [redact(msg)];
+  const lines = [redact(errorText(err))];
   if (err instanceof ApiError && err.issues && typeof err.issues === 'object') {
     for (const [k, v] of Object.entries(err.issues as Record<string, unknown>)) {
       lines.push(`  ${k}: ${redact(typeof v === 'string' ? v : JSON.stringify(v))}`);

@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, type CommandEntry } from './commands/index';
-import type { CliDeps } from './context';
+import type { CliDeps, InvocationState } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
 import { Output, scrubForTerminal, type CliIo } from './output';
 import { VERSION } from './version';
@@ -125,6 +125,9 @@ function rootCommand(io: CliIo): Command {
     .addOption(
       new Option('--sandbox', 'use the local sandbox (kept in the data directory); starts it if needed'),
     )
+    .addOption(
+      new Option('--verbose', 'log what happens underneath (retries, failures ridden out) to stderr'),
+    )
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true)
     .addHelpText(
@@ -158,8 +161,9 @@ export async function buildProgram(
   const program = rootCommand(io);
   const wanted = new Set(opts.load === 'all' ? COMMANDS : commandsToLoad(args));
   let deps: CliDeps | null = null;
-  let state: { exitCode: number; close(): Promise<void> } = {
+  let state: InvocationState = {
     exitCode: EXIT.ok,
+    setVerbose: () => undefined,
     close: async () => undefined,
   };
   if (wanted.size > 0) {
@@ -177,6 +181,10 @@ export async function buildProgram(
       program.command(entry.name).summary(entry.summary);
     }
   });
+  // The core's log reaches stderr with --verbose: known once the command line is parsed.
+  program.hook('preAction', (_program, action) =>
+    state.setVerbose(action.optsWithGlobals<{ verbose?: boolean }>().verbose === true),
+  );
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();

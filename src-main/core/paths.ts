@@ -28,6 +28,22 @@ export const sandboxDataDir = (dir: string): string => join(dir, 'sandbox');
 export const sandboxRegistryFile = (dir: string): string => join(dir, 'sandbox.json');
 /** The executor's folder (its run directories are `runs/<local id>` in it). */
 export const executorDataDir = (dir: string): string => join(dir, 'executor');
+/** Where the desktop app keeps its rotating log (`postdesk.log`, then `.1`, `.2`…). */
+export const logDir = (dir: string): string => join(dir, 'logs');
+export const appLogFile = (dir: string): string => join(logDir(dir), 'postdesk.log');
+
+/**
+ * The desktop app's data directory (Electron's userData for the packaged app): the same as `dataDir` on macOS and
+ * Windows; on Linux Electron keeps it under the XDG config folder. `POSTDESK_DATA_DIR` overrides both.
+ */
+export function desktopDataDir(
+  env: Env = process.env,
+  platform: string = process.platform,
+  home = homedir(),
+): string {
+  if (env.POSTDESK_DATA_DIR || platform !== 'linux') return dataDir(env, platform, home);
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'Postdesk');
+}
 
 /**
  * Makes a data directory private (0700) and tightens what an older version may have left readable:
@@ -38,7 +54,7 @@ export function securePrivateDataDir(dir: string): void {
   ensurePrivateDirSync(dir);
   const db = storeFile(dir);
   for (const file of [db, `${db}-wal`, `${db}-shm`, sandboxRegistryFile(dir)]) tightenFileSync(file);
-  for (const sub of [executorDataDir(dir), join(executorDataDir(dir), 'runs')]) {
+  for (const sub of [executorDataDir(dir), join(executorDataDir(dir), 'runs'), logDir(dir)]) {
     if (existsSync(sub)) ensurePrivateDirSync(sub);
   }
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod';
 import { registerSecret } from './api/redact';
+import { isProcessAlive } from './common/process-alive';
 import { sandboxDataDir, sandboxRegistryFile } from './paths';
 import { ensurePrivateDirSync, writePrivateFileSync } from './private-files';
 
@@ -30,15 +31,6 @@ export interface SandboxLink {
 
 const Registry = z.object({ url: z.url(), pid: z.number().int(), apiKey: z.string().min(1) });
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function answers(url: string): Promise<boolean> {
   try {
     const res = await request(`${url}/_sandbox/clock`, { signal: AbortSignal.timeout(1_500) });
@@ -59,7 +51,7 @@ export async function findRunningSandbox(dataDir: string): Promise<Omit<SandboxL
   } catch {
     return null;
   }
-  if (!pidAlive(reg.pid) || !(await answers(reg.url))) return null;
+  if (!isProcessAlive(reg.pid) || !(await answers(reg.url))) return null;
   registerSecret(reg.apiKey);
   return { url: reg.url, apiKey: reg.apiKey, pid: reg.pid, reused: reg.pid !== process.pid };
 }

@@ -1,5 +1,7 @@
 import { createApiClient, type ApiClient } from './api/client';
 import type { RetryOptions } from './api/transport';
+import { errorText } from './common/error-text';
+import { silentLogger, type Logger } from './common/logger';
 import { readSettings, updateSettings, type SettingsPatch } from './config/settings';
 import type { Settings } from '../../src-shared/settings';
 import { moveProxyPasswordToKeychain, readProxyPassword } from './config/proxy';
@@ -29,6 +31,8 @@ export interface CoreOptions {
   retry?: RetryOptions;
   outbox?: Omit<OutboxOptions, 'scope'>;
   userAgent?: string;
+  /** Where failures the core rides out (retries, keychain, background work) are reported. */
+  log?: Logger;
 }
 
 export interface SettingsService {
@@ -90,6 +94,7 @@ export function openLocal(
 /** The one way the CLI, the web host and the desktop app build the core. */
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const env = opts.env ?? process.env;
+  const log = opts.log ?? silentLogger;
   const local = openLocal(opts.dataDir, opts.secrets, env);
   const { store, secrets, settings } = local;
   let sandbox: SandboxLink | null = null;
@@ -103,7 +108,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     const baseUrl = sandbox?.url ?? opts.baseUrl ?? env.POSTDESK_BASE_URL ?? s.baseUrl;
     if (!baseUrl) throw new ServiceNotConfiguredError();
     const aliasUrl = sandbox ? null : (env.POSTDESK_ALIAS_URL ?? s.aliasUrl);
-    await moveProxyPasswordToKeychain(local);
+    await moveProxyPasswordToKeychain({ ...local, log });
     const savedProxy = settings.get().proxyUrl;
     const proxyUrl = savedProxy ?? env.HTTPS_PROXY ?? env.https_proxy ?? null;
     const sandboxKey = sandbox?.apiKey;
@@ -114,12 +119,13 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       aliasUrl,
       proxyUrl: sandbox ? null : proxyUrl,
       // The keychain's password belongs to the saved proxy, not to one from the environment.
-      ...(savedProxy ? { proxyPassword: () => readProxyPassword(secrets) } : {}),
+      ...(savedProxy ? { proxyPassword: () => readProxyPassword(secrets, log) } : {}),
       retry:
         env.POSTDESK_HTTP_RETRIES && Number.isInteger(retriesFromEnv) && retriesFromEnv >= 0
           ? { ...opts.retry, retries: retriesFromEnv }
           : opts.retry,
       userAgent: opts.userAgent,
+      log,
     };
     const client = createApiClient({
       ...clientOptions,
@@ -127,6 +133,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     });
     const settleFromEnv = Number(env.POSTDESK_OUTBOX_SETTLE_MS);
     const outbox = createOutbox(store, client, {
+      log,
       ...opts.outbox,
       ...(Number.isFinite(settleFromEnv) && settleFromEnv >= 0 ? { settleMs: settleFromEnv } : {}),
       // The in-process sandbox gets a fresh port each time; its entries belong to "the sandbox of this data dir".
@@ -150,7 +157,11 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         return (await resolveApiKeyWithSource(secrets, env)).source;
       },
       async close() {
-        await client.close().catch(() => undefined);
+        await client
+          .close()
+          .catch((error: unknown) =>
+            log.warn('closing the service connection failed', { error: errorText(error) }),
+          );
         await sandbox?.close();
         store.close();
       },

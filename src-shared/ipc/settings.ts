@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { event, invoke } from './define';
 import { NoInput } from './common';
+import { LOCAL_PATH_MAX } from '../api/limits';
 import {
   AGENT_COMMANDS_MAX,
   AUTOMATION_FOLDERS_MAX,
@@ -62,25 +63,35 @@ const viewField = (k: PageKey): z.ZodType => {
   return field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field;
 };
 
-/**
- * The settings the UI shows and edits: `PAGE_SETTINGS` of src-shared/settings.ts under their snake_case
- * names, with the settings stored as maps shown as lists. Secrets are not settings: see `secrets`.
- */
-export const SettingsView = z.object(
+const EditableView = z.object(
   Object.fromEntries(PAGE_KEYS.map((k) => [snake(k), viewField(k)])) as unknown as ViewShape,
 );
+
+/** What the host adds to the view: read-only, no patch can set it. */
+const HostFacts = z.object({
+  /** Where this host writes its log (the desktop app's rotating file); null where it keeps none. */
+  log_file: z.string().max(LOCAL_PATH_MAX).nullable(),
+});
+export type HostFacts = z.infer<typeof HostFacts>;
+
+/**
+ * The settings the UI shows and edits: `PAGE_SETTINGS` of src-shared/settings.ts under their snake_case
+ * names, with the settings stored as maps shown as lists, and the host's read-only facts. Secrets are not
+ * settings: see `secrets`.
+ */
+export const SettingsView = EditableView.extend(HostFacts.shape);
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsPatch = SettingsView.partial().refine((p) => Object.keys(p).length > 0, {
+export const SettingsPatch = EditableView.partial().refine((p) => Object.keys(p).length > 0, {
   message: 'change at least one setting',
 });
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
-/** The page's view of the stored settings. */
-export function toSettingsView(s: Readonly<Settings>): SettingsView {
+/** The page's view of the stored settings, with the host's facts. */
+export function toSettingsView(s: Readonly<Settings>, host: Readonly<HostFacts>): SettingsView {
   const out: Record<string, unknown> = {};
   for (const k of PAGE_KEYS) out[snake(k)] = isListed(k) ? LISTED[k].toView(s[k] as never) : s[k];
-  return out as SettingsView;
+  return { ...out, ...host } as SettingsView;
 }
 
 /** A patch from the page as a patch of the stored settings; only the fields present are changed. */

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { runCli as runCliInProcess } from '../../src-main/cli/program';
 
 const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
 
@@ -30,4 +32,20 @@ export function runCli(
     child.on('close', (code, signal) => r({ code, signal, out })),
   );
   return { child, done };
+}
+
+/** `postdesk <args>` in this process with captured streams: the same code path as the binary, no spawn. */
+export async function runCliHere(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  stdin = '',
+): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await runCliInProcess(args, { stdout, stderr, stdin: Readable.from([stdin]), env });
+  return { code, out, err };
 }

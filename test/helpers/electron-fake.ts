@@ -301,6 +301,8 @@ interface FakeState {
   messageBoxAnswer: string | null;
   /** What the user will choose in the next open dialog (none: cancelled). */
   openDialogAnswer: string[];
+  /** Folders and files handed to `shell.openPath`. */
+  openedPaths: string[];
 }
 
 const state: FakeState = {
@@ -314,6 +316,7 @@ const state: FakeState = {
   messageBoxes: [],
   messageBoxAnswer: null,
   openDialogAnswer: [],
+  openedPaths: [],
 };
 
 function makeModule() {
@@ -338,7 +341,14 @@ function makeModule() {
     },
     net: { request: netRequest },
     session: { fromPartition: () => ({}) },
-    shell: { openExternal: async () => {} },
+    shell: {
+      openExternal: async () => {},
+      openPath: async (path: string) => {
+        state.openedPaths.push(path);
+        // Electron answers with an error message, empty when the folder opened.
+        return '';
+      },
+    },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => void state.privilegedSchemes.push(...schemes),
     },
@@ -398,6 +408,7 @@ export const electronFake = {
     state.messageBoxes.length = 0;
     state.messageBoxAnswer = null;
     state.openDialogAnswer = [];
+    state.openedPaths.length = 0;
     FakeNotification.supported = true;
   },
 };

@@ -12,7 +12,6 @@ import type {
   ExecutorControl,
   ExecutorState,
   FailedRun,
-  Logger,
   MissedRun,
   ShellSettings,
   ShellSettingsSource,
@@ -20,23 +19,7 @@ import type {
 } from '../../src-main/app/capabilities';
 import { Emitter } from '../../src-main/core/common/events';
 
-export type LogEntry = Readonly<{ level: 'info' | 'warn' | 'error'; message: string; fields?: unknown }>;
-
-export class MemoryLog implements Logger {
-  readonly entries: LogEntry[] = [];
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.entries.push({ level: 'info', message, fields });
-  }
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.entries.push({ level: 'warn', message, fields });
-  }
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void {
-    this.entries.push({ level: 'error', message, fields });
-  }
-  text(): string {
-    return JSON.stringify(this.entries);
-  }
-}
+export { MemoryLog, type LogEntry } from './memory-log';
 
 type Work = { item: ActiveRun; done: () => void; ended: Promise<void> };
 

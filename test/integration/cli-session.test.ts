@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src-main/cli/program';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { connectSandbox } from '../../src-main/core/sandbox-link';
+import { runCliHere } from '../helpers/cli-process';
 
 let dataDir: string;
 beforeAll(() => {
@@ -16,21 +15,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs the CLI in this process with captured streams: the same code path as `postdesk …`. */
 async function cli(args: string[], env: Record<string, string> = {}, stdin = '') {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await runCli(args, {
-    stdout,
-    stderr,
-    stdin: Readable.from([stdin]),
-    env: { POSTDESK_DATA_DIR: dataDir, PATH: process.env.PATH, ...env },
-  });
+  const run = await runCliHere(args, { POSTDESK_DATA_DIR: dataDir, PATH: process.env.PATH, ...env }, stdin);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const json = (): any => JSON.parse(out);
-  return { code, out, err, json };
+  const json = (): any => JSON.parse(run.out);
+  return { ...run, json };
 }
 
 const TIKTOK = '0b6a8f2e-3c1d-4e5f-9a7b-1c2d3e4f5a01';

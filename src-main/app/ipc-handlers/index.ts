@@ -14,6 +14,7 @@ import type { ConfirmPort } from '../../core/bridge/confirm';
 import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost, type ExecutorHost } from '../../core/bridge/executor-port';
 import { resolveApiKey } from '../../core/secrets/secret-store';
+import { silentLogger, type Logger } from '../../core/common/logger';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,7 +44,9 @@ export interface DesktopBridgeOptions {
   readonly picker?: FilePicker;
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
-  readonly log?: (message: string) => void;
+  readonly log?: Logger;
+  /** The log file Settings shows (the app's rotating log). */
+  readonly logFile?: string | null;
   /** Uploads resumed at start-up run through this, so quitting and updating wait for them. */
   readonly trackUploads?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
@@ -62,6 +65,7 @@ export interface DesktopBridge {
  */
 export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
   const ownsLocal = !o.local;
+  const log = o.log ?? silentLogger;
   const local = o.local ?? openLocal(o.dataDir);
   const offline = createOfflineLauncher(o.dataDir, o.startSandbox);
   const session = createBridgeSession({
@@ -71,9 +75,11 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     offline,
     resume: true,
     userAgent: `postdesk-desktop/${o.version}`,
+    log,
+    logFile: o.logFile ?? null,
   });
   const extra = o.ports?.({ store: local.store, session }) ?? {};
-  const events = createBridgeEvents();
+  const events = createBridgeEvents(log);
   const env = o.env ?? process.env;
   const executor =
     !extra.executor && o.embeddedExecutor
@@ -87,6 +93,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
             const key = await resolveApiKey(local.secrets, env);
             return key ? [key] : [];
           },
+          log,
         })
       : null;
   const stagingDir = mkdtempSync(join(tmpdir(), 'postdesk-staging-'));
@@ -104,7 +111,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     updates: o.updates,
     confirm: o.confirm,
     picker: o.picker,
-    ...(o.log ? { log: o.log } : {}),
+    log,
     ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });
   return {

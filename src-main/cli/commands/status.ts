@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { ApiError, NetworkError, CredentialMissingError } from '../../core/api/errors';
+import { errorText } from '../../core/common/error-text';
 import { OPEN_OUTBOX_STATES } from '../../core/outbox/outbox';
-import { storeFile } from '../../core/paths';
+import { appLogFile, desktopDataDir, storeFile } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { exitCodeFor } from '../exit-codes';
 
@@ -16,7 +17,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
       try {
         keySource = await core.apiKeySource();
       } catch (err) {
-        keySource = `unavailable (${err instanceof Error ? err.message : String(err)})`;
+        keySource = `unavailable (${errorText(err)})`;
       }
       let service: { ok: boolean; accounts?: number; ms?: number; error?: string };
       let failure: unknown = null;
@@ -43,6 +44,8 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
         sandbox: core.endpoint.sandbox,
         data_dir: core.dataDir,
         store: storeFile(core.dataDir),
+        // This command logs to stderr with --verbose; the desktop app keeps a rotating file.
+        log: { cli: 'stderr, with --verbose', desktop_file: appLogFile(desktopDataDir(deps.io.env)) },
         api_key_source: keySource,
         service,
         outbox: byState,
@@ -59,6 +62,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
               : 'no',
           ],
           ['data dir', core.dataDir],
+          ['log', `stderr with --verbose; the desktop app's: ${data.log.desktop_file}`],
           ['api key', keySource],
           [
             'reachable',

@@ -42,6 +42,7 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
           version: VERSION,
           startSandbox: startSandboxInProcess,
           print,
+          log: deps.log,
           // Only a person at this terminal may confirm a page's change to what Postdesk runs.
           ...(deps.io.stdin.isTTY
             ? { confirm: terminalConfirm({ input: deps.io.stdin, output: deps.io.stdout }) }

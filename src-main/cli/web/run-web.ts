@@ -6,6 +6,8 @@ import { openLocal } from '../../core/services';
 import type { StartSandboxFn } from '../../core/sandbox-link';
 import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble';
 import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
+import { errorText } from '../../core/common/error-text';
+import { silentLogger, type Logger } from '../../core/common/logger';
 import { createOfflineLauncher } from '../../core/bridge/offline';
 import { MemorySecretStore } from '../../core/bridge/memory-secret-store';
 import { createBridgeEvents } from '../../core/bridge/events';
@@ -41,6 +43,8 @@ export interface WebOptions {
   readonly startSandbox: StartSandboxFn;
   readonly staticDir?: string;
   readonly print: (line: string) => void;
+  /** Where what the host catches and rides out is reported (the CLI's stderr with --verbose). */
+  readonly log?: Logger;
   /**
    * Asks in the launching terminal before a page's change to what Postdesk runs (`terminalConfirm`);
    * absent, such changes are refused (they are made with `postdesk config set`).
@@ -76,8 +80,11 @@ export const OPENED_LINK_TTL_MS = 2 * 60_000;
  */
 export async function startWeb(o: WebOptions): Promise<RunningWeb> {
   const cleanups: (() => Promise<void>)[] = [];
+  const log = o.log ?? silentLogger;
   const closeAll = async () => {
-    for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
+    for (const c of cleanups.splice(0).reverse()) {
+      await c().catch((error: unknown) => log.warn('a step of closing failed', { error: errorText(error) }));
+    }
   };
   try {
     let dataDir = o.dataDir;
@@ -111,6 +118,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       offline,
       resume: !o.sandbox,
       userAgent: `postdesk-web/${o.version}`,
+      log,
     });
     cleanups.push(() => session.close());
 
@@ -121,7 +129,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     }
 
     const secret = createLaunchSecret();
-    const events = createBridgeEvents();
+    const events = createBridgeEvents(log);
     const extra = o.ports?.({ store: local.store, session }) ?? {};
     let executor = extra.executor;
     if (!executor && (o.executor ?? o.sandbox)) {
@@ -136,6 +144,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
           const key = await resolveApiKey(local.secrets, env);
           return key ? [key] : [];
         },
+        log,
       });
       cleanups.push(() => host.close());
       executor = host.port;
@@ -152,6 +161,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       executor,
       openExternal: async (url) => void openInBrowser(url, o.env),
       confirm: o.confirm ?? refuseAll(NO_TERMINAL),
+      log,
     });
     // Runs before the executor and the session close: the watcher and outbox timers stop first.
     cleanups.push(async () => bridge.close());
@@ -163,6 +173,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       stagingDir,
       secret,
       port: o.port,
+      log,
     });
     cleanups.push(() => host.close());
 

@@ -19,6 +19,8 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import type { BridgeDispatcher } from '../../core/bridge/dispatcher';
 import type { MediaRegistry } from '../../core/bridge/media-registry';
 import type { GrantRegistry } from '../../core/bridge/grants';
+import { errorText } from '../../core/common/error-text';
+import type { Logger } from '../../core/common/logger';
 import { createUploadRoute } from './upload-route';
 import { contentSecurityPolicy } from '../../core/bridge/csp';
 import { hostAllowed, originAllowed, secretMatches } from './http-guard';
@@ -41,6 +43,8 @@ export interface WebHostOptions {
   /** 0 picks a free port. */
   readonly port?: number;
   readonly maxFileBytes?: number;
+  /** Where a request that failed inside the host (answered 500) is reported. */
+  readonly log?: Logger;
 }
 
 export interface WebHost {
@@ -199,7 +203,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(req, res).catch((error: unknown) => {
+      opts.log?.error('the web host failed to answer a request', {
+        method: req.method,
+        error: errorText(error),
+      });
       if (!res.headersSent) plain(res, 500, 'internal error');
       else res.destroy();
     });

@@ -8,6 +8,7 @@ import {
   type ResponseOf,
 } from '../../../src-shared/api/operations';
 import type { BulkItemResult } from '../../../src-shared/api/bulk';
+import type { Logger } from '../common/logger';
 import { ApiError, CredentialMissingError, ValidationError, toFieldIssue } from './errors';
 import { registerSecret } from './redact';
 import { createTransport, type RetryOptions, type TimeoutOptions, type Transport } from './transport';
@@ -23,6 +24,8 @@ export interface ApiClientOptions {
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
+  /** Where retries and failures ridden out are noted. */
+  log?: Logger;
 }
 
 export interface RequestInput<N extends OperationName> {

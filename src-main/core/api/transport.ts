@@ -1,7 +1,9 @@
 import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
-import pRetry from 'p-retry';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
 import { ErrorBody } from '../../../src-shared/api/errors';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
+import { retry } from '../common/retry';
 import { ApiError, NetworkError, type NetworkErrorKind } from './errors';
 import { registerSecret } from './redact';
 
@@ -31,6 +33,8 @@ export interface TransportOptions {
   retry?: RetryOptions;
   timeouts?: TimeoutOptions;
   userAgent?: string;
+  /** Where each retry is noted (debug): the CLI shows them with --verbose. */
+  log?: Logger;
 }
 
 export interface TransportRequest {
@@ -106,7 +110,7 @@ function errorCode(err: unknown): string | null {
 
 function classify(err: unknown): Classified {
   const code = errorCode(err);
-  const message = err instanceof Error ? err.message || code || 'error' : String(err);
+  const message = errorText(err) || code || 'error';
   return {
     code,
     kind: (code && KIND_BY_CODE[code]) || 'other',
@@ -239,6 +243,7 @@ export function createTransport(opts: TransportOptions): Transport {
   const maxTimeout = opts.retry?.maxTimeoutMs ?? 8_000;
   const maxRetryAfter = opts.retry?.maxRetryAfterMs ?? 60_000;
   const userAgent = opts.userAgent ?? 'postdesk';
+  const log = opts.log ?? silentLogger;
   let aliasUntil = 0;
 
   function hostsInOrder(): string[] {
@@ -301,19 +306,17 @@ export function createTransport(opts: TransportOptions): Transport {
     baseUrl,
     aliasUrl,
     send(req) {
-      return pRetry(() => attempt(req), {
-        retries,
-        minTimeout,
-        maxTimeout,
-        factor: 2,
-        randomize: true,
+      return retry(() => attempt(req), {
+        attempts: retries + 1,
+        minDelayMs: minTimeout,
+        maxDelayMs: maxTimeout,
         signal: req.signal,
-        shouldRetry: ({ error }) => isRetryable(error, req.policy),
-        onFailedAttempt: async ({ error, retriesLeft }) => {
-          if (retriesLeft > 0 && error instanceof ApiError && error.retryAfterMs !== null) {
-            if (isRetryable(error, req.policy))
-              await sleep(Math.min(error.retryAfterMs, maxRetryAfter), req.signal);
-          }
+        shouldRetry: (error) => isRetryable(error, req.policy),
+        // The service's Retry-After comes first; the backoff follows it.
+        onRetry: async (error, attempt) => {
+          log.debug(`${req.operation}: try ${attempt} failed, trying again`, { error: errorText(error) });
+          if (error instanceof ApiError && error.retryAfterMs !== null)
+            await sleep(Math.min(error.retryAfterMs, maxRetryAfter), req.signal);
         },
       });
     },

@@ -1,4 +1,6 @@
 import type { HostKind } from '../../../src-shared/ipc/common';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
 import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
 import { createBridgeEvents, type BridgeEvents } from './events';
@@ -43,8 +45,8 @@ export interface AssembleOptions {
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog behind `files:pick` (the desktop app). */
   readonly picker?: FilePicker | undefined;
-  /** Where start-up work that failed (replay, upload resume) is reported; it never fails the host. */
-  readonly log?: (message: string) => void;
+  /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
+  readonly log?: Logger;
   /**
    * Runs the resumption of interrupted uploads as tracked work, so the desktop's quit and update wait
    * for it as for any upload (its UploadTracker); a refusal (the app is quitting) skips the resume.
@@ -69,15 +71,16 @@ export interface AssembledBridge {
 
 /** Everything both hosts need, built the same way: handlers on the session, one event hub, one registry. */
 export function assembleBridge(o: AssembleOptions): AssembledBridge {
-  const events = o.events ?? createBridgeEvents();
+  const log = o.log ?? silentLogger;
+  const events = o.events ?? createBridgeEvents(log);
   const media = createMediaRegistry({ previewUrl: o.previewUrl });
   const grants = createGrantRegistry();
-  const log = o.log ?? (() => undefined);
   // Every answer about posts, whichever module asked for it, feeds the local delivery index.
   const feed = createDeliveryFeed({
     store: o.store,
     client: () => current(),
     scope: () => scopeOf(current()),
+    log,
   });
   const learning = <C extends object>(client: C): C => {
     const scope = scopeOf(client as unknown as ApiClient);
@@ -100,12 +103,14 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     onDidSettle: (e) =>
       events.emit('posts:didChange', { reason: 'created', post_ids: e.result ? [e.result.postId] : [] }),
     onDidChangeQueued: (queued) => events.emit('posts:didChangeQueued', { posts: [...queued] }),
+    log,
   });
   const deliveries = createDeliveryWatch({
     store: o.store,
     client: current,
     scope: () => scopeOf(current()),
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    log,
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
   const routes = createRouteInbox(events);
@@ -151,15 +156,19 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     watching?.dispose();
     watching = null;
     if (!client) return;
-    void posts.replay().catch((e: unknown) => log(`outbox replay failed: ${String(e)}`));
+    void posts.replay().catch((e: unknown) => log.warn('outbox replay failed', { error: errorText(e) }));
     const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
     void track('resuming interrupted uploads', () => uploads.resume())
       .then((r) => {
-        if (r.finished + r.failed > 0) log(`resumed uploads: ${r.finished} finished, ${r.failed} not`);
+        if (r.finished + r.failed > 0)
+          log.info('resumed uploads', { finished: r.finished, failed: r.failed });
       })
-      .catch((e: unknown) => log(`resuming uploads failed: ${String(e)}`));
+      .catch((e: unknown) => log.warn('resuming uploads failed', { error: errorText(e) }));
     if (o.deliveryWatchMs !== false) watching = deliveries.start();
-    else void deliveries.checkNow().catch(() => undefined);
+    else
+      void deliveries
+        .checkNow()
+        .catch((e: unknown) => log.warn('checking for failed deliveries failed', { error: errorText(e) }));
   };
   const unsubscribe = o.session.onDidSwitch(arrive);
   arrive(current());

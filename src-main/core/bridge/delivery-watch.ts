@@ -2,7 +2,9 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
 import type { Migration, Store } from '../store/store';
-import type { Disposable } from './events';
+import { errorText } from '../common/error-text';
+import { Emitter, type Disposable } from '../common/events';
+import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeApi, DeliveryWatchPort } from './ports';
 
 export const DELIVERY_WATCH_NAMESPACE = 'delivery_watch';
@@ -34,6 +36,8 @@ export interface DeliveryWatchOptions {
   readonly scope: () => string;
   readonly intervalMs?: number;
   readonly now?: () => Date;
+  /** Where a failed poll or a failing listener is reported (the next tick tries again). */
+  readonly log?: Logger;
 }
 
 export interface DeliveryWatch extends DeliveryWatchPort {
@@ -64,7 +68,11 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   o.store.migrate(DELIVERY_WATCH_NAMESPACE, DELIVERY_WATCH_MIGRATIONS);
   const db = o.store.db;
   const now = o.now ?? (() => new Date());
-  const listeners = new Set<(d: DeliveryFailed) => void>();
+  const log = o.log ?? silentLogger;
+  // One listener's failure must not keep the others from hearing about it.
+  const failures = new Emitter<DeliveryFailed>((error) =>
+    log.warn('a failed-delivery listener failed', { error: errorText(error) }),
+  );
   const hasBaseline = db.prepare<[string], { scope: string }>(
     'SELECT scope FROM delivery_watch_scopes WHERE scope = ?',
   );
@@ -92,15 +100,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
         if (remember.run(scope, d.id, at).changes > 0 && !baseline) fresh.push(toFailed(d));
       }
     })();
-    for (const f of fresh) {
-      for (const l of [...listeners]) {
-        try {
-          l(f);
-        } catch {
-          // one listener's failure must not keep the others from hearing about it
-        }
-      }
-    }
+    for (const f of fresh) failures.fire(f);
     return fresh;
   };
 
@@ -112,12 +112,14 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
       });
       return checking;
     },
-    onDidFailDelivery(listener) {
-      listeners.add(listener);
-      return { dispose: () => void listeners.delete(listener) };
-    },
+    onDidFailDelivery: failures.event,
     start() {
-      const tick = () => void watch.checkNow().catch(() => undefined);
+      const tick = () =>
+        void watch
+          .checkNow()
+          .catch((error: unknown) =>
+            log.warn('checking for failed deliveries failed', { error: errorText(error) }),
+          );
       if (timer) clearInterval(timer);
       timer = setInterval(tick, o.intervalMs ?? 2 * 60_000);
       timer.unref?.();
@@ -132,7 +134,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     dispose() {
       if (timer) clearInterval(timer);
       timer = null;
-      listeners.clear();
+      failures.dispose();
     },
   };
   return watch;

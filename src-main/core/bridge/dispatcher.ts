@@ -4,7 +4,7 @@ import { findChannel, type EventChannelName } from '../../../src-shared/ipc/cont
 import type { InvokeDef } from '../../../src-shared/ipc/define';
 import { redactDeep, redactSecrets } from '../api/errors';
 import { toBridgeError } from './bridge-fault';
-import type { Disposable } from './events';
+import type { Disposable } from '../common/events';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
 

@@ -1,10 +1,10 @@
 import type { EventChannelName, PayloadOf } from '../../../src-shared/ipc/contract';
+import { errorText } from '../common/error-text';
+import { Emitter, type Disposable } from '../common/events';
+import { silentLogger, type Logger } from '../common/logger';
 
 /** Returns `false` when there was no page to hear the event (no window, or it is still loading). */
 export type EventListener = (channel: EventChannelName, payload: unknown) => boolean | void;
-export interface Disposable {
-  dispose(): void;
-}
 
 /** Where main-side modules publish bridge events; each host forwards them to its pages. */
 export interface BridgeEvents {
@@ -13,23 +13,26 @@ export interface BridgeEvents {
   subscribe(listener: EventListener): Disposable;
 }
 
-export function createBridgeEvents(): BridgeEvents {
-  const listeners = new Set<EventListener>();
+interface Envelope {
+  readonly channel: EventChannelName;
+  readonly payload: unknown;
+  delivered: boolean;
+}
+
+/** One broken page must not stop the others from hearing an event; its failure goes to the log. */
+export function createBridgeEvents(log: Logger = silentLogger): BridgeEvents {
+  const emitter = new Emitter<Envelope>((error) =>
+    log.warn('a bridge event listener failed', { error: errorText(error) }),
+  );
   return {
     emit(channel, payload) {
-      let delivered = false;
-      for (const l of [...listeners]) {
-        try {
-          if (l(channel, payload) !== false) delivered = true;
-        } catch {
-          // one broken page must not stop the others from hearing the event
-        }
-      }
-      return delivered;
+      const envelope: Envelope = { channel, payload, delivered: false };
+      emitter.fire(envelope);
+      return envelope.delivered;
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return { dispose: () => void listeners.delete(listener) };
-    },
+    subscribe: (listener) =>
+      emitter.event((e) => {
+        if (listener(e.channel, e.payload) !== false) e.delivered = true;
+      }),
   };
 }

@@ -14,7 +14,10 @@ import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
 import type { Store } from '../store/store';
 import { BridgeFault, unavailable } from './bridge-fault';
-import type { BridgeEvents, Disposable } from './events';
+import { errorText } from '../common/error-text';
+import type { Disposable } from '../common/events';
+import { silentLogger, type Logger } from '../common/logger';
+import type { BridgeEvents } from './events';
 import type { ExecutorPort } from './ports';
 import type { BridgeSession } from './session';
 
@@ -212,6 +215,8 @@ export interface ExecutorHostOptions {
   readonly events: BridgeEvents;
   /** Secrets the agent must never see (the API key), read when an executor is made. */
   readonly secrets?: () => Promise<readonly string[]>;
+  /** Where an executor that could not be made or stopped is reported. */
+  readonly log?: Logger;
 }
 
 export interface ExecutorHost {
@@ -229,6 +234,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
   let forward: Disposable | null = null;
   let chain = Promise.resolve();
   const port = executorPortFor(() => ex);
+  const log = o.log ?? silentLogger;
 
   const make = async (client: ApiClient): Promise<Executor> => {
     const s = o.settings.get();
@@ -246,7 +252,12 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,
-      secrets: [...((await o.secrets?.().catch(() => [])) ?? [])],
+      secrets: [
+        ...((await o.secrets?.().catch((error: unknown) => {
+          log.warn('the API key could not be read to keep it from agents', { error: errorText(error) });
+          return [];
+        })) ?? []),
+      ],
       media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
     });
   };
@@ -257,15 +268,21 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       ex = null;
       forward?.dispose();
       forward = null;
-      await old?.stop({ graceMs: 5_000, reason: 'the connection changed' }).catch(() => undefined);
+      await old
+        ?.stop({ graceMs: 5_000, reason: 'the connection changed' })
+        .catch((error: unknown) =>
+          log.warn('stopping the previous executor failed', { error: errorText(error) }),
+        );
       if (client) {
         try {
           const next = await make(client);
           forward = forwardExecutorEvents(next, o.events);
           ex = next;
           next.start();
-        } catch {
-          ex = null; // no usable agent configuration: the executor stays off and its status says stopped
+        } catch (error) {
+          // No usable agent configuration: the executor stays off and its status says stopped.
+          ex = null;
+          log.warn('the executor is not started', { error: errorText(error) });
         }
       }
       o.events.emit('executor:didChangeStatus', viewStatus(ex));

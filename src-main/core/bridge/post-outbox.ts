@@ -2,6 +2,9 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
 import type { CreatePostResult, QueuedPost } from '../../../src-shared/ipc/posts';
 import type { ApiClient } from '../api/client';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
+import { retry } from '../common/retry';
 import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected, serviceWords } from './bridge-fault';
@@ -20,6 +23,8 @@ export interface PostOutboxOptions {
   readonly onDidSettle?: (entry: Readonly<OutboxEntry>) => void;
   /** Called with the whole list when what the service has not confirmed changes (the queued-posts notice). */
   readonly onDidChangeQueued?: (posts: readonly QueuedPost[]) => void;
+  /** Where failures of background work (flushes, replays, read-backs) are reported. */
+  readonly log?: Logger;
 }
 
 const UNCONFIRMED: readonly OutboxEntry['state'][] = ['pending', 'sending', 'unconfirmed', 'needs_decision'];
@@ -48,6 +53,7 @@ export const QUEUED_CODE = 'OUTBOX_QUEUED';
  */
 export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { close(): void } {
   const outboxes = new WeakMap<ApiClient, Outbox>();
+  const log = o.log ?? silentLogger;
   const settleMs = o.settleMs ?? 15_000;
   // Creates still waiting for their first answer: the page hears about them from `posts:create` itself.
   const answering = new Set<string>();
@@ -74,22 +80,30 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
 
   /** The new post's deliveries, read back from the list (the outbox keeps only their ids). */
   const deliveriesOf = async (client: ApiClient, postId: string): Promise<Delivery[]> => {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const { posts } = await client.listPosts({ limit: LIMITS.pageSizeMax });
-        return posts.filter((d) => d.post_id === postId);
-      } catch {
-        // the post exists; only reading it back failed: try again, then answer without its deliveries
-      }
+    try {
+      const { posts } = await retry(() => client.listPosts({ limit: LIMITS.pageSizeMax }), {
+        attempts: 3,
+        minDelayMs: 250,
+        maxDelayMs: 1_000,
+      });
+      return posts.filter((d) => d.post_id === postId);
+    } catch (error) {
+      // The post exists; only reading it back failed: the page is answered without its deliveries.
+      log.warn('reading back a created post failed', { postId, error: errorText(error) });
+      return [];
     }
-    return [];
   };
 
+  /** Flushes in the background: what is not sent stays queued for the next flush, and the log says why. */
+  const flushLater = (ob: Outbox): void =>
+    void ob
+      .flush()
+      .catch((error: unknown) => log.warn('flushing the outbox failed', { error: errorText(error) }));
   const flushAll = (): void => {
     const client = o.client();
     if (!client) return;
     const ob = outboxFor(client);
-    if (ob.unfinishedCount() > 0) void ob.flush().catch(() => undefined);
+    if (ob.unfinishedCount() > 0) flushLater(ob);
   };
   const timer = setInterval(flushAll, o.flushEveryMs ?? 60_000);
   timer.unref?.();
@@ -163,16 +177,14 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
         return dropped;
       }
       const queued = ob.retry(entryId);
-      if (queued) void ob.flush().catch(() => undefined);
+      if (queued) flushLater(ob);
       return queued;
     },
     /** Sends what a previous session left queued (on start and after each switch of connection). */
     async replay() {
       const client = o.client();
       if (!client) return;
-      await outboxFor(client)
-        .replay()
-        .catch(() => undefined);
+      await outboxFor(client).replay();
     },
     close() {
       clearInterval(timer);

@@ -1,5 +1,7 @@
 import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
 import { registerSecret } from '../api/errors';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { SettingsService } from '../services';
 import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
@@ -32,6 +34,10 @@ export interface SessionOptions {
   readonly resume?: boolean;
   readonly createClient?: (o: ApiClientOptions) => ApiClient;
   readonly userAgent?: string;
+  /** Where keychain failures (read as "no key") and other failures ridden out are reported. */
+  readonly log?: Logger;
+  /** The host's log file, shown read-only in Settings; null where the host keeps none. */
+  readonly logFile?: string | null;
 }
 
 interface Current {
@@ -60,6 +66,8 @@ const messageOf = (e: unknown): string =>
 
 export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const env = opts.env ?? process.env;
+  const log = opts.log ?? silentLogger;
+  const local = { secrets: opts.secrets, settings: opts.settings, log };
   const build = opts.createClient ?? createApiClient;
   const listeners = new Set<(c: ApiClient | null) => void>();
   let current: Current | null = null;
@@ -72,8 +80,9 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       baseUrl,
       aliasUrl: s.aliasUrl,
       proxyUrl: s.proxyUrl,
-      proxyPassword: () => readProxyPassword(opts.secrets),
+      proxyPassword: () => readProxyPassword(opts.secrets, log),
       apiKey,
+      log,
       ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     });
   };
@@ -81,20 +90,28 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const replace = async (next: Current | null) => {
     const old = current;
     current = next;
-    if (old?.owned && old.client !== next?.client) await old.client.close().catch(() => undefined);
+    if (old?.owned && old.client !== next?.client) {
+      await old.client
+        .close()
+        .catch((error: unknown) =>
+          log.warn('closing the previous connection failed', { error: errorText(error) }),
+        );
+    }
     for (const l of [...listeners]) l(next?.client ?? null);
   };
 
   const hasKey = async (): Promise<boolean> => {
     try {
       if (apiKeyFromEnv(env)) return true;
-    } catch {
-      return false; // an unusable key file: no key until it is fixed
+    } catch (error) {
+      log.warn('the API key file cannot be used; no key until it is fixed', { error: errorText(error) });
+      return false;
     }
     try {
       return await opts.secrets.has(API_KEY_SECRET);
-    } catch {
-      return false; // no keychain: nothing is stored
+    } catch (error) {
+      log.warn('the keychain could not be read; no key is available', { error: errorText(error) });
+      return false;
     }
   };
 
@@ -113,7 +130,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
 
   if (opts.resume) {
     // The user's own keychain is in use: a password an older version kept in the setting moves there.
-    void moveProxyPasswordToKeychain(opts);
+    void moveProxyPasswordToKeychain(local);
     const baseUrl = env.POSTDESK_BASE_URL ?? opts.settings.get().baseUrl;
     if (baseUrl) current = { client: clientFor(baseUrl, keyFromStore), offline: false, owned: true };
   }
@@ -182,8 +199,9 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     async clear() {
       try {
         await opts.secrets.delete(API_KEY_SECRET);
-      } catch {
-        // nothing stored, or no keychain: either way no key remains
+      } catch (error) {
+        // No keychain: nothing can be stored there either, so no key remains.
+        log.warn('the keychain could not be asked to forget the API key', { error: errorText(error) });
       }
       if (current && !current.offline) await replace(null);
     },
@@ -191,14 +209,17 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
 
   // The page never holds the proxy password, even one an older version left in the setting.
   const view = (s: Readonly<Settings>) =>
-    toSettingsView({ ...s, proxyUrl: s.proxyUrl && splitProxyPassword(s.proxyUrl).url });
+    toSettingsView(
+      { ...s, proxyUrl: s.proxyUrl && splitProxyPassword(s.proxyUrl).url },
+      { log_file: opts.logFile ?? null },
+    );
   const settings: SettingsPort = {
     get: async () => view(opts.settings.get()),
     async update(patch) {
       const before = opts.settings.get();
       const { proxyUrl, ...rest } = toSettingsPatch(patch);
       // A password typed into the proxy address goes to the keychain, not the settings.
-      if (proxyUrl !== undefined) await saveProxyUrl(opts, proxyUrl);
+      if (proxyUrl !== undefined) await saveProxyUrl(local, proxyUrl);
       const after = opts.settings.update(rest);
       const moved =
         before.baseUrl !== after.baseUrl ||

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BulkCreateRequest, BulkItem, BulkItemResult } from '../../../src-shared/api/bulk';
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError, PostdeskError } from '../api/errors';
+import { errorText } from '../common/error-text';
+import { createLimit } from '../common/limit';
+import { retry } from '../common/retry';
 import { createUploader } from '../media/upload';
 import type { MediaApi, UploadEvent, UploadOutcome, Uploader } from '../media/upload';
 import type { Tools } from '../media/tools';
@@ -167,8 +169,6 @@ function itemOf(row: PostRow, assets: ReadonlyMap<string, string>): BulkItem {
   };
 }
 
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
-
 export function createBulk(opts: BulkOptions): Bulk {
   const { api } = opts;
   const scope = opts.scope ?? api.baseUrl;
@@ -193,55 +193,64 @@ export function createBulk(opts: BulkOptions): Bulk {
   /** One batch until the service answers: identical body every round; a refusal of the whole batch is final. */
   async function sendBatch(b: BatchRecord): Promise<'sent' | 'rejected' | 'pending'> {
     const request = JSON.parse(b.body) as BulkCreateRequest;
-    let lastError = '';
-    for (let round = 1; round <= maxRounds; round++) {
-      try {
-        const res = await api.bulkCreate(request, { signal: opts.signal });
-        records.recordResults(b.batchId, res.items);
-        emit({
-          type: 'batch-sent',
-          batchId: b.batchId,
-          seq: b.seq,
-          items: request.items.length,
-          created: res.created_count,
-          failed: res.failed_count,
-        });
-        return 'sent';
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        const transient = isTransient(err);
-        if (err instanceof ApiError && !transient) {
-          if (err.status === 401 || err.status === 403) throw err;
-          records.reject(b.batchId, err.message);
-          emit({ type: 'batch-rejected', batchId: b.batchId, seq: b.seq, error: err.message });
-          return 'rejected';
-        }
-        if (!transient) throw err;
-        lastError = errorText(err);
-        records.recordAttempt(b.batchId, lastError);
-        emit({ type: 'batch-retry', batchId: b.batchId, seq: b.seq, attempt: round, reason: lastError });
-        if (round < maxRounds)
-          await sleep(Math.min(8000, 500 * 2 ** (round - 1)), undefined, { signal: opts.signal });
+    const noteRetry = (err: unknown, round: number): void => {
+      const reason = errorText(err);
+      records.recordAttempt(b.batchId, reason);
+      emit({ type: 'batch-retry', batchId: b.batchId, seq: b.seq, attempt: round, reason });
+    };
+    try {
+      const res = await retry(() => api.bulkCreate(request, { signal: opts.signal }), {
+        attempts: maxRounds,
+        minDelayMs: 500,
+        maxDelayMs: 8_000,
+        signal: opts.signal,
+        shouldRetry: isTransient,
+        onRetry: noteRetry,
+      });
+      records.recordResults(b.batchId, res.items);
+      emit({
+        type: 'batch-sent',
+        batchId: b.batchId,
+        seq: b.seq,
+        items: request.items.length,
+        created: res.created_count,
+        failed: res.failed_count,
+      });
+      return 'sent';
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      if (err instanceof ApiError && !isTransient(err)) {
+        if (err.status === 401 || err.status === 403) throw err;
+        records.reject(b.batchId, err.message);
+        emit({ type: 'batch-rejected', batchId: b.batchId, seq: b.seq, error: err.message });
+        return 'rejected';
       }
+      if (!isTransient(err)) throw err;
+      // Every round went unanswered: recorded like the others, and left for the next run to resume.
+      noteRetry(err, maxRounds);
+      return 'pending';
     }
-    return 'pending';
   }
 
   async function sendPending(importId: string): Promise<void> {
-    const queue = records.batches(importId).filter((b) => b.state === 'pending');
+    const pending = records.batches(importId).filter((b) => b.state === 'pending');
     const stuck: string[] = [];
     let firstError: unknown = null;
-    const worker = async (): Promise<void> => {
-      for (let b = queue.shift(); b; b = queue.shift()) {
-        try {
-          if ((await sendBatch(b)) === 'pending') stuck.push(b.batchId);
-        } catch (err) {
-          firstError ??= err;
-          stuck.push(b.batchId, ...queue.splice(0).map((q) => q.batchId));
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    const slot = createLimit(concurrency);
+    await Promise.all(
+      pending.map((b) =>
+        slot(async () => {
+          // After a failure that stops the import, the batches still waiting are left as they are.
+          if (firstError) return void stuck.push(b.batchId);
+          try {
+            if ((await sendBatch(b)) === 'pending') stuck.push(b.batchId);
+          } catch (err) {
+            firstError ??= err;
+            stuck.push(b.batchId);
+          }
+        }),
+      ),
+    );
     if (firstError) throw firstError;
     if (stuck.length) {
       const last = records.batch(stuck[0] as string)?.error ?? 'no answer';
@@ -251,17 +260,22 @@ export function createBulk(opts: BulkOptions): Bulk {
 
   /** The service's own record of a batch, page by page, saved over the local one. Reading is safe to repeat. */
   async function readBack(batchId: string): Promise<BulkItemResult[]> {
-    for (let round = 1; ; round++) {
-      try {
-        const results: BulkItemResult[] = [];
-        for await (const r of api.iterateBulkResults(batchId, { signal: opts.signal })) results.push(r);
-        if (results.length > 0) records.recordResults(batchId, results);
-        return results;
-      } catch (err) {
-        if (opts.signal?.aborted || !isTransient(err) || round >= maxRounds) throw err;
-        await sleep(Math.min(8000, 250 * 2 ** (round - 1)), undefined, { signal: opts.signal });
-      }
-    }
+    const results = await retry(
+      async () => {
+        const read: BulkItemResult[] = [];
+        for await (const r of api.iterateBulkResults(batchId, { signal: opts.signal })) read.push(r);
+        return read;
+      },
+      {
+        attempts: maxRounds,
+        minDelayMs: 250,
+        maxDelayMs: 8_000,
+        signal: opts.signal,
+        shouldRetry: isTransient,
+      },
+    );
+    if (results.length > 0) records.recordResults(batchId, results);
+    return results;
   }
 
   function summarize(importId: string): Pick<ImportReport, 'batches' | 'created' | 'failed' | 'failedRows'> {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { errorText } from '../common/error-text';
 
 /** One record of an import file, before validation. Values are strings (CSV) or JSON values. */
 export interface RawRow {
@@ -85,7 +86,7 @@ function fromCsv(file: string, text: string): RawRow[] {
       info: true,
     }) as typeof records;
   } catch (err) {
-    throw new BulkFileError(file, `not valid CSV (${err instanceof Error ? err.message : String(err)})`);
+    throw new BulkFileError(file, `not valid CSV (${errorText(err)})`);
   }
   // A line break inside a quoted field is the file's line ending, not the author's: a copy saved with CRLF holds
   // the same posts, so it must send the same captions.

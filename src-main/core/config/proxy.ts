@@ -1,4 +1,6 @@
 import { REDACTED, registerSecret } from '../api/redact';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SettingsService } from '../services';
 import type { Settings } from '../../../src-shared/settings';
@@ -43,13 +45,19 @@ export function redactUrlPassword(url: string, hasPassword = false): string {
   return u.toString().replace(`//${u.username}@`, `//${u.username}:${REDACTED}@`);
 }
 
-/** The stored proxy password, or null (none stored, or no keychain to ask). */
-export async function readProxyPassword(secrets: SecretStore): Promise<string | null> {
+/** The stored proxy password, or null (none stored, or no keychain to ask: then the log says so). */
+export async function readProxyPassword(
+  secrets: SecretStore,
+  log: Logger = silentLogger,
+): Promise<string | null> {
   try {
     const password = await secrets.get(PROXY_PASSWORD_SECRET);
     registerSecret(password);
     return password;
-  } catch {
+  } catch (error) {
+    log.warn('the proxy password could not be read from the keychain; asking the proxy without one', {
+      error: errorText(error),
+    });
     return null;
   }
 }
@@ -57,6 +65,16 @@ export async function readProxyPassword(secrets: SecretStore): Promise<string | 
 export interface ProxyLocal {
   readonly secrets: SecretStore;
   readonly settings: SettingsService;
+  readonly log?: Logger | undefined;
+}
+
+/** Forgets the stored password; with no keychain there is nothing stored to forget. */
+async function forgetPassword(local: ProxyLocal): Promise<void> {
+  await local.secrets.delete(PROXY_PASSWORD_SECRET).catch((error: unknown) =>
+    local.log?.warn('the proxy password could not be removed from the keychain', {
+      error: errorText(error),
+    }),
+  );
 }
 
 /**
@@ -65,7 +83,7 @@ export interface ProxyLocal {
  */
 export async function saveProxyUrl(local: ProxyLocal, url: string | null): Promise<Readonly<Settings>> {
   if (url === null) {
-    await local.secrets.delete(PROXY_PASSWORD_SECRET).catch(() => undefined);
+    await forgetPassword(local);
     return local.settings.update({ proxyUrl: null });
   }
   const { url: bare, password } = splitProxyPassword(url);
@@ -73,7 +91,7 @@ export async function saveProxyUrl(local: ProxyLocal, url: string | null): Promi
     registerSecret(password);
     await local.secrets.set(PROXY_PASSWORD_SECRET, password);
   } else if (bare !== local.settings.get().proxyUrl) {
-    await local.secrets.delete(PROXY_PASSWORD_SECRET).catch(() => undefined);
+    await forgetPassword(local);
   }
   return local.settings.update({ proxyUrl: bare });
 }
@@ -85,12 +103,16 @@ export async function saveProxyUrl(local: ProxyLocal, url: string | null): Promi
 export async function moveProxyPasswordToKeychain(local: ProxyLocal): Promise<void> {
   const stored = local.settings.get().proxyUrl;
   if (!stored || splitProxyPassword(stored).password === null) return;
-  await saveProxyUrl(local, stored).catch(() => undefined);
+  await saveProxyUrl(local, stored).catch((error: unknown) =>
+    local.log?.warn('the proxy password stays in the settings: the keychain did not take it', {
+      error: errorText(error),
+    }),
+  );
 }
 
 /** The `proxyUrl` setting as it is shown: the password, stored or not yet moved, as `[REDACTED]`. */
 export async function proxyUrlForDisplay(local: ProxyLocal): Promise<string | null> {
   const stored = local.settings.get().proxyUrl;
   if (!stored) return null;
-  return redactUrlPassword(stored, (await readProxyPassword(local.secrets)) !== null);
+  return redactUrlPassword(stored, (await readProxyPassword(local.secrets, local.log)) !== null);
 }

@@ -4,6 +4,9 @@ import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts'
 import type { ApiClient } from '../api/client';
 import type { z } from 'zod';
 import type { PostsListQuery, PostsPage } from '../../../src-shared/ipc/posts';
+import { errorText } from '../common/error-text';
+import { createLimit } from '../common/limit';
+import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
 import { MAX_PAGE, openDeliveryIndex, type DeliveryIndex } from './delivery-index';
 import { withDeliveryLearning } from './learning-client';
@@ -20,6 +23,8 @@ export interface DeliveryFeedOptions {
   readonly minIntervalMs?: number;
   /** How long a first page waits for the refresh before it answers from the index (default 5 s). */
   readonly waitMs?: number;
+  /** Where a refresh that failed after its answer was no longer awaited, or a lesson the index refused, is reported. */
+  readonly log?: Logger;
 }
 
 export interface CalendarQuery {
@@ -56,22 +61,20 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const observed = new WeakMap<object, object>();
   const minIntervalMs = o.minIntervalMs ?? 10_000;
   const waitMs = o.waitMs ?? 5_000;
+  const log = o.log ?? silentLogger;
   const refreshing = new Map<string, Promise<void>>();
   const lastDone = new Map<string, number>();
 
   async function refreshNow(client: Lister): Promise<void> {
-    const queue = [...REFRESH_QUERIES];
+    const slot = createLimit(PARALLEL);
     let firstError: unknown = null;
-    const worker = async () => {
-      for (let q = queue.shift(); q; q = queue.shift()) {
-        try {
-          await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
-        } catch (err) {
+    await Promise.all(
+      REFRESH_QUERIES.map((q) =>
+        slot(() => client.listPosts({ ...q, limit: LIMITS.pageSizeMax })).catch((err: unknown) => {
           firstError ??= err;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+        }),
+      ),
+    );
     if (firstError) throw firstError;
   }
 
@@ -80,7 +83,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
     observe(client, scope) {
       let w = observed.get(client) as typeof client | undefined;
       if (!w) {
-        w = withDeliveryLearning(client, (lesson) => index.learn(scope(), lesson));
+        w = withDeliveryLearning(client, (lesson) => index.learn(scope(), lesson), log);
         observed.set(client, w);
       }
       return w;
@@ -108,7 +111,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
       // The first page asks the service first; later pages read the index the first one filled.
       if (offset === 0) {
         const refreshing = feed.refresh({ force: query.refresh === true });
-        await settleWithin(refreshing, waitMs, () => index.count(scope) === 0);
+        await settleWithin(refreshing, waitMs, () => index.count(scope) === 0, log);
       }
       const page = index.queryDeliveries({
         scope,
@@ -121,7 +124,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
     },
     async range(q) {
       const scope = o.scope();
-      await settleWithin(feed.refresh(), waitMs, () => index.count(scope) === 0);
+      await settleWithin(feed.refresh(), waitMs, () => index.count(scope) === 0, log);
       return index.queryDeliveries({
         scope,
         status: q.statuses,
@@ -140,7 +143,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
  * Waits for a refresh at most `ms`; it goes on in the background after that. A failed refresh is
  * thrown only when the index has nothing to show instead (`empty()`): then the error says more.
  */
-async function settleWithin(p: Promise<void>, ms: number, empty: () => boolean): Promise<void> {
+async function settleWithin(p: Promise<void>, ms: number, empty: () => boolean, log: Logger): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
@@ -151,6 +154,7 @@ async function settleWithin(p: Promise<void>, ms: number, empty: () => boolean):
     if (empty()) throw err;
   } finally {
     clearTimeout(timer);
-    p.catch(() => undefined);
+    // The page was answered from the index; the next list tries the service again.
+    p.catch((error: unknown) => log.warn('refreshing the posts list failed', { error: errorText(error) }));
   }
 }

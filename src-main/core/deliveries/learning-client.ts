@@ -1,5 +1,7 @@
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { DeliveryLesson } from './lessons';
 
 /** The calls whose answers teach something about deliveries; any client shape holding some of them. */
@@ -16,12 +18,17 @@ type Taught = Partial<
 export function withDeliveryLearning<C extends Taught>(
   client: C,
   onDidLearnDeliveries: (lesson: DeliveryLesson) => void,
+  log: Logger = silentLogger,
 ): C {
   const tell = (lesson: DeliveryLesson): void => {
     try {
       onDidLearnDeliveries(lesson);
-    } catch {
-      // a broken index must not fail a post the service accepted
+    } catch (error) {
+      // A broken index must not fail a post the service accepted.
+      log.warn('the local delivery index did not take an answer', {
+        kind: lesson.kind,
+        error: errorText(error),
+      });
     }
   };
   // Everything else (baseUrl, dispatcher, other operations) is read through from the real client.

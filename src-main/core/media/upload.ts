@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { MediaAsset, MediaReservationResponse } from '../../../src-shared/api/media';
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError, PostdeskError } from '../api/errors';
+import { errorText } from '../common/error-text';
+import { createLimit } from '../common/limit';
+import { retry } from '../common/retry';
 import type { Store } from '../store/store';
 import { checkFile } from './check';
 import type { CheckOptions } from './check';
@@ -108,32 +110,10 @@ export interface Uploader {
   readonly media: MediaStore;
 }
 
-const PUT_NETWORK_RETRIES = 3;
+const PUT_ATTEMPTS = 4;
 const READDRESS_LIMIT = 3;
 // Answers from a presigned PUT meaning "this address no longer takes these bytes": expired, revoked or refused.
 const READDRESS_STATUSES = new Set([400, 403, 410]);
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** Small counting semaphore. */
-function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    // A finishing task hands its slot straight to the next waiter, so a newcomer can never slip in between.
-    if (active >= max) await new Promise<void>((r) => waiting.push(r));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
-}
 
 export function createUploader(opts: UploaderOptions): Uploader {
   const { api } = opts;
@@ -141,7 +121,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
   const base = opts.scope ?? api.baseUrl;
   const scopeOf = (run: RunTarget | undefined): string => (run ? `${base}#run:${run.runId}` : base);
   const concurrency = Math.min(Math.max(1, opts.concurrency ?? 3), LIMITS.mediaPendingUploads);
-  const slot = limiter(concurrency);
+  const slot = createLimit(concurrency);
   const emit = (e: UploadEvent): void => opts.onEvent?.(e);
   // Two files with the same bytes share one asset: the second waits for the first instead of racing it.
   const inFlight = new Map<string, Promise<UploadResult>>();
@@ -236,7 +216,8 @@ export function createUploader(opts: UploaderOptions): Uploader {
 
   /** PUTs the bytes; true when stored, false when the address must be renewed. */
   async function put(file: string, rec: UploadRecord, res: MediaReservationResponse): Promise<boolean> {
-    if (!res.upload_url) {
+    const url = res.upload_url;
+    if (!url) {
       throw new UploadError(
         'service',
         file,
@@ -247,11 +228,13 @@ export function createUploader(opts: UploaderOptions): Uploader {
     await opts.beforePut?.({
       file,
       assetId: rec.assetId,
-      uploadUrl: res.upload_url,
+      uploadUrl: url,
       expiresAt: res.expires_at ?? null,
     });
     media.setState(rec.id, 'uploading');
-    for (let attempt = 0; ; attempt++) {
+    // A 5xx from the address, or a connection lost mid-way: the same bytes go again to the same address.
+    const transient = new WeakSet<UploadError>();
+    const once = async (): Promise<boolean> => {
       const now = await stat(rec.path).catch(() => null);
       if (!now || now.size !== rec.size || now.mtimeMs !== rec.mtimeMs) {
         media.setState(rec.id, 'failed', { error: 'file changed' });
@@ -263,9 +246,10 @@ export function createUploader(opts: UploaderOptions): Uploader {
         );
       }
       const started = performance.now();
+      let answer: Awaited<ReturnType<typeof putFile>>;
       try {
-        const answer = await putFile({
-          url: res.upload_url,
+        answer = await putFile({
+          url,
           headers: res.upload_headers ?? {},
           path: rec.path,
           size: rec.size,
@@ -274,45 +258,61 @@ export function createUploader(opts: UploaderOptions): Uploader {
           maxBytesPerSecond: opts.maxBytesPerSecond,
           onProgress: (sent) => emit({ type: 'progress', file, assetId: rec.assetId, sent, total: rec.size }),
         });
-        if (answer.status >= 200 && answer.status < 300) {
-          media.setState(rec.id, 'uploaded');
-          emit({ type: 'uploaded', file, assetId: rec.assetId, ms: performance.now() - started });
-          return true;
-        }
-        if (READDRESS_STATUSES.has(answer.status)) {
-          emit({
-            type: 'retry',
-            file,
-            assetId: rec.assetId,
-            reason: `the upload address answered ${answer.status} (${shortBody(answer.text)}); reserving again`,
-          });
-          media.setState(rec.id, 'reserving');
-          return false;
-        }
-        if (answer.status < 500 || attempt >= PUT_NETWORK_RETRIES) {
-          throw new UploadError(
-            'rejected',
-            file,
-            `${file}: the upload address answered ${answer.status}: ${shortBody(answer.text)}`,
-            rec.assetId,
-          );
-        }
       } catch (err) {
-        if (err instanceof UploadError) throw err;
         if (opts.signal?.aborted)
           throw new UploadError('aborted', file, `${file}: upload cancelled`, rec.assetId);
-        if (attempt >= PUT_NETWORK_RETRIES) {
-          throw new UploadError('network', file, `${file}: the upload failed: ${describe(err)}`, rec.assetId);
-        }
+        const e = new UploadError(
+          'network',
+          file,
+          `${file}: the upload failed: ${errorText(err)}`,
+          rec.assetId,
+        );
+        transient.add(e);
+        throw e;
       }
-      emit({
-        type: 'retry',
+      if (answer.status >= 200 && answer.status < 300) {
+        media.setState(rec.id, 'uploaded');
+        emit({ type: 'uploaded', file, assetId: rec.assetId, ms: performance.now() - started });
+        return true;
+      }
+      if (READDRESS_STATUSES.has(answer.status)) {
+        emit({
+          type: 'retry',
+          file,
+          assetId: rec.assetId,
+          reason: `the upload address answered ${answer.status} (${shortBody(answer.text)}); reserving again`,
+        });
+        media.setState(rec.id, 'reserving');
+        return false;
+      }
+      const e = new UploadError(
+        'rejected',
         file,
-        assetId: rec.assetId,
-        reason: 'the upload was interrupted; sending it again',
-      });
-      await sleep(250 * 2 ** attempt, undefined, { signal: opts.signal });
-    }
+        `${file}: the upload address answered ${answer.status}: ${shortBody(answer.text)}`,
+        rec.assetId,
+      );
+      if (answer.status >= 500) transient.add(e);
+      throw e;
+    };
+    return retry(once, {
+      attempts: PUT_ATTEMPTS,
+      minDelayMs: 250,
+      maxDelayMs: 2_000,
+      signal: opts.signal,
+      shouldRetry: (e) => e instanceof UploadError && transient.has(e),
+      onRetry: () =>
+        emit({
+          type: 'retry',
+          file,
+          assetId: rec.assetId,
+          reason: 'the upload was interrupted; sending it again',
+        }),
+    }).catch((err: unknown) => {
+      // Cancelled while waiting to try again: the same answer as a cancel during the PUT.
+      if (opts.signal?.aborted && !(err instanceof UploadError))
+        throw new UploadError('aborted', file, `${file}: upload cancelled`, rec.assetId);
+      throw err;
+    });
   }
 
   function finish(
@@ -459,7 +459,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
           ? err
           : opts.signal?.aborted
             ? new UploadError('aborted', file, `${file}: upload cancelled`)
-            : new UploadError('service', file, `${file}: ${describe(err)}`);
+            : new UploadError('service', file, `${file}: ${errorText(err)}`);
       emit({ type: 'failed', file, error });
       return { file, ok: false, error };
     }

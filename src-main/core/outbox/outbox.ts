@@ -4,6 +4,10 @@ import { CreatePostRequest } from '../../../src-shared/api/posts';
 import type { BulkItem } from '../../../src-shared/api/bulk';
 import type { ApiClient } from '../api/client';
 import { ApiError, CredentialMissingError, NetworkError, ValidationError } from '../api/errors';
+import { errorText } from '../common/error-text';
+import { Emitter } from '../common/events';
+import { silentLogger, type Logger } from '../common/logger';
+import { isProcessAlive } from '../common/process-alive';
 import type { Store } from '../store/store';
 import { readWindows, snapshotBeforeSend, type WindowCache } from './lookup';
 import { judge } from './match';
@@ -79,6 +83,8 @@ export interface OutboxOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   now?: () => number;
+  /** Where failures the queue rides out (a listing that failed, a broken listener) are reported. */
+  log?: Logger;
 }
 
 export interface Outbox {
@@ -125,22 +131,13 @@ const HOST = hostname();
 /** Outbox instances alive in this process; a `sending` row owned by any other is stale once its process is gone. */
 const liveOwners = new Set<string>();
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** A row in `sending` whose owner can no longer be working on it. */
 function ownerGone(owner: string | null, updatedAt: string, now: number): boolean {
   if (!owner) return true;
   if (liveOwners.has(owner)) return false;
   const [host, pidText] = owner.split('|');
   const pid = Number(pidText);
-  if (host === HOST && Number.isInteger(pid)) return pid === process.pid || !pidAlive(pid);
+  if (host === HOST && Number.isInteger(pid)) return pid === process.pid || !isProcessAlive(pid);
   // Another machine sharing the file: trust it for a while.
   return now - Date.parse(updatedAt) > 10 * 60_000;
 }
@@ -166,8 +163,7 @@ function toEntry(r: Row): OutboxEntry {
 
 function failureOf(err: unknown): OutboxFailure {
   if (err instanceof ApiError) return { message: err.message, status: err.status, code: err.wireCode };
-  if (err instanceof Error) return { message: err.message };
-  return { message: String(err) };
+  return { message: errorText(err) };
 }
 
 class Blocked extends Error {}
@@ -199,7 +195,11 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
   const now = options.now ?? Date.now;
   const owner = `${HOST}|${process.pid}|${randomUUID()}`;
   liveOwners.add(owner);
-  const listeners = new Set<(e: OutboxEntry) => void>();
+  const log = options.log ?? silentLogger;
+  // A listener's failure must not break the queue.
+  const changes = new Emitter<OutboxEntry>((error) =>
+    log.warn('an outbox listener failed', { error: errorText(error) }),
+  );
   let chain: Promise<unknown> = Promise.resolve();
 
   const iso = () => new Date(now()).toISOString();
@@ -211,14 +211,7 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
   function emit(id: string): void {
     const r = getRow.get(id);
     if (!r) return;
-    const e = toEntry(r);
-    for (const l of listeners) {
-      try {
-        l(e);
-      } catch {
-        // A listener's failure must not break the queue.
-      }
-    }
+    changes.fire(toEntry(r));
   }
 
   /** Moves an entry from one state to another; false when it was not in `from` (someone else moved it). */
@@ -445,6 +438,10 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
         } catch (err) {
           if (isLocalFailure(err)) throw new Blocked(failureOf(err).message);
           // The listing failed: stay unconfirmed and try again next time.
+          log.warn('looking for an unconfirmed post failed; trying again at the next flush', {
+            entryId: r.id,
+            error: errorText(err),
+          });
           break;
         }
       }
@@ -550,8 +547,8 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
       });
     },
     onDidChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      const d = changes.event(listener);
+      return () => d.dispose();
     },
   };
   return outbox;

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
 import { registerSecret } from '../api/redact';
+import { errorText } from '../common/error-text';
 
 /** Named secrets (the API key) kept outside the app's files. */
 export interface SecretStore {
@@ -35,7 +36,7 @@ export class KeychainUnavailableError extends Error {
 }
 
 function detailOf(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
+  const msg = errorText(err);
   // The library's messages carry no secret, but keep them short and single-line.
   return msg.split('\n')[0]?.slice(0, 200) ?? 'unknown error';
 }

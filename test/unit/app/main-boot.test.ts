@@ -3,7 +3,7 @@
  * in a temporary data directory, the bridge registers its channels, the shell puts up its tray, and a
  * quit drains and closes everything. Started "at login" (`--hidden`), so no window is made.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -50,6 +50,14 @@ describe('main.ts', () => {
       expect.arrayContaining(['Open Postdesk', 'Quit Postdesk']),
     );
     expect(electronFake.state.trays[0]?.toolTip).toContain('not connected');
+
+    // The app's log: a private file in a private folder of its data directory, opened from the tray.
+    const logs = join(dataDir, 'logs');
+    expect(readFileSync(join(logs, 'postdesk.log'), 'utf8')).toMatch(/ info Postdesk starting \{"version":/);
+    expect(statSync(logs).mode & 0o777).toBe(0o700);
+    expect(statSync(join(logs, 'postdesk.log')).mode & 0o777).toBe(0o600);
+    electronFake.lastMenu().click('Open logs folder');
+    expect(electronFake.state.openedPaths).toEqual([logs]);
 
     electronFake.lastMenu().click('Quit Postdesk');
     await until(() => app.calls.exit.length === 1, 'exit');

@@ -53,7 +53,7 @@ describe('trayState', () => {
 });
 
 describe('buildTrayMenuTemplate', () => {
-  it('offers open, pause, updates and quit when idle', () => {
+  it('offers open, pause, updates, the logs folder and quit when idle', () => {
     expect(labels(quiet)).toEqual([
       'Open Postdesk',
       '---',
@@ -61,6 +61,7 @@ describe('buildTrayMenuTemplate', () => {
       '---',
       'Check for updates',
       '---',
+      'Open logs folder',
       'Quit Postdesk',
     ]);
   });
@@ -149,6 +150,7 @@ describe('TrayController', () => {
       resume: act('resume'),
       'check-updates': act('check-updates'),
       'restart-to-update': act('restart-to-update'),
+      'open-logs': act('open-logs'),
       quit: act('quit'),
     };
     const controller = new TrayController({ images, actions, inputs: () => inputs });
@@ -179,9 +181,10 @@ describe('TrayController', () => {
 
     electronFake.lastMenu().click('Check for updates');
     electronFake.lastMenu().click('Open Postdesk');
+    electronFake.lastMenu().click('Open logs folder');
     electronFake.lastMenu().click('Quit Postdesk');
     tray?.emit('click');
-    expect(clicked).toEqual(['pause', 'resume', 'check-updates', 'open', 'quit', 'open']);
+    expect(clicked).toEqual(['pause', 'resume', 'check-updates', 'open', 'open-logs', 'quit', 'open']);
 
     // What the launch tests' hook reports: read back from the Menu handed to the tray.
     expect(controller.describe()).toMatchObject({ alive: true, state: 'attention' });

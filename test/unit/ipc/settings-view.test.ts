@@ -39,7 +39,7 @@ function stored(): Settings {
 }
 
 /** A value other than the default for every setting the page shows, with what the store keeps for it. */
-const CHANGES: { [K in keyof SettingsView]: readonly [SettingsView[K], unknown] } = {
+const CHANGES: { [K in keyof Required<SettingsPatch>]: readonly [SettingsView[K], unknown] } = {
   base_url: ['https://service.example/', 'https://service.example/'],
   alias_url: ['https://alias.example/', 'https://alias.example/'],
   proxy_url: ['http://proxy.example:3128/', 'http://proxy.example:3128/'],
@@ -61,7 +61,9 @@ const camel = (snake: string): string => snake.replace(/_([a-z])/g, (_, c: strin
 
 describe('the settings the page sees', () => {
   it('are the page settings of the one declaration, snake_cased, and no other stored setting', async () => {
-    const view = await invoke('settings:get');
+    const { log_file: logFile, ...view } = await invoke('settings:get');
+    // The host's fact beside them: this bridge keeps no log file.
+    expect(logFile).toBeNull();
     expect(Object.keys(view).map(camel).sort()).toEqual(Object.keys(PAGE_SETTINGS).sort());
     // The grace window reaches the page with its default.
     expect(view.grace_window_minutes).toBe(Settings.shape.graceWindowMinutes.parse(undefined));
@@ -79,11 +81,14 @@ describe('the settings the page sees', () => {
     const view = await invoke('settings:get');
     for (const [key, [value]] of Object.entries(CHANGES))
       expect(view[key as keyof SettingsView]).toEqual(value);
+    expect(view.log_file).toBeNull();
   });
 
   it('a patch holds only what it names: no default fills the settings it leaves out', () => {
     expect(SettingsPatch.parse({ concurrency: 2 })).toEqual({ concurrency: 2 });
     expect(() => SettingsPatch.parse({})).toThrow();
+    // The host's facts are read-only: a patch naming only one changes nothing and is refused.
+    expect(() => SettingsPatch.parse({ log_file: '/tmp/elsewhere.log' })).toThrow();
   });
 
   it('guards every setting that names a program, a folder or where the API key goes', () => {

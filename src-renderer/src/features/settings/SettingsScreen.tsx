@@ -12,6 +12,7 @@ import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
+import { LogFileNote } from './LogFileNote';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -125,6 +126,7 @@ export function SettingsScreen() {
       ) : null}
       <UpdatesCard settings={settings.data} />
       <About />
+      <LogFileNote file={settings.data?.log_file} />
     </div>
   );
 }

@@ -1,0 +1,87 @@
+/**
+ * A log file that rotates by size: `postdesk.log` grows to `maxBytes`, then becomes `postdesk.log.1` (the older
+ * ones moving up to `.keep`, the oldest dropped) and a fresh file starts. Private like everything Postdesk writes:
+ * the folder 0700, each file 0600. Writes are synchronous, as electron-log's are: a line logged just before a
+ * crash is on disk, and the log is small.
+ */
+import { closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PRIVATE_FILE_MODE, ensurePrivateDirSync } from './private-files';
+
+export interface RotatingFileOptions {
+  readonly file: string;
+  /** The size past which the file is rotated (default 1 MiB). */
+  readonly maxBytes?: number;
+  /** How many rotated files are kept beside the current one (default 3). */
+  readonly keep?: number;
+  /** Told when the file stops taking lines (a full disk, a folder made unwritable), once until one goes in again. */
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface RotatingFile {
+  readonly file: string;
+  /** Appends one line (a newline is added); never throws. */
+  write(line: string): void;
+  close(): void;
+}
+
+export function openRotatingFile(o: RotatingFileOptions): RotatingFile {
+  const maxBytes = Math.max(1, o.maxBytes ?? 1024 * 1024);
+  const keep = Math.max(0, Math.floor(o.keep ?? 3));
+  let fd: number | null = null;
+  let size = 0;
+  let reported = false;
+
+  const open = (): number => {
+    ensurePrivateDirSync(dirname(o.file));
+    const handle = openSync(o.file, 'a', PRIVATE_FILE_MODE);
+    // A file left by an older version, or made looser by hand, is tightened before a line goes in.
+    fchmodSync(handle, PRIVATE_FILE_MODE);
+    size = fstatSync(handle).size;
+    return handle;
+  };
+
+  const close = (): void => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+  };
+
+  const rotate = (): void => {
+    close();
+    if (keep === 0) return void rmSync(o.file, { force: true });
+    // A rename replaces its target: the oldest kept file is overwritten by the next older one.
+    for (let i = keep - 1; i >= 1; i--) moveIfThere(`${o.file}.${i}`, `${o.file}.${i + 1}`);
+    moveIfThere(o.file, `${o.file}.1`);
+  };
+
+  return {
+    file: o.file,
+    write(line) {
+      const data = `${line.replace(/\n+$/, '')}\n`;
+      const bytes = Buffer.byteLength(data);
+      try {
+        fd ??= open();
+        if (size > 0 && size + bytes > maxBytes) {
+          rotate();
+          fd = open();
+        }
+        writeSync(fd, data);
+        size += bytes;
+        reported = false;
+      } catch (error) {
+        close();
+        if (!reported) o.onError?.(error);
+        reported = true;
+      }
+    },
+    close,
+  };
+}
+
+function moveIfThere(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+}
