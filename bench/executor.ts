@@ -2,7 +2,8 @@
  * Executor benchmarks (`npm run bench -- executor`):
  * 1. Start delay: real milliseconds from an occurrence's `scheduled_for` to the run being started on the
  *    service, beside the sync interval (what an executor that only polls would average half of).
- * 2. Idle cost of `postdesk executor`: CPU time and RSS over `idleSeconds` with nothing due, beside an idle
+ * 2. The cost of confinement: a trivial agent confined vs unconfined (bench/executor-confine.ts).
+ * 3. Idle cost of `postdesk executor`: CPU time and RSS over `idleSeconds` with nothing due, beside an idle
  *    Node process started the same way (the baseline of the same run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +18,7 @@ import { Executor } from '../src-main/core/executor/executor';
 import { storeFile } from '../src-main/core/paths';
 import { openStore } from '../src-main/core/store/store';
 import { IDS, demoFixture, startTestSandbox } from '../test/helpers/sandbox';
+import { benchConfinement } from './executor-confine';
 
 const CLI_ENTRY = resolve(import.meta.dirname, '../test/integration/executor-cli-entry.ts');
 const TEST_AGENT = resolve(import.meta.dirname, '../test/agents/test-agent.mjs');
@@ -167,6 +169,7 @@ export async function benchExecutor(idleSeconds = 60): Promise<void> {
       `max ${Math.max(...delays).toFixed(0)} ms | baseline: sync interval ${SYNC_INTERVAL_MS} ms ` +
       `(a poll-only executor starts ${SYNC_INTERVAL_MS / 2} ms late on average)`,
   );
+  await benchConfinement();
   if (process.platform !== 'linux') {
     console.log('idle cost: skipped (reads /proc, Linux only)');
     return;

@@ -38,6 +38,13 @@ export type AgentCommand = z.infer<typeof AgentCommand>;
 export const AGENT_COMMANDS_MAX = 50;
 export const AUTOMATION_FOLDERS_MAX = 500;
 
+/**
+ * How agent programs are confined: `auto` confines where the OS offers a way (bubblewrap on Linux,
+ * sandbox-exec on macOS) and says in the run log when it cannot; `required` fails such a run instead.
+ */
+export const AGENT_CONFINEMENT_MODES = ['off', 'auto', 'required'] as const;
+export type AgentConfinementMode = (typeof AGENT_CONFINEMENT_MODES)[number];
+
 const HttpUrl = z.url({ protocol: /^https?$/ });
 const ToolPath = z.string().trim().min(1).max(PATH_MAX);
 const atMost =
@@ -86,6 +93,18 @@ export const Settings = z.object({
     .record(AutomationId, LocalFolderPath)
     .refine(atMost(AUTOMATION_FOLDERS_MAX), `at most ${AUTOMATION_FOLDERS_MAX} folders`)
     .default({}),
+  agentConfinement: z.enum(AGENT_CONFINEMENT_MODES).default('auto'),
+  /** A confined agent's network: open by default, since agents call model APIs. */
+  agentNetwork: z.boolean().default(true),
+  /** Automations (by id) whose folder a confined agent may write to; every other folder is read-only. */
+  agentWritableFolders: z.array(AutomationId).max(AUTOMATION_FOLDERS_MAX).default([]),
+  /** More paths a confined agent may read, such as where the agent program is installed under home. */
+  agentReadPaths: z.array(LocalFolderPath).max(100).default([]),
+  /** Run directories older than this are removed; failed runs are kept for `failedRunRetentionDays`. */
+  runRetentionDays: z.number().int().min(1).max(3650).default(14),
+  failedRunRetentionDays: z.number().int().min(1).max(3650).default(30),
+  /** At most this many run directories are kept: beyond it the oldest go, failed runs last. */
+  runRetentionCount: z.number().int().min(10).max(100_000).default(500),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingKey = keyof Settings;

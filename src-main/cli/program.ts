@@ -115,7 +115,6 @@ function rootCommand(io: CliIo): Command {
     .description(
       'Postdesk: post, schedule and automate through the social publishing service, or its offline sandbox.',
     )
-    .version(VERSION, '-V, --version', 'print the version')
     .addOption(new Option('--json', 'print one JSON document on stdout (errors too), for machines'))
     .addOption(
       new Option('--base-url <url>', 'the service to talk to (overrides the saved setting)').argParser(
@@ -132,7 +131,8 @@ function rootCommand(io: CliIo): Command {
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
+      '\n`postdesk --version` (or -V) prints the version.\n' +
+        'Exit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
         'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: $POSTDESK_API_KEY, else the private file $POSTDESK_API_KEY_FILE names, else the keychain.',
     );
   program.configureOutput({
@@ -198,6 +198,11 @@ export async function buildProgram(
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  // Only as the whole command line: commander's global --version would swallow `skills show ID --version 1.0.0`.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    io.stdout.write(`${VERSION}\n`);
+    return EXIT.ok;
+  }
   const json = args.includes('--json');
   let built: BuiltProgram | null = null;
   let code: number = EXIT.ok;

@@ -52,3 +52,14 @@ test('the missed-run policy, grace window and concurrency persist across a reloa
   await app.getByRole('button', { name: 'Save settings' }).click();
   await expect(app.getByRole('button', { name: 'Save settings' })).toBeDisabled();
 });
+
+test('Settings shows the executor’s activity: in sync with the service, and its figures', async ({ app }) => {
+  await goTo(app, 'Settings');
+  const card = app.getByRole('region', { name: 'Executor activity' });
+  await expect(card).toContainText('in sync', { timeout: 15_000 });
+  await expect(card.getByRole('term').filter({ hasText: 'Last sync' })).toBeVisible();
+  await expect(card.getByRole('term').filter({ hasText: 'Agents running' })).toBeVisible();
+  await expect(card).toContainText('Counted since the executor started on this computer');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(app, 'settings-executor-activity');
+});

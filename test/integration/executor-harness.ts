@@ -69,6 +69,8 @@ export async function startHarness(
     automations?: Record<string, unknown>[];
     executor?: Partial<ExecutorOptions>;
     accounts?: { token_expired?: boolean };
+    /** Where the executors' data directories go (default: the OS temp directory). */
+    root?: string;
   } = {},
 ): Promise<Harness> {
   const fixture = demoFixture({ executors: [], automations: o.automations ?? [automation()] });
@@ -77,7 +79,7 @@ export async function startHarness(
       (a as { token_expired?: boolean }).token_expired = true;
   }
   const sb = await startTestSandbox(fixture);
-  const dir = await mkdtemp(join(tmpdir(), 'postdesk-executor-'));
+  const dir = await mkdtemp(join(o.root ?? tmpdir(), 'postdesk-executor-'));
   const clock = createManualClock(new Date(FIXTURE_NOW));
   const api = createApiClient({
     baseUrl: sb.url,

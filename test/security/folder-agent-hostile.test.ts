@@ -215,6 +215,8 @@ describe('an agent program', () => {
       POSTDESK_TASK: join(row.run_dir!, 'task.md'),
       POSTDESK_RUN_JSON: join(row.run_dir!, 'run.json'),
       POSTDESK_FOLDER: userDir,
+      // Set by bubblewrap when the agent is confined (the default where it exists): the directory it starts in.
+      PWD: row.run_dir,
     };
     for (const [name, value] of Object.entries(seen.env)) {
       if (name in own) expect({ [name]: value }).toEqual({ [name]: own[name as keyof typeof own] });

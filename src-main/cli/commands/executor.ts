@@ -4,11 +4,14 @@ import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
 import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
+import { attachMetrics, metricsOf } from '../../core/executor/metrics';
+import { serveMetrics } from '../../core/executor/metrics-server';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../src-shared/settings';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import { truncate, type Output } from '../output';
+import { registerExecutorServiceCommand } from './executor-service';
 import { runRow } from './runs';
 
 interface ExecutorFlags {
@@ -23,6 +26,7 @@ interface ExecutorFlags {
   timeout?: string;
   stopGrace?: string;
   sandboxClock?: boolean;
+  metricsPort?: string;
 }
 
 const positive = (flag: string, v: string | undefined): number | undefined => {
@@ -95,6 +99,10 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       '--sandbox-clock',
       "follow the sandbox's virtual clock (GET /_sandbox/clock) instead of real time",
     )
+    .option(
+      '--metrics-port <port>',
+      'serve Prometheus metrics (/metrics) and a health check (/healthz) on 127.0.0.1 at this port (0: any free one)',
+    )
     .action(async (flags: ExecutorFlags, self: Command) => {
       const out = deps.output(self);
       const core = await deps.core(self, { replay: false });
@@ -118,6 +126,13 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
         },
       });
       if (!out.json) watch(executor, out);
+      if (flags.metricsPort !== undefined) {
+        const port = positive('--metrics-port', flags.metricsPort) ?? 0;
+        const metrics = (metricsOf(executor) ?? attachMetrics(executor)).withProcessMetrics();
+        const server = await serveMetrics(metrics, Math.floor(port));
+        deps.onClose(() => server.close());
+        out.note(`metrics on ${server.url}/metrics, health on ${server.url}/healthz`);
+      }
       const stopGraceMs = (positive('--stop-grace', flags.stopGrace) ?? 30) * 1000;
 
       if (flags.once) {
@@ -172,4 +187,6 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       const flags = self.optsWithGlobals<{ folder?: string; state?: string }>();
       deps.setExitCode(await folderAgentMain({ folder: flags.folder, state: flags.state }));
     });
+
+  registerExecutorServiceCommand(cmd, deps);
 }

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { Journal, RUN_PHASES, type JournalRun, type RunPhase } from '../../core/executor/journal';
+import { pruneRuns, retentionOf } from '../../core/executor/prune';
 import { readRunLog } from '../../core/executor/run-log';
+import { executorDataDir } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { truncate } from '../output';
@@ -142,4 +144,53 @@ export function registerRunsCommand(program: Command, deps: CliDeps): void {
         },
       );
     });
+  runs
+    .command('prune')
+    .description(
+      'remove run directories past their retention (settings runRetentionDays, failedRunRetentionDays, runRetentionCount)',
+    )
+    .option('--days <n>', 'keep finished runs this many days (default: the setting)')
+    .option('--failed-days <n>', 'keep failed runs this many days (default: the setting)')
+    .option('--keep <n>', 'keep at most this many run directories (default: the setting)')
+    .option('--dry-run', 'say what would be removed, remove nothing')
+    .action(
+      async (
+        flags: { days?: string; failedDays?: string; keep?: string; dryRun?: boolean },
+        self: Command,
+      ) => {
+        const out = deps.output(self);
+        const local = deps.local();
+        const setting = retentionOf(local.settings.get());
+        const num = (flag: string, v: string | undefined, fallback: number) => {
+          if (v === undefined) return fallback;
+          const n = Number(v);
+          if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} must be a whole number, got "${v}"`);
+          return n;
+        };
+        const policy = {
+          days: num('--days', flags.days, setting.days),
+          failedDays: num('--failed-days', flags.failedDays, setting.failedDays),
+          maxCount: num('--keep', flags.keep, setting.maxCount),
+        };
+        const result = await pruneRuns({
+          runsDir: join(executorDataDir(deps.dataDir), 'runs'),
+          journal: new Journal(local.store, null),
+          policy,
+          now: new Date(),
+          dryRun: flags.dryRun === true,
+        });
+        out.result(
+          {
+            dry_run: flags.dryRun === true,
+            policy,
+            removed: result.removed.map((r) => ({ id: r.localId, why: r.why, failed: r.failed })),
+            kept: result.kept,
+          },
+          () =>
+            out.note(
+              `${flags.dryRun ? 'would remove' : 'removed'} ${result.removed.length} run director${result.removed.length === 1 ? 'y' : 'ies'}, kept ${result.kept}`,
+            ),
+        );
+      },
+    );
 }

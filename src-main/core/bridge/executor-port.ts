@@ -6,9 +6,12 @@ import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../../../src-shared/settings';
+import { confinementFromSettings } from '../executor/confine/policy';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
+import { attachMetrics, metricsOf } from '../executor/metrics';
+import { retentionOf } from '../executor/prune';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
@@ -123,6 +126,11 @@ export function executorPortFor(current: () => Executor | null): ExecutorPort {
       return { run: toRunRecord(row), steps, logs };
     },
     nextOccurrence: (a) => current()?.nextOccurrence(a) ?? null,
+    async metrics() {
+      const ex = current();
+      const m = ex ? metricsOf(ex) : undefined;
+      return m ? m.view() : null;
+    },
   };
 }
 
@@ -240,7 +248,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
     const s = o.settings.get();
     const { agentType, agent } = chooseAgent(s.agentCommands);
     const offline = o.session.isOffline();
-    return new Executor({
+    const ex = new Executor({
       api: client,
       store: o.store,
       scope: offline ? 'sandbox' : client.baseUrl,
@@ -249,6 +257,8 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       agentType,
       ...(agent ? { agent } : {}),
       folderFor: automationFolderOf(() => o.settings.get()),
+      confinement: confinementFromSettings(() => o.settings.get(), [o.dataDir]),
+      retention: () => retentionOf(o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,
       graceMs: s.graceWindowMinutes * 60_000,
@@ -260,6 +270,8 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       ],
       media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
     });
+    attachMetrics(ex);
+    return ex;
   };
 
   const switchTo = (client: ApiClient | null) => {

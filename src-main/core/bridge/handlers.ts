@@ -335,6 +335,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       pause: () => need(core.executor, 'The executor').pause(),
       resume: () => need(core.executor, 'The executor').resume(),
       syncNow: () => need(core.executor, 'The executor').syncNow(),
+      metrics: async () => (await need(core.executor, 'The executor').metrics?.()) ?? null,
     },
     settings: {
       get: () => core.settings.get(),

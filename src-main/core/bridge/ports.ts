@@ -3,7 +3,7 @@ import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import type { SettingsPatch, SettingsView } from '../../../src-shared/ipc/settings';
 import type { BatchSummary, BulkPlan, BulkProgress, BulkSubmission } from '../../../src-shared/ipc/bulk';
 import type { PickInput } from '../../../src-shared/ipc/files';
-import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
+import type { ExecutorMetrics, ExecutorStatus } from '../../../src-shared/ipc/executor';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/media';
 import type { Automation } from '../../../src-shared/api/automations';
@@ -130,6 +130,8 @@ export interface ExecutorPort {
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
   nextOccurrence?(automation: Automation): string | null;
+  /** The executor's figures (runs, start delay, last sync); null while none runs. */
+  metrics?(): Promise<ExecutorMetrics | null>;
 }
 
 /** Main's own open dialog; absent where the host has none (`postdesk web`). Answers the chosen paths. */

@@ -1,6 +1,7 @@
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { runFolderAgent } from './agents/folder-agent';
+import { confineLaunch, type ConfinementSource } from './confine/launch';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
 import { parseStepLine, type StepLine } from './step-line';
@@ -12,6 +13,7 @@ export interface AgentInvocation {
   readonly runJsonFile: string;
   readonly logFile: string;
   readonly runId: string;
+  readonly automationId?: string;
   /** The user's folder for this run's automation (the `automationFolders` setting, else `--folder`). */
   readonly folder?: string | undefined;
   readonly timeoutMs: number;
@@ -27,21 +29,24 @@ export interface AgentInvocation {
 /** Runs one agent to completion; never throws, the exit says what happened. */
 export type AgentRunner = (inv: AgentInvocation) => Promise<AgentExit>;
 
-/** An agent that is an external program: spawned without a shell in the run directory. */
-export function processAgent(command: AgentCommand): AgentRunner {
-  return (inv) =>
-    runAgentProcess({
-      command,
+/** An agent that is an external program: spawned without a shell in the run directory, confined by policy. */
+export function processAgent(command: AgentCommand, confinement?: ConfinementSource): AgentRunner {
+  return async (inv) => {
+    const env = buildAgentEnv({
+      runDir: inv.runDir,
+      outputFile: inv.outputFile,
+      taskFile: inv.taskFile,
+      runJsonFile: inv.runJsonFile,
+      folder: inv.folder,
+      extra: command.env,
+      secrets: inv.secrets,
+    });
+    const launch = await confineLaunch(command, env, inv, confinement);
+    if (launch.kind === 'refused') return { kind: 'spawn-error', message: launch.reason };
+    return runAgentProcess({
+      command: launch.command,
       cwd: inv.runDir,
-      env: buildAgentEnv({
-        runDir: inv.runDir,
-        outputFile: inv.outputFile,
-        taskFile: inv.taskFile,
-        runJsonFile: inv.runJsonFile,
-        folder: inv.folder,
-        extra: command.env,
-        secrets: inv.secrets,
-      }),
+      env: launch.env,
       logFile: inv.logFile,
       timeoutMs: inv.timeoutMs,
       signal: inv.signal,
@@ -49,6 +54,7 @@ export function processAgent(command: AgentCommand): AgentRunner {
       onSpawn: inv.onSpawn,
       ...(inv.onLog ? { onLog: inv.onLog } : {}),
     });
+  };
 }
 
 /** Why the folder agent did not run: said in the run's failure, for a person. */

@@ -4,6 +4,8 @@ import { LIMITS, type Automation, type Run } from '../../../src-shared/api';
 import { killProcessGroup, type AgentCommand } from './agent-process';
 import { inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
 import { systemClock, type Clock } from './clock';
+import type { ConfinementSource } from './confine/launch';
+import { schedulePruning, type RetentionPolicy } from './prune';
 import { Emitter } from './emitter';
 import {
   Journal,
@@ -44,6 +46,10 @@ export interface ExecutorOptions {
   readonly folderFor?: (automationId: string) => string | undefined;
   /** The folder of automations without one of their own (`postdesk executor --folder`). */
   readonly folder?: string;
+  /** How an agent command is confined (the `agentConfinement` settings); none given: never. */
+  readonly confinement?: ConfinementSource;
+  /** How long run directories are kept; pruned at start and every six hours while started. None: kept. */
+  readonly retention?: () => RetentionPolicy;
   readonly clock?: Clock;
   readonly media?: ExecutorMedia;
   readonly concurrency?: number;
@@ -122,9 +128,13 @@ export interface ExecutorSettings {
   readonly agent?: AgentCommand | AgentRunner | undefined;
 }
 
-function agentRunnerOf(agentType: string, agent: AgentCommand | AgentRunner | undefined) {
+function agentRunnerOf(
+  agentType: string,
+  agent: AgentCommand | AgentRunner | undefined,
+  confinement?: ConfinementSource,
+) {
   if (typeof agent === 'function') return agent;
-  if (agent) return processAgent(agent);
+  if (agent) return processAgent(agent, confinement);
   if (agentType === 'folder') return inProcessFolderAgent();
   throw new Error(`no command is configured for the agent type "${agentType}"`);
 }
@@ -193,6 +203,7 @@ export class Executor {
   private paused = false;
   private stopping = false;
   private loopDone: Promise<void> | null = null;
+  private pruning: { stop(): void } | null = null;
   private wake = new AbortController();
   private syncWanted = false;
   private missedHint: { code: MissedCode; because: string } | null = null;
@@ -233,7 +244,7 @@ export class Executor {
     this.clock = opts.clock ?? systemClock;
     this.media = opts.media ?? createCoreMedia();
     this.journal = new Journal(opts.store, opts.scope, () => this.clock.now().toISOString());
-    this.agent = agentRunnerOf(opts.agentType, opts.agent);
+    this.agent = agentRunnerOf(opts.agentType, opts.agent, opts.confinement);
   }
 
   /**
@@ -244,7 +255,7 @@ export class Executor {
     if (c.concurrency !== undefined) this.o.concurrency = Math.max(1, c.concurrency);
     if (c.missedRunPolicy !== undefined) this.o.missedRunPolicy = c.missedRunPolicy;
     if (c.graceMs !== undefined) this.o.graceMs = c.graceMs;
-    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent);
+    if ('agent' in c) this.agent = agentRunnerOf(this.opts.agentType, c.agent, this.opts.confinement);
     // A higher limit may let queued runs start now rather than at the next pass.
     this.pump();
   }
@@ -356,6 +367,11 @@ export class Executor {
     if (this.loopDone) return;
     this.stopping = false;
     this.loopDone = this.loop();
+    if (this.opts.retention) {
+      const [runsDir, policy] = [join(this.opts.dataDir, 'runs'), this.opts.retention];
+      const log = (line: string) => this.note(line);
+      this.pruning = schedulePruning({ runsDir, journal: this.journal, clock: this.clock, policy, log });
+    }
   }
 
   pause(): void {
@@ -457,6 +473,8 @@ export class Executor {
     this.stopping = true;
     this.setState('stopping');
     this.wake.abort();
+    this.pruning?.stop();
+    this.pruning = null;
     await this.loopDone?.catch(() => undefined);
     await this.passing?.catch(() => undefined);
     const all = () => Promise.all([...this.inFlight.values()].map((f) => f.done));

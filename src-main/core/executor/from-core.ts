@@ -8,7 +8,10 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
-import { Executor, type ExecutorOptions } from './executor';
+import { confinementFromSettings } from './confine/policy';
+import { retentionOf } from './prune';
+import { EXECUTOR_DEFAULTS, Executor, type ExecutorOptions } from './executor';
+import { attachMetrics } from './metrics';
 
 export interface FromCoreOptions {
   /** Which configured agent type to run; default: the only configured one, else the built-in `folder`. */
@@ -74,7 +77,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
   const key = core.endpoint.sandbox
     ? null
     : (await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch(() => null))?.key;
-  return new Executor({
+  const executor = new Executor({
     api: core.client,
     store: core.store,
     // The embedded sandbox gets a new port each start; its runs belong to "the sandbox of this data dir".
@@ -85,6 +88,8 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     agent,
     folderFor: automationFolderOf(() => core.settings.get()),
     ...(o.folder !== undefined ? { folder: o.folder } : {}),
+    confinement: confinementFromSettings(() => core.settings.get(), [core.dataDir]),
+    retention: () => retentionOf(core.settings.get()),
     clock: o.clock,
     concurrency: s.concurrency,
     missedRunPolicy: s.missedRunPolicy,
@@ -96,4 +101,7 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     }),
     ...o.overrides,
   });
+  const syncMs = o.overrides?.syncIntervalMs ?? EXECUTOR_DEFAULTS.syncIntervalMs;
+  attachMetrics(executor, { ...(o.clock ? { clock: o.clock } : {}), healthyWithinMs: 3 * syncMs });
+  return executor;
 }

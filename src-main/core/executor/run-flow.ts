@@ -148,6 +148,7 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
   const exit = await ctx.deps.agent({
     ...files,
     runId: ctx.runId as string,
+    automationId: ctx.automation.id,
     folder: ctx.deps.folderFor(ctx.automation.id),
     timeoutMs: ctx.deps.runTimeoutMs,
     signal: ctx.abort.signal,

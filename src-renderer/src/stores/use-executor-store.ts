@@ -1,12 +1,15 @@
 import { create } from 'zustand';
-import type { BridgeError, ExecutorStatus } from '../../../src-shared/ipc';
+import type { BridgeError, ExecutorMetrics, ExecutorStatus } from '../../../src-shared/ipc';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface ExecutorState {
   readonly status: Loadable<ExecutorStatus>;
   readonly busy: 'pause' | 'resume' | 'sync' | null;
   readonly actionError: Readonly<BridgeError> | null;
+  /** Its figures since it started (null: no executor runs). */
+  readonly metrics: Loadable<ExecutorMetrics | null>;
   load(): Promise<void>;
+  loadMetrics(): Promise<void>;
   listen(): () => void;
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -26,6 +29,12 @@ export const useExecutorStore = create<ExecutorState>()((set, get) => {
     status: idle(),
     busy: null,
     actionError: null,
+    metrics: idle(),
+    async loadMetrics() {
+      set({ metrics: loading(get().metrics) });
+      const r = await settle(() => bridge().executor.metrics());
+      set({ metrics: settleInto(get().metrics, r) });
+    },
     async load() {
       set({ status: loading(get().status) });
       const r = await settle(() => bridge().executor.status());

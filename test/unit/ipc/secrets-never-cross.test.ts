@@ -88,6 +88,7 @@ const SAMPLES: Samples = {
   'executor:pause': undefined,
   'executor:resume': undefined,
   'executor:syncNow': undefined,
+  'executor:metrics': undefined,
   'settings:get': undefined,
   'settings:update': { concurrency: 2 },
   'secrets:set': (c) => ({ api_key: c.key }),

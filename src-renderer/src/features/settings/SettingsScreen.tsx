@@ -10,6 +10,7 @@ import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
+import { ExecutorFiguresCard } from './ExecutorFiguresCard';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
@@ -124,6 +125,7 @@ export function SettingsScreen() {
           update={update}
         />
       ) : null}
+      <ExecutorFiguresCard />
       <UpdatesCard settings={settings.data} />
       <About />
       <LogFileNote file={settings.data?.log_file} />
