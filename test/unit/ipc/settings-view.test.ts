@@ -91,6 +91,31 @@ describe('the settings the page sees', () => {
     expect(() => SettingsPatch.parse({ log_file: '/tmp/elsewhere.log' })).toThrow();
   });
 
+  it('a setting off the page cannot be changed from it', async () => {
+    const before = stored();
+    const r = (await tb.bridge.dispatcher.invoke(
+      'settings:update' as never,
+      {
+        agent_confinement: 'off',
+        agentConfinement: 'off',
+        run_retention_days: 1,
+      } as never,
+    )) as { ok: boolean };
+    expect(r.ok).toBe(false);
+    const mixed = await invoke('settings:update', {
+      concurrency: 2,
+      agent_network: false,
+      agentNetwork: false,
+    });
+    expect(mixed.concurrency).toBe(2);
+    const after = stored();
+    expect([after.agentConfinement, after.agentNetwork, after.runRetentionDays]).toEqual([
+      before.agentConfinement,
+      before.agentNetwork,
+      before.runRetentionDays,
+    ]);
+  });
+
   it('guards every setting that names a program, a folder or where the API key goes', () => {
     expect([...GUARDED_SETTINGS].sort()).toEqual(
       [
