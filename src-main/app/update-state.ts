@@ -5,11 +5,8 @@ import type { UpdateState } from '../../src-shared/ipc/updates';
 export {
   Activity,
   RELEASE_NOTES_MAX,
-  UPDATE_CHANNELS,
-  UPDATE_PHASES,
   UpdateChannel,
   UpdatePhase,
-  UpdateProgress,
   UpdateState,
 } from '../../src-shared/ipc/updates';
 
