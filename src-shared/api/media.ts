@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, UPLOAD_CONTENT_TYPES, uploadLimitFor } from './limits';
+import { UPLOAD_CONTENT_TYPES, uploadLimitFor } from './limits';
 import { DateTime, Uuid } from './common';
 
 export const UploadContentType = z.enum(UPLOAD_CONTENT_TYPES);
