@@ -54,4 +54,3 @@ export type MediaReservationResponse = z.infer<typeof MediaReservationResponse>;
 
 export const CompleteUploadRequest = z.object({ asset_id: Uuid });
 export type CompleteUploadRequest = z.infer<typeof CompleteUploadRequest>;
-
