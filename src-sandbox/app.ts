@@ -4,13 +4,13 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
+import { isLiveApiKey } from './auth';
 import { SandboxClock, isClockTime } from './clock';
 import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
 import type { SandboxContext } from './context';
@@ -19,10 +19,12 @@ import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import type { ErrorCode } from '../src-shared/api/errors';
 import { InvalidJsonBody, SandboxError } from './errors';
+import { createDueBeforeRead } from './due-before-read';
+import { timeOrderedUuid } from './ids';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
-import { registerMcp } from './mcp/server';
+import { isInnerMcpCall, registerMcp } from './mcp/server';
 import { registerMediaRoutes } from './media/routes';
 import { expireReservations } from './media/service';
 import { registerPostRoutes } from './posts/routes';
@@ -188,7 +190,8 @@ export function buildApp(
     }
     // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
     if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
-    const fault = deps.faults.decide(path);
+    // A tool's call to a REST route is part of its /api/mcp request, whose fault was decided already.
+    const fault = isInnerMcpCall(req) ? null : deps.faults.decide(path);
     req.sandboxFault = fault;
     if (fault?.error)
       throw new SandboxError(503, 'SANDBOX_FAULT', 'injected fault: service unavailable, retry');
@@ -240,7 +243,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   mkdirSync(dataDir, { recursive: true });
   const objectsDir = join(dataDir, 'objects');
   mkdirSync(objectsDir, { recursive: true });
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, { persistent: opts.dataDir !== undefined });
   const clock = new SandboxClock();
   clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
   restoreClock(clock, metaGet(db, 'clock_ms'), quiet);
@@ -256,7 +259,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     publicBaseUrl: () => baseUrl,
     aliasBaseUrl: () => aliasUrl,
     onTick: (fn) => void tickFns.push(fn),
-    uuid: () => randomUUID(),
+    uuid: () => timeOrderedUuid(),
   };
   const runTick = (): void => {
     const now = clock.now();
@@ -274,15 +277,14 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   });
 
   const faults = new Faults();
-  const runDue = (): void => {
-    const now = clock.now();
+  const runDue = createDueBeforeRead(ctx, (now) => {
     publishDue(ctx, now);
     expireReservations(ctx, now);
-  };
+  });
   const app = buildApp(ctx, { faults, runTick, runDue, quiet });
 
   // A new store gets a fixture; an existing `--data` store keeps everything it holds.
-  let apiKey: string | null = null;
+  let candidateKey: string | null = null;
   const seeded = metaGet(db, 'seeded');
   if (!seeded) {
     const fixture =
@@ -290,10 +292,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
     loadFixture(ctx, fixture ?? demoFixture());
     if (!fixture) seedDemoContent(ctx, DEMO_OWNER_ID);
     metaSet(db, 'seeded', fixture ? 'fixture' : 'demo');
-    apiKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
-  } else if (seeded === 'demo') {
-    apiKey = DEMO_API_KEY;
+    candidateKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
+  } else {
+    // Only hashes are stored, so a restarted store can offer the demo key at most, and only while it
+    // works: a reset with another fixture, a revocation or the clock passing its expiry takes it away.
+    candidateKey = DEMO_API_KEY;
   }
+  const apiKey = candidateKey !== null && isLiveApiKey(ctx, candidateKey) ? candidateKey : null;
 
   const host = opts.host ?? '127.0.0.1';
   await app.listen({ port: opts.port ?? 4010, host });

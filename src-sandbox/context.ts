@@ -12,5 +12,6 @@ export interface SandboxContext {
   aliasBaseUrl(): string | null;
   /** Due work: called after every clock move and every ~1 s while the clock follows real time. */
   onTick(fn: (now: Date) => void): void;
+  /** A new row id: a time-ordered UUIDv7 (ids.ts), never a secret. */
   uuid(): string;
 }

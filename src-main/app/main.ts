@@ -95,7 +95,16 @@ async function executorFor(
         client,
         endpoint: { baseUrl: client.baseUrl, sandbox: offline ? { url: client.baseUrl } : null },
       },
-      { overrides: { log: (line) => log.info(`executor: ${line}`) } },
+      {
+        overrides: {
+          logger: {
+            debug: (m, f) => log.debug(`executor: ${m}`, f),
+            info: (m, f) => log.info(`executor: ${m}`, f),
+            warn: (m, f) => log.warn(`executor: ${m}`, f),
+            error: (m, f) => log.error(`executor: ${m}`, f),
+          },
+        },
+      },
     );
   } catch (error) {
     log.warn('the executor is not started', { error: errorText(error) });

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
 import { COMMANDS, type CommandEntry } from './commands/index';
 import type { CliDeps, InvocationState } from './context';
 import { EXIT, errorJson, errorLines, exitCodeFor } from './exit-codes';
@@ -110,6 +110,8 @@ function strictSubcommands(cmd: Command): void {
   cmd.on('command:*', (operands: string[]) => unknownSubcommand(cmd, operands[0] ?? ''));
 }
 
+const VERSION_OPTION = new Option('-V, --version', 'print the version');
+
 function rootCommand(io: CliIo): Command {
   const program = new Command('postdesk')
     .description(
@@ -127,12 +129,19 @@ function rootCommand(io: CliIo): Command {
     .addOption(
       new Option('--verbose', 'log what happens underneath (retries, failures ridden out) to stderr'),
     )
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      showGlobalOptions: true,
+      sortSubcommands: false,
+      // Listed like any option, though runCli answers it itself (see there) rather than commander.
+      visibleOptions(cmd) {
+        const options = Help.prototype.visibleOptions.call(this, cmd);
+        return cmd.parent ? options : [VERSION_OPTION, ...options];
+      },
+    })
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
-      '\n`postdesk --version` (or -V) prints the version.\n' +
-        'Exit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
+      '\nExit codes: 0 ok, 1 other failure, 2 bad input, 3 the service refused (API error), 4 network error.\n' +
         'Data directory: $POSTDESK_DATA_DIR, else the OS user data directory. API key: $POSTDESK_API_KEY, else the private file $POSTDESK_API_KEY_FILE names, else the keychain.',
     );
   program.configureOutput({

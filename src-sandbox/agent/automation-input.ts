@@ -1,27 +1,25 @@
 import { z } from 'zod';
-import { AUTOMATION_STATUSES, EXECUTION_MODES, LIMITS, Platform, Uuid } from '../../src-shared/api';
+import { Uuid } from '../../src-shared/api';
+import { AutomationFields } from '../../src-shared/api/automation-editing';
 import { scheduleProblem } from './schedule';
 
 /**
- * An automation as the fixture and `PUT /_sandbox/automations/{id}` give it (sandbox-control.md).
- * Defaults are the sandbox's: active, draft mode, local queue, UTC.
+ * An automation as the fixture, `PUT /_sandbox/automations/{id}` and the MCP tools give it
+ * (sandbox-control.md): the contract's editable fields with the sandbox's defaults (active, draft mode,
+ * local queue, UTC).
  */
 export const AutomationShape = {
-  name: z.string().min(1).max(200),
-  status: z.enum(AUTOMATION_STATUSES).default('active'),
-  execution_mode: z.enum(EXECUTION_MODES).default('draft'),
-  queue: z.enum(['local', 'legacy']).default('local'),
-  schedule: z.object({ cron: z.string().min(1), timezone: z.string().min(1).default('UTC') }),
-  instructions: z.string().max(100_000).default(''),
-  skill: z
-    .object({ id: z.string().min(1), version: z.string().min(1) })
-    .nullable()
-    .optional(),
-  targets: z
-    .array(z.object({ social_account_id: Uuid, platform: Platform }))
-    .max(LIMITS.addTargetsPerUpdate)
-    .default([]),
-  executor_id: z.string().min(1).nullable().optional(),
+  name: AutomationFields.name,
+  status: AutomationFields.status.default('active'),
+  execution_mode: AutomationFields.execution_mode.default('draft'),
+  queue: AutomationFields.queue.default('local'),
+  schedule: AutomationFields.schedule.extend({
+    timezone: AutomationFields.schedule.shape.timezone.default('UTC'),
+  }),
+  instructions: AutomationFields.instructions.default(''),
+  skill: AutomationFields.skill.optional(),
+  targets: AutomationFields.targets.default([]),
+  executor_id: AutomationFields.executor_id.optional(),
 };
 
 interface Checked {
@@ -58,3 +56,6 @@ export const ControlAutomation = z
 export type ControlAutomation = z.infer<typeof ControlAutomation>;
 
 export type AutomationInput = Omit<FixtureAutomation, 'id'>;
+
+/** The checks of the control route without its `owner_id`: what the MCP tools validate a whole automation with. */
+export const OwnedAutomation = z.object(AutomationShape).superRefine(refine);

@@ -1,6 +1,5 @@
 import type {
   CompleteLocalRequest,
-  CreatePostRequest,
   CreatePostResponse,
   LegacyCompleteRequest,
   MediaRef,
@@ -10,7 +9,7 @@ import type {
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError } from '../errors';
-import { createPost } from '../posts/service';
+import { createRunPost } from '../posts/service';
 import type { Caller } from './credentials';
 import type { AutomationRow, RunRow } from './records';
 import { automationTargets } from './records';
@@ -57,15 +56,16 @@ function mediaOf(output: Output): MediaRef[] {
   return (output.media_urls ?? []).map((url) => ({ url }));
 }
 
-/** Creates the post through the posts service; its 400s are the run output's fault. */
+/** Creates the run's post through the posts service; its 400s are the run output's fault. */
 function postFor(
   ctx: SandboxContext,
-  ownerId: string,
+  run: RunRow,
   output: Output,
   targets: Target[],
   draft: boolean,
+  published: readonly PublishedRecord[],
 ): CreatePostResponse {
-  const body: CreatePostRequest = {
+  const body = {
     caption: output.caption,
     media: mediaOf(output),
     targets,
@@ -73,7 +73,16 @@ function postFor(
     ...(draft ? { action: 'draft' as const } : {}),
   };
   try {
-    return createPost(ctx, ownerId, body, { allowYoutube: draft, source: 'automation' });
+    return createRunPost(ctx, run.owner_id, body, {
+      allowYoutube: draft,
+      runId: run.id,
+      published: published.map((p) => ({
+        target: { social_account_id: p.social_account_id, platform: p.platform },
+        directUploadId: p.direct_upload_id,
+        platformPostId: p.platform_post_id ?? p.direct_upload_id,
+        publishedAt: p.published_at,
+      })),
+    });
   } catch (err) {
     if (err instanceof SandboxError && err.status === 400) {
       const detail = err.issues
@@ -89,9 +98,10 @@ function postFor(
 
 interface PublishedRecord {
   social_account_id: string;
-  platform: string;
+  platform: Target['platform'];
   direct_upload_id: string;
   platform_post_id: string | null;
+  published_at: string;
 }
 
 /** Auto mode: each tiktok/youtube target needs a published direct upload of this very run. */
@@ -131,7 +141,11 @@ function checkPublishedTargets(
         `published_targets: direct upload ${upload.id} is ${upload.state}, not published; poll its status first`,
       );
     }
-    records.push({ ...entry, platform_post_id: upload.platform_post_id });
+    records.push({
+      ...entry,
+      platform_post_id: upload.platform_post_id,
+      published_at: upload.published_at ?? ctx.clock.now().toISOString(),
+    });
   }
   return records;
 }
@@ -149,10 +163,14 @@ export interface CompleteResult {
   run: Run;
   post: CreatePostResponse['post'] | null;
   social_posts: CreatePostResponse['social_posts'];
-  published_targets: PublishedRecord[];
+  published_targets: Omit<PublishedRecord, 'published_at'>[];
 }
 
-/** Posts and closes the run in one transaction: either both happen or neither does. */
+/**
+ * Posts and closes the run in one transaction: either both happen or neither does. The post holds a
+ * delivery per target: those the service publishes (or drafts) now, and those the run already published
+ * by direct upload, recorded as `posted` and linked to their upload.
+ */
 function publishAndFinish(
   ctx: SandboxContext,
   run: RunRow,
@@ -162,19 +180,23 @@ function publishAndFinish(
   postTargets: Target[],
   draft: boolean,
 ): CompleteResult {
-  const created = postTargets.length > 0 ? postFor(ctx, run.owner_id, output, postTargets, draft) : null;
+  const created =
+    postTargets.length + published.length > 0
+      ? postFor(ctx, run, output, postTargets, draft, published)
+      : null;
+  const answered = published.map(({ published_at: _at, ...p }) => p);
   const result = {
     mode: automation.execution_mode,
     post_id: created?.post.id ?? null,
     social_post_ids: created?.social_posts.map((d) => d.id) ?? [],
-    published_targets: published,
+    published_targets: answered,
   };
   finish(ctx, run, output, result);
   return {
     run: runWithEvents(ctx, requireRun(ctx, run.owner_id, run.id)),
     post: created?.post ?? null,
     social_posts: created?.social_posts ?? [],
-    published_targets: published,
+    published_targets: answered,
   };
 }
 

@@ -1,16 +1,29 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { OPERATIONS } from '../../src-shared/api';
 import { requireApiKey } from '../auth';
 import type { SandboxContext } from '../context';
 import { SandboxError } from '../errors';
+import { AUTOMATION_TOOL_SPECS, runOwnerTool } from './automation-tools';
 import type { ToolSpec } from './tools';
 import { TOOLS, inputSchemaOf } from './tools';
 
 export const MCP_PATH = '/api/mcp';
 const SERVER_INFO = { name: 'postdesk-sandbox', version: '1.0.0' };
+
+/**
+ * Marks a tool's own call to a REST route. Faults are decided once, for the `/api/mcp` request; its inner
+ * calls are part of it. Random per process, so no client can send it.
+ */
+const INNER_CALL_HEADER = 'x-sandbox-mcp-inner';
+const innerCallToken = randomBytes(16).toString('hex');
+
+/** True for a tool's call to a REST route inside an `/api/mcp` request. */
+export const isInnerMcpCall = (req: FastifyRequest): boolean =>
+  req.headers[INNER_CALL_HEADER] === innerCallToken;
 
 /** Splits tool arguments into the request: path id, then query string (GET) or JSON body. */
 function requestOf(
@@ -36,10 +49,15 @@ function requestOf(
 }
 
 /**
- * A server for one request (stateless mode). Each tool calls the sandbox's own route through
- * `app.inject` with the caller's Authorization header, so tools and REST share every rule.
+ * A server for one request (stateless mode). Each REST-backed tool calls the sandbox's own route through
+ * `app.inject` with the caller's Authorization header, so tools and REST share every rule; the automation
+ * tools call the automation service as the key's owner.
  */
-function buildServer(app: FastifyInstance, authorization: string): McpServer {
+function buildServer(
+  app: FastifyInstance,
+  ctx: SandboxContext,
+  caller: { authorization: string; ownerId: string },
+): McpServer {
   const server = new McpServer(SERVER_INFO);
   for (const spec of TOOLS) {
     server.registerTool(
@@ -50,7 +68,11 @@ function buildServer(app: FastifyInstance, authorization: string): McpServer {
         const res = await app.inject({
           method: request.method,
           url: request.url,
-          headers: { authorization, ...(request.payload ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            authorization: caller.authorization,
+            [INNER_CALL_HEADER]: innerCallToken,
+            ...(request.payload ? { 'content-type': 'application/json' } : {}),
+          },
           ...(request.payload ? { payload: JSON.stringify(request.payload) } : {}),
         });
         const text = res.body === '' ? JSON.stringify({ status: res.statusCode }) : res.body;
@@ -58,7 +80,36 @@ function buildServer(app: FastifyInstance, authorization: string): McpServer {
       },
     );
   }
+  for (const spec of AUTOMATION_TOOL_SPECS) {
+    server.registerTool(
+      spec.name,
+      { description: spec.description, inputSchema: spec.input },
+      async (args: unknown): Promise<CallToolResult> => runOwnerTool(spec, ctx, caller.ownerId, args),
+    );
+  }
   return server;
+}
+
+/** The Fastify request as the web-standard Request the SDK transport reads (the body is already parsed). */
+function webRequest(req: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new Request(`http://${req.headers.host ?? 'sandbox'}${req.url}`, { method: req.method, headers });
+}
+
+/**
+ * The MCP answer goes out through Fastify's reply like any route's, so the reply hooks, and with them the
+ * injected `latency_ms` and `reset_rate`, apply to `/api/mcp` too.
+ */
+async function sendResponse(reply: FastifyReply, res: Response): Promise<FastifyReply> {
+  reply.code(res.status);
+  res.headers.forEach((value, name) => {
+    if (name !== 'content-length') void reply.header(name, value);
+  });
+  return reply.send(res.body === null ? undefined : await res.text());
 }
 
 /**
@@ -68,24 +119,26 @@ function buildServer(app: FastifyInstance, authorization: string): McpServer {
  */
 export function registerMcp(app: FastifyInstance, ctx: SandboxContext): void {
   app.post(MCP_PATH, async (req, reply) => {
+    let ownerId: string;
     try {
-      requireApiKey(req, ctx);
+      ownerId = requireApiKey(req, ctx).ownerId;
     } catch (err) {
       reply.header('www-authenticate', 'Bearer realm="postdesk-sandbox", error="invalid_token"');
       throw err;
     }
-    const server = buildServer(app, req.headers.authorization ?? '');
-    const transport = new StreamableHTTPServerTransport({
+    const server = buildServer(app, ctx, { authorization: req.headers.authorization ?? '', ownerId });
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req.raw, reply.raw, req.body);
+    try {
+      await server.connect(transport);
+      const res = await transport.handleRequest(webRequest(req), { parsedBody: req.body });
+      return await sendResponse(reply, res);
+    } finally {
+      await transport.close();
+      await server.close();
+    }
   });
 
   const notAllowed = async (): Promise<never> => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationName } from '../../src-shared/api';
-import { OPERATIONS } from '../../src-shared/api';
+import { BulkUpdateList, OPERATIONS } from '../../src-shared/api';
 
 /** One MCP tool: an operation of the contract, plus (for `{id}` paths) the id as an argument. */
 export interface ToolSpec {
@@ -9,6 +9,8 @@ export interface ToolSpec {
   readonly description: string;
   /** For paths with `{id}`: the argument that fills it. */
   readonly pathArg?: 'id';
+  /** The input schema when it is not the operation's own (an operation that judges parts of its body itself). */
+  readonly input?: z.ZodObject;
 }
 
 /** The capabilities of the service as tools (service-api.md: "the same capabilities"). */
@@ -54,7 +56,10 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'bulk_update_posts',
     operation: 'bulkUpdate',
-    description: 'Apply up to 100 post updates, each independently, with a result per update.',
+    description:
+      'Apply 1-100 post updates, each {post_id, caption?, scheduled_at?, add_targets?}, independently: an invalid entry fails alone with its reason in results, the others are applied.',
+    // The route judges each entry on its own; a strict tool schema would refuse the whole call for one bad entry.
+    input: BulkUpdateList,
   },
   {
     name: 'reserve_media_upload',
@@ -105,7 +110,7 @@ export const TOOLS: readonly ToolSpec[] = [
 /** The tool's input: the operation's body or query schema, plus the path id where there is one. */
 export function inputSchemaOf(spec: ToolSpec): z.ZodType {
   const op = OPERATIONS[spec.operation];
-  const base: z.ZodType = 'body' in op ? op.body : 'query' in op ? op.query : z.object({});
+  const base: z.ZodType = spec.input ?? ('body' in op ? op.body : 'query' in op ? op.query : z.object({}));
   if (spec.pathArg === undefined) return base;
   if (!(base instanceof z.ZodObject))
     throw new TypeError(`${spec.name}: a path argument needs an object schema`);

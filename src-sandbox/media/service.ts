@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -220,7 +220,8 @@ export function reserveMedia(
     }
     checkQuota(ctx, ownerId, nowIso, r.content_length);
     const id = r.asset_id ?? ctx.uuid();
-    const objectKey = ctx.uuid();
+    // Names the public URL, which needs no key: fully random, never time-ordered.
+    const objectKey = randomUUID();
     stmt(
       ctx.db,
       `INSERT INTO media_assets (id, owner_id, object_key, run_id, content_type, content_length, sha256, md5, status,

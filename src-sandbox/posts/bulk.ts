@@ -2,18 +2,20 @@ import { createHash } from 'node:crypto';
 import {
   BulkCreateRequest,
   BulkInspectQuery,
-  BulkUpdateRequest,
+  BulkUpdate,
+  BulkUpdateList,
   LIMITS,
   type BulkItem,
   type BulkItemResult,
   type BulkResult,
   type BulkUpdateResponse,
+  type BulkUpdateResult,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
-import { SandboxError } from '../errors';
+import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
-import { createParsedPost, updatePost } from './service';
+import { accountsById, insertParsedPost, updatePost } from './service';
 
 interface ItemRow {
   item_key: string;
@@ -78,11 +80,18 @@ export function bulkCreate(
   const iso = ctx.clock.now().toISOString();
   const db = ctx.db;
   return db.transaction(() => {
-    const find = stmt(db, 'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ? AND item_key = ?');
     const hashes = req.items.map(hashItem);
-    const existing = req.items.map(
-      (item) => find.get(ownerId, req.batch_id, item.item_key) as ItemRow | undefined,
+    // One read of what the batch already holds (usually nothing), not one per item.
+    const held = new Map(
+      (
+        stmt(db, 'SELECT * FROM bulk_items WHERE owner_id = ? AND batch_id = ?').all(
+          ownerId,
+          req.batch_id,
+        ) as ItemRow[]
+      ).map((r) => [r.item_key, r]),
     );
+    const existing = req.items.map((item) => held.get(item.item_key));
+    const accounts = accountsById(ctx, ownerId);
     existing.forEach((row, i) => {
       if (row && row.request_hash !== hashes[i]) {
         throw new SandboxError(
@@ -112,18 +121,19 @@ export function bulkCreate(
       }
       let row: ItemRow;
       try {
-        const created = createParsedPost(ctx, ownerId, item, {
+        const created = insertParsedPost(ctx, ownerId, item, {
           source: 'bulk',
           batchId: req.batch_id,
           itemKey: item.item_key,
+          accounts,
         });
         row = {
           item_key: item.item_key,
           idx: nextIdx,
           request_hash: hashes[i]!,
           status: 'created',
-          post_id: created.post.id,
-          social_post_ids: JSON.stringify(created.social_posts.map((d) => d.id)),
+          post_id: created.postId,
+          social_post_ids: JSON.stringify(created.deliveryIds),
           error: null,
         };
       } catch (err) {
@@ -203,29 +213,57 @@ export function bulkInspect(ctx: SandboxContext, ownerId: string, query: unknown
   };
 }
 
-/** `PATCH /api/cli/posts/bulk`: each update applied on its own, with a result per update. */
+const postIdOf = (entry: unknown): string | null => {
+  const id = (entry as { post_id?: unknown } | null)?.post_id;
+  return typeof id === 'string' && id !== '' ? id : null;
+};
+
+/** One entry: parsed, then applied like `PATCH /api/cli/posts`; any refusal is this entry's result alone. */
+function applyUpdate(ctx: SandboxContext, ownerId: string, entry: unknown, index: number): BulkUpdateResult {
+  const parsed = BulkUpdate.safeParse(entry);
+  if (!parsed.success) {
+    const err = zodToSandboxError(parsed.error, { code: 'INVALID_POST_UPDATE' });
+    return {
+      index,
+      post_id: postIdOf(entry),
+      ok: false,
+      status: 400,
+      error: err.message,
+      code: 'INVALID_POST_UPDATE',
+    };
+  }
+  const u = parsed.data;
+  try {
+    const { social_posts } = updatePost(ctx, ownerId, {
+      id: u.post_id,
+      ...(u.caption !== undefined ? { caption: u.caption } : {}),
+      ...(u.scheduled_at !== undefined ? { scheduled_at: u.scheduled_at } : {}),
+      ...(u.add_targets !== undefined ? { add_targets: u.add_targets } : {}),
+    });
+    return { index, post_id: u.post_id, ok: true, social_posts };
+  } catch (err) {
+    if (!(err instanceof SandboxError)) throw err;
+    return {
+      index,
+      post_id: u.post_id,
+      ok: false,
+      status: err.status,
+      error: err.message,
+      code: err.code ?? 'INVALID_POST_UPDATE',
+    };
+  }
+}
+
+/**
+ * `PATCH /api/cli/posts/bulk`: each entry judged and applied on its own, with a result per entry in request
+ * order. Only a body that is not an update list, or one with 0 or more than 100 entries, is refused whole.
+ * The entries share one transaction (one commit); a refused entry rolls back only its own savepoint.
+ */
 export function bulkUpdate(ctx: SandboxContext, ownerId: string, body: unknown): BulkUpdateResponse {
-  const req = parse(BulkUpdateRequest, body);
-  const results = req.updates.map((u) => {
-    try {
-      const { social_posts } = updatePost(ctx, ownerId, {
-        id: u.post_id,
-        ...(u.caption !== undefined ? { caption: u.caption } : {}),
-        ...(u.scheduled_at !== undefined ? { scheduled_at: u.scheduled_at } : {}),
-        ...(u.add_targets !== undefined ? { add_targets: u.add_targets } : {}),
-      });
-      return { post_id: u.post_id, ok: true, social_posts };
-    } catch (err) {
-      if (!(err instanceof SandboxError)) throw err;
-      return {
-        post_id: u.post_id,
-        ok: false,
-        status: err.status,
-        error: err.message,
-        code: err.code ?? 'INVALID_POST_UPDATE',
-      };
-    }
-  });
+  const req = parse(BulkUpdateList, body);
+  const results = ctx.db.transaction(() =>
+    req.updates.map((entry, index) => applyUpdate(ctx, ownerId, entry, index)),
+  )();
   const updated = results.filter((r) => r.ok).length;
   const failed = results.length - updated;
   return {

@@ -14,6 +14,10 @@ const PROFILE_URL: Record<string, string> = {
   x: 'https://x.com/sandbox/status/',
 };
 
+/** The address a published delivery shows, as the platform would give it. */
+export const externalUrl = (platform: string, id: string): string =>
+  `${PROFILE_URL[platform] ?? 'https://sandbox.invalid/'}${id}`;
+
 /**
  * One publish attempt of a delivery at `at` (its due time, so retries chain deterministically even
  * when the clock jumps far ahead). Attempt n fails while n <= the account's `publish_failures`:
@@ -32,13 +36,7 @@ export function attemptPublish(ctx: SandboxContext, delivery: DeliveryRow, at: D
       ctx.db,
       `UPDATE deliveries SET status = 'posted', attempts = ?, published_at = ?, next_attempt_at = NULL,
          last_error = NULL, external_url = ?, updated_at = ? WHERE id = ?`,
-    ).run(
-      attempt,
-      iso,
-      `${PROFILE_URL[delivery.platform] ?? 'https://sandbox.invalid/'}${delivery.id}`,
-      iso,
-      delivery.id,
-    );
+    ).run(attempt, iso, externalUrl(delivery.platform, delivery.id), iso, delivery.id);
     return;
   }
   const error = account

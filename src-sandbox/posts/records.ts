@@ -20,6 +20,8 @@ export interface PostRow {
   source: string;
   batch_id: string | null;
   item_key: string | null;
+  /** The automation run that made the post, if one did. */
+  run_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +41,8 @@ export interface DeliveryRow {
   last_error: string | null;
   published_at: string | null;
   external_url: string | null;
+  /** Set when a run published this delivery itself, through a direct upload. */
+  direct_upload_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +52,11 @@ export type PostMedia = {
   url: string;
   mime_type?: string;
 };
+
+/** Most deliveries have no settings and many posts no media: those need no parser. */
+const parseObject = (text: string): Record<string, unknown> =>
+  text === '{}' ? {} : (JSON.parse(text) as Record<string, unknown>);
+const parseMedia = (text: string): PostMedia[] => (text === '[]' ? [] : (JSON.parse(text) as PostMedia[]));
 
 export function accountJson(row: AccountRow): Account {
   return {
@@ -59,7 +68,7 @@ export function accountJson(row: AccountRow): Account {
   };
 }
 
-export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'title'>): Delivery {
+export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'title' | 'run_id'>): Delivery {
   return {
     id: row.id,
     post_id: row.post_id,
@@ -68,14 +77,16 @@ export function deliveryJson(row: DeliveryRow, post: Pick<PostRow, 'media' | 'ti
     social_account_id: row.social_account_id,
     caption: row.caption,
     title: post.title,
-    media: JSON.parse(post.media) as PostMedia[],
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    media: parseMedia(post.media),
+    settings: parseObject(row.settings),
     scheduled_at: row.scheduled_at,
     next_attempt_at: row.next_attempt_at,
     published_at: row.published_at,
     attempts: row.attempts,
     last_error: row.last_error,
     external_url: row.external_url,
+    run_id: post.run_id,
+    direct_upload_id: row.direct_upload_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -86,10 +97,11 @@ export function postJson(row: PostRow, deliveries: readonly DeliveryRow[]): Pare
     id: row.id,
     caption: row.caption,
     title: row.title,
-    media: JSON.parse(row.media) as PostMedia[],
+    media: parseMedia(row.media),
     source: row.source,
     batch_id: row.batch_id,
     item_key: row.item_key,
+    run_id: row.run_id,
     social_post_ids: deliveries.map((d) => d.id),
     created_at: row.created_at,
     updated_at: row.updated_at,

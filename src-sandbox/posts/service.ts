@@ -5,11 +5,11 @@ import {
   DeliveryStatus,
   LIMITS,
   ListPostsQuery,
+  Target,
   UpdatePostRequest,
   type Account,
   type CreatePostResponse,
   type Delivery,
-  type Target,
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
@@ -17,7 +17,7 @@ import { nextSeq, stmt } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
-import { attemptPublish } from './publisher';
+import { attemptPublish, externalUrl } from './publisher';
 import {
   accountJson,
   deliveryJson,
@@ -38,6 +38,12 @@ export function listAccounts(ctx: SandboxContext, ownerId: string): Account[] {
   return rows.map(accountJson);
 }
 
+/** The owner's accounts by id, for checking many targets with one read. */
+export function accountsById(ctx: SandboxContext, ownerId: string): ReadonlyMap<string, AccountRow> {
+  const rows = stmt(ctx.db, 'SELECT * FROM accounts WHERE owner_id = ?').all(ownerId) as AccountRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** The owner's account, or null: a foreign id is indistinguishable from a missing one. */
 export function getAccount(ctx: SandboxContext, ownerId: string, accountId: string): AccountRow | null {
   const row = stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
@@ -55,7 +61,13 @@ export function targetIssues(
   ctx: SandboxContext,
   ownerId: string,
   targets: readonly Target[],
-  opts: { path: string; allowYoutube?: boolean; existingAccountIds?: readonly string[] },
+  opts: {
+    path: string;
+    allowYoutube?: boolean;
+    existingAccountIds?: readonly string[];
+    /** The owner's accounts when the caller has read them already (a bulk reads them once). */
+    accounts?: ReadonlyMap<string, AccountRow>;
+  },
 ): Record<string, string> {
   const issues: Record<string, string> = {};
   const seen = new Set(opts.existingAccountIds ?? []);
@@ -65,7 +77,9 @@ export function targetIssues(
       issues[`${at}.platform`] = YOUTUBE_REFUSED;
       return;
     }
-    const account = getAccount(ctx, ownerId, t.social_account_id);
+    const account = opts.accounts
+      ? (opts.accounts.get(t.social_account_id) ?? null)
+      : getAccount(ctx, ownerId, t.social_account_id);
     if (!account) {
       issues[`${at}.social_account_id`] = 'no connected account with this id';
       return;
@@ -124,6 +138,38 @@ export interface CreateOptions {
   source?: 'api' | 'bulk' | 'automation';
   batchId?: string;
   itemKey?: string;
+  /** The automation run the post comes from. */
+  runId?: string;
+  /** Deliveries the run already published itself (direct uploads): recorded as `posted`. */
+  published?: readonly PublishedElsewhere[];
+  /** The owner's accounts, read once by a caller creating many posts. */
+  accounts?: ReadonlyMap<string, AccountRow>;
+}
+
+/** A target a run published through a direct upload, before the post existed. */
+export interface PublishedElsewhere {
+  target: Target;
+  directUploadId: string;
+  platformPostId: string;
+  publishedAt: string;
+}
+
+/**
+ * The post of an automation run. Its targets are those the service still publishes (or drafts); a run whose
+ * every target was published by direct upload has none, and its post holds only the posted deliveries.
+ */
+const RunPostRequest = CreatePostRequest.extend({
+  targets: z.array(Target).max(LIMITS.addTargetsPerUpdate),
+});
+
+export function createRunPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  body: Readonly<z.input<typeof RunPostRequest>>,
+  opts: CreateOptions & { runId: string },
+): CreatePostResponse {
+  const input = parse(RunPostRequest, body, { postCreation: true });
+  return createParsedPost(ctx, ownerId, input, { ...opts, source: 'automation' });
 }
 
 /** A parsed create request, as the bulk path hands it over (media by asset_id only). */
@@ -157,11 +203,40 @@ export function createParsedPost(
   input: Readonly<CreateInput>,
   opts: CreateOptions = {},
 ): CreatePostResponse {
+  const created = insertParsedPost(ctx, ownerId, input, opts);
+  // Published inline, the deliveries changed after they were written: read them back. Otherwise the rows
+  // written are the answer, without a second read.
+  if (created.publishedNow) return postResponse(ctx, ownerId, created.postId);
+  return {
+    post: postJson(created.post, created.deliveries),
+    social_posts: created.deliveries.map((d) => deliveryJson(d, created.post)),
+  };
+}
+
+/**
+ * Checks and writes a post and its deliveries; answers their ids only (bulk needs no more). Inside a
+ * caller's transaction it writes in place: every check runs before the first write, so an item never
+ * needs a savepoint of its own.
+ */
+export function insertParsedPost(
+  ctx: SandboxContext,
+  ownerId: string,
+  input: Readonly<CreateInput>,
+  opts: CreateOptions = {},
+): {
+  postId: string;
+  deliveryIds: string[];
+  post: PostRow;
+  deliveries: DeliveryRow[];
+  /** True when the deliveries were attempted inline (and so no longer match `deliveries`). */
+  publishedNow: boolean;
+} {
   const now = ctx.clock.now();
   const iso = now.toISOString();
   const issues = targetIssues(ctx, ownerId, input.targets, {
     path: 'targets',
     allowYoutube: opts.allowYoutube ?? false,
+    ...(opts.accounts ? { accounts: opts.accounts } : {}),
   });
   const media = resolveMedia(ctx, ownerId, input.media ?? [], issues);
   if (input.scheduled_at !== undefined && input.action !== 'draft' && new Date(input.scheduled_at) <= now) {
@@ -173,31 +248,44 @@ export function createParsedPost(
   // Publish-now deliveries are inserted as scheduled-for-now, then attempted inline below.
   const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
   const publishNow = input.action !== 'draft' && scheduledAt === null;
-  const postId = ctx.uuid();
+  const post: PostRow = {
+    id: ctx.uuid(),
+    owner_id: ownerId,
+    caption: input.caption,
+    title: input.title ?? null,
+    media: JSON.stringify(media),
+    source: opts.source ?? 'api',
+    batch_id: opts.batchId ?? null,
+    item_key: opts.itemKey ?? null,
+    run_id: opts.runId ?? null,
+    created_at: iso,
+    updated_at: iso,
+  };
+  const deliveries: DeliveryRow[] = [];
   const db = ctx.db;
-  db.transaction(() => {
+  const write = (): void => {
     stmt(
       db,
-      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, created_at, updated_at, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
-      postId,
-      ownerId,
-      input.caption,
-      input.title ?? null,
-      JSON.stringify(media),
-      opts.source ?? 'api',
-      opts.batchId ?? null,
-      opts.itemKey ?? null,
-      iso,
-      iso,
+      post.id,
+      post.owner_id,
+      post.caption,
+      post.title,
+      post.media,
+      post.source,
+      post.batch_id,
+      post.item_key,
+      post.run_id,
+      post.created_at,
+      post.updated_at,
       nextSeq(db),
     );
     for (const target of input.targets) {
-      const id = ctx.uuid();
-      insertDelivery(ctx, {
-        id,
-        postId,
+      const row = insertDelivery(ctx, {
+        id: ctx.uuid(),
+        postId: post.id,
         ownerId,
         target,
         caption: input.caption,
@@ -206,10 +294,39 @@ export function createParsedPost(
         nextAttemptAt: input.action === 'draft' ? null : (scheduledAt ?? iso),
         iso,
       });
-      if (publishNow) attemptPublish(ctx, getDeliveryRow(ctx, ownerId, id)!, now);
+      deliveries.push(row);
+      if (publishNow) attemptPublish(ctx, row, now);
     }
-  })();
-  return postResponse(ctx, ownerId, postId);
+    for (const p of opts.published ?? []) {
+      deliveries.push(
+        insertDelivery(ctx, {
+          id: ctx.uuid(),
+          postId: post.id,
+          ownerId,
+          target: p.target,
+          caption: input.caption,
+          status: 'posted',
+          scheduledAt: null,
+          nextAttemptAt: null,
+          iso,
+          posted: {
+            at: p.publishedAt,
+            externalUrl: externalUrl(p.target.platform, p.platformPostId),
+            directUploadId: p.directUploadId,
+          },
+        }),
+      );
+    }
+  };
+  if (db.inTransaction) write();
+  else db.transaction(write)();
+  return {
+    postId: post.id,
+    deliveryIds: deliveries.map((d) => d.id),
+    post,
+    deliveries,
+    publishedNow: publishNow,
+  };
 }
 
 function insertDelivery(
@@ -224,28 +341,54 @@ function insertDelivery(
     scheduledAt: string | null;
     nextAttemptAt: string | null;
     iso: string;
+    /** A delivery published elsewhere already: one attempt, its time and address. */
+    posted?: { at: string; externalUrl: string; directUploadId: string };
   },
-): void {
+): DeliveryRow {
+  const row: DeliveryRow = {
+    id: d.id,
+    post_id: d.postId,
+    owner_id: d.ownerId,
+    social_account_id: d.target.social_account_id,
+    platform: d.target.platform,
+    settings: JSON.stringify(d.target.settings ?? {}),
+    caption: d.caption,
+    status: d.status,
+    scheduled_at: d.scheduledAt,
+    next_attempt_at: d.nextAttemptAt,
+    attempts: d.posted ? 1 : 0,
+    last_error: null,
+    published_at: d.posted?.at ?? null,
+    external_url: d.posted?.externalUrl ?? null,
+    direct_upload_id: d.posted?.directUploadId ?? null,
+    created_at: d.iso,
+    updated_at: d.iso,
+  };
   stmt(
     ctx.db,
     `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
-       scheduled_at, next_attempt_at, attempts, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+       scheduled_at, next_attempt_at, attempts, published_at, external_url, direct_upload_id, created_at, updated_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    d.id,
-    d.postId,
-    d.ownerId,
-    d.target.social_account_id,
-    d.target.platform,
-    JSON.stringify(d.target.settings ?? {}),
-    d.caption,
-    d.status,
-    d.scheduledAt,
-    d.nextAttemptAt,
-    d.iso,
-    d.iso,
+    row.id,
+    row.post_id,
+    row.owner_id,
+    row.social_account_id,
+    row.platform,
+    row.settings,
+    row.caption,
+    row.status,
+    row.scheduled_at,
+    row.next_attempt_at,
+    row.attempts,
+    row.published_at,
+    row.external_url,
+    row.direct_upload_id,
+    row.created_at,
+    row.updated_at,
     nextSeq(ctx.db),
   );
+  return row;
 }
 
 // ---- read ----
@@ -285,25 +428,56 @@ export function resolvePostId(ctx: SandboxContext, ownerId: string, id: string):
 
 const StatusFilter = z.object({ status: DeliveryStatus.optional() });
 
+type PostPart = Pick<PostRow, 'media' | 'title' | 'run_id'>;
+const POST_PARTS_KEPT = 10_000;
+const postParts = new WeakMap<SandboxContext['db'], Map<string, PostPart>>();
+
+/**
+ * What a delivery shows of its parent post. Those fields never change once the post is written, so they are
+ * kept in memory (bounded) and a page of deliveries is read without joining the posts table; the ids are
+ * never reused, so a kept entry of a deleted post is simply never asked for again.
+ */
+function partsOf(ctx: SandboxContext, postIds: readonly string[]): Map<string, PostPart> {
+  let kept = postParts.get(ctx.db);
+  if (!kept) {
+    kept = new Map();
+    postParts.set(ctx.db, kept);
+  }
+  const missing = [...new Set(postIds.filter((id) => !kept.has(id)))];
+  if (missing.length > 0) {
+    if (kept.size + missing.length > POST_PARTS_KEPT) kept.clear();
+    const rows = stmt(
+      ctx.db,
+      'SELECT id, media, title, run_id FROM posts WHERE id IN (SELECT value FROM json_each(?))',
+    ).all(JSON.stringify(missing)) as (PostPart & { id: string })[];
+    for (const { id, ...part } of rows) kept.set(id, part);
+  }
+  return kept;
+}
+
 /** `GET /api/cli/posts`: the owner's deliveries, newest first. */
 export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown): Delivery[] {
   const q = parse(ListPostsQuery, query);
   const { status } = parse(StatusFilter, { status: q.status });
   const rows = stmt(
     ctx.db,
-    `SELECT d.*, p.media AS post_media, p.title AS post_title FROM deliveries d JOIN posts p ON p.id = d.post_id
-     WHERE d.owner_id = @owner AND (@status IS NULL OR d.status = @status) AND (@platform IS NULL OR d.platform = @platform)
-     ORDER BY d.created_at DESC, d.seq DESC LIMIT @limit`,
+    `SELECT * FROM deliveries
+     WHERE owner_id = @owner AND (@status IS NULL OR status = @status) AND (@platform IS NULL OR platform = @platform)
+     ORDER BY created_at DESC, seq DESC LIMIT @limit`,
   ).all({
     owner: ownerId,
     status: status ?? null,
     platform: q.platform ?? null,
     limit: q.limit ?? LIMITS.pageSizeDefault.posts,
-  }) as (DeliveryRow & {
-    post_media: string;
-    post_title: string | null;
-  })[];
-  return rows.map((r) => deliveryJson(r, { media: r.post_media, title: r.post_title }));
+  }) as DeliveryRow[];
+  const parts = partsOf(
+    ctx,
+    rows.map((r) => r.post_id),
+  );
+  return rows.flatMap((r) => {
+    const post = parts.get(r.post_id);
+    return post ? [deliveryJson(r, post)] : [];
+  });
 }
 
 // ---- update ----

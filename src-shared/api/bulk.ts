@@ -61,6 +61,7 @@ export const BulkInspectQuery = z.object({
 });
 export type BulkInspectQuery = z.input<typeof BulkInspectQuery>;
 
+/** One entry of a bulk update; the service judges each entry on its own (service-api.md: "applied independently"). */
 export const BulkUpdate = z.object({
   post_id: z.string().min(1),
   caption: Caption.optional(),
@@ -68,16 +69,31 @@ export const BulkUpdate = z.object({
   add_targets: z.array(Target).max(LIMITS.addTargetsPerUpdate).optional(),
 });
 export type BulkUpdate = z.infer<typeof BulkUpdate>;
+/** What a client sends: every entry already valid on its own. */
 export const BulkUpdateRequest = z.object({ updates: z.array(BulkUpdate).min(1).max(LIMITS.bulkUpdateSize) });
 export type BulkUpdateRequest = z.infer<typeof BulkUpdateRequest>;
+/**
+ * What the service refuses whole: a body that is not an update list, or one with 0 or more than 100 entries.
+ * Anything else is answered entry by entry, an invalid entry failing alone with its reason.
+ */
+export const BulkUpdateList = z.object({
+  updates: z.array(z.unknown()).min(1).max(LIMITS.bulkUpdateSize),
+});
 
+/**
+ * One entry's result, in request order. `index` is the entry's position in `updates`; `post_id` is null when the
+ * entry named none. A failure carries the HTTP `status` and `code` that entry alone would have answered with.
+ */
 export const BulkUpdateResult = z.looseObject({
-  post_id: z.string(),
+  index: z.number().int().optional(),
+  post_id: z.string().nullable(),
   ok: z.boolean(),
   social_posts: z.array(Delivery).optional(),
+  status: z.number().int().optional(),
   error: z.string().optional(),
   code: z.string().optional(),
 });
+export type BulkUpdateResult = z.infer<typeof BulkUpdateResult>;
 export const BulkUpdateResponse = z.looseObject({
   total: z.number().int(),
   updated_count: z.number().int(),

@@ -226,15 +226,91 @@ describe('direct upload', () => {
     });
     expect(done.status, done.text).toBe(200);
     expect(done.body.run.state).toBe('completed');
+    // One post for the run: the service published instagram and linkedin now; tiktok and youtube were
+    // published by the run's direct uploads and are recorded as posted deliveries of the same post.
     expect(done.body.social_posts.map((d: { platform: string }) => d.platform).sort()).toEqual([
       'instagram',
       'linkedin',
+      'tiktok',
+      'youtube',
     ]);
     expect(done.body.social_posts.every((d: { status: string }) => d.status === 'posted')).toBe(true);
     expect(
       done.body.published_targets.map((p: { platform_post_id: string }) => p.platform_post_id.split('_')[0]),
     ).toEqual(['tiktok', 'youtube']);
-    expect((await sb.control.state()).deliveries).toEqual({ posted: 2 });
+    expect(done.body.post).toMatchObject({ run_id: run.id, source: 'automation' });
+    expect((await sb.control.state()).deliveries).toEqual({ posted: 4 });
+  });
+
+  it('direct-upload publications of an auto run show in the post list and in analytics, linked to the run', async () => {
+    const { run, run_token } = await startRun();
+    const tiktok = (await openUpload(run.id, run_token, IDS.accounts.tiktok)).body.session;
+    expect((await put(tiktok.upload_url, tiktok.upload_headers, mp4)).status).toBe(200);
+    const youtube = (await openUpload(run.id, run_token, IDS.accounts.youtube, { runnerKey: TEST_KEYS.a }))
+      .body.session;
+    expect((await put(youtube.upload_url, youtube.upload_headers, mp4)).status).toBe(200);
+    await sb.control.advance(2000);
+    const ids = new Map<string, string>();
+    for (const u of [tiktok, youtube]) {
+      const st = (await status(run.id, run_token, u.id)).body.status;
+      expect(st.state).toBe('published');
+      ids.set(u.platform, st.platform_post_id);
+    }
+    const done = await sb.api('POST', `/api/agent/runs/${run.id}/complete-local`, {
+      key: run_token,
+      body: {
+        caption: 'Published by the run',
+        published_targets: [
+          { social_account_id: IDS.accounts.tiktok, platform: 'tiktok', direct_upload_id: tiktok.id },
+          { social_account_id: IDS.accounts.youtube, platform: 'youtube', direct_upload_id: youtube.id },
+        ],
+      },
+    });
+    expect(done.status, done.text).toBe(200);
+    const postId = done.body.post.id as string;
+    expect(done.body.run.result).toMatchObject({ post_id: postId });
+    expect(done.body.run.result.social_post_ids).toHaveLength(4);
+
+    const listed = (await sb.api('GET', '/api/cli/posts?status=posted')).body.posts as {
+      post_id: string;
+      platform: string;
+      status: string;
+      run_id: string;
+      direct_upload_id: string | null;
+      external_url: string;
+      published_at: string;
+      caption: string;
+    }[];
+    const direct = listed.filter((d) => d.direct_upload_id !== null);
+    expect(direct.map((d) => d.platform).sort()).toEqual(['tiktok', 'youtube']);
+    for (const d of direct) {
+      expect(d).toMatchObject({
+        post_id: postId,
+        run_id: run.id,
+        status: 'posted',
+        caption: 'Published by the run',
+      });
+      expect(d.direct_upload_id).toBe(d.platform === 'tiktok' ? tiktok.id : youtube.id);
+      expect(d.external_url.endsWith(ids.get(d.platform)!)).toBe(true);
+      expect(d.published_at).toBe('2030-01-01T12:00:02.000Z');
+    }
+    const youtubeOnly = (await sb.api('GET', '/api/cli/posts?platform=youtube')).body.posts;
+    expect(youtubeOnly).toHaveLength(1);
+
+    // A day later the dashboard's analytics count them like any other publication.
+    await sb.control.advance(24 * 3_600_000);
+    const overview = (await sb.api('GET', '/api/cli/analytics')).body;
+    expect(overview.totals.posts).toBe(4);
+    const platforms = (overview.by_platform as { platform: string; impressions: number }[]).map(
+      (p) => p.platform,
+    );
+    expect(platforms.sort()).toEqual(['instagram', 'linkedin', 'tiktok', 'youtube']);
+    const one = (await sb.api('GET', `/api/cli/analytics?post_id=${postId}`)).body;
+    expect(one.deliveries).toHaveLength(4);
+    expect(one.totals.impressions).toBeGreaterThan(0);
+    const onlyTiktok = (await sb.api('GET', '/api/cli/analytics?platform=tiktok')).body;
+    expect(onlyTiktok.totals.posts).toBe(1);
+    expect(onlyTiktok.totals.impressions).toBeGreaterThan(0);
   });
 
   it('answers each direct-upload error on its condition', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src-main/core/api/client';
 import { BulkResult, BulkUpdateResponse } from '../../src-shared/api';
 import { FIXTURE_NOW, IDS, TEST_KEYS, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
@@ -136,17 +137,21 @@ describe('GET /api/cli/posts/bulk', () => {
 });
 
 describe('PATCH /api/cli/posts/bulk', () => {
-  it('applies each update independently with a result per update', async () => {
-    const batch_id = randomUUID();
+  const twoScheduled = async (): Promise<[string, string]> => {
     const created = await sb.api('POST', '/api/cli/posts/bulk', {
-      body: { batch_id, items: [item(1), item(3)] },
+      body: { batch_id: randomUUID(), items: [item(1), item(3)] },
     });
     const [a, b] = created.body.items as { post_id: string }[];
+    return [a!.post_id, b!.post_id];
+  };
+
+  it('applies each update independently with a result per update', async () => {
+    const [a, b] = await twoScheduled();
     const res = await sb.api('PATCH', '/api/cli/posts/bulk', {
       body: {
         updates: [
-          { post_id: a!.post_id, caption: 'edited', scheduled_at: at(300) },
-          { post_id: b!.post_id, scheduled_at: at(-10) },
+          { post_id: a, caption: 'edited', scheduled_at: at(300) },
+          { post_id: b, scheduled_at: at(-10) },
           { post_id: 'missing', caption: 'x' },
         ],
       },
@@ -155,11 +160,100 @@ describe('PATCH /api/cli/posts/bulk', () => {
     const body = BulkUpdateResponse.parse(res.body);
     expect(body).toMatchObject({ total: 3, updated_count: 1, failed_count: 2 });
     expect(body.results[0]?.social_posts?.[0]).toMatchObject({ caption: 'edited', scheduled_at: at(300) });
-    expect(body.results[1]).toMatchObject({ ok: false, code: 'INVALID_POST_UPDATE' });
-    expect(body.results[2]).toMatchObject({ ok: false, code: 'NOT_FOUND' });
-    const tooLong = await sb.api('PATCH', '/api/cli/posts/bulk', {
-      body: { updates: Array.from({ length: 101 }, () => ({ post_id: a!.post_id })) },
+    expect(body.results[1]).toMatchObject({ index: 1, ok: false, status: 400, code: 'INVALID_POST_UPDATE' });
+    expect(body.results[2]).toMatchObject({ index: 2, ok: false, status: 404, code: 'NOT_FOUND' });
+  });
+
+  it('fails an over-long caption, too many targets, an unknown post or a past time alone, and applies the rest', async () => {
+    const [a, b] = await twoScheduled();
+    const thirteen = Array.from({ length: 13 }, () => ({ social_account_id: IDS.accounts.x, platform: 'x' }));
+    const res = await sb.api('PATCH', '/api/cli/posts/bulk', {
+      body: {
+        updates: [
+          { post_id: a, caption: 'c'.repeat(2201) },
+          { post_id: a, add_targets: thirteen },
+          { post_id: randomUUID(), caption: 'nobody' },
+          { post_id: b, scheduled_at: at(-1) },
+          { post_id: a, caption: 'applied' },
+          { caption: 'no post id' },
+          'not an entry',
+          { post_id: b, scheduled_at: at(500) },
+        ],
+      },
     });
-    expect(tooLong.body.error).toBe('updates: must be at most 100 items');
+    expect(res.status).toBe(200);
+    const body = BulkUpdateResponse.parse(res.body);
+    expect(body).toMatchObject({ total: 8, updated_count: 2, failed_count: 6 });
+    expect(body.results.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(body.results.map((r) => r.ok)).toEqual([false, false, false, false, true, false, false, true]);
+    expect(body.results[0]).toMatchObject({
+      post_id: a,
+      status: 400,
+      code: 'INVALID_POST_UPDATE',
+      error: 'caption: must be at most 2200 characters',
+    });
+    expect(body.results[1]).toMatchObject({ status: 400, error: 'add_targets: must be at most 12 items' });
+    expect(body.results[2]).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(body.results[3]).toMatchObject({
+      status: 400,
+      error: expect.stringMatching(/must be in the future/),
+    });
+    expect(body.results[5]).toMatchObject({
+      post_id: null,
+      status: 400,
+      error: 'post_id: is required (string)',
+    });
+    expect(body.results[6]).toMatchObject({ post_id: null, status: 400 });
+    expect(body.next).toMatch(/^6 update\(s\) were not applied/);
+
+    // What the service now holds: the valid entries, and nothing of the refused ones.
+    const posts = (await sb.api('GET', '/api/cli/posts?limit=100')).body.posts as {
+      post_id: string;
+      caption: string;
+      scheduled_at: string;
+    }[];
+    expect(posts).toHaveLength(2);
+    expect(posts.find((p) => p.post_id === a)).toMatchObject({ caption: 'applied', scheduled_at: at(61) });
+    expect(posts.find((p) => p.post_id === b)).toMatchObject({ caption: 'caption 3', scheduled_at: at(500) });
+  });
+
+  it('reaches the client typed, each entry with its own result', async () => {
+    const [a] = await twoScheduled();
+    const client = createApiClient({ baseUrl: sb.url, apiKey: TEST_KEYS.a });
+    try {
+      const res = await client.bulkUpdate({
+        updates: [
+          { post_id: randomUUID(), caption: 'nobody' },
+          { post_id: a, caption: 'through the client' },
+        ],
+      });
+      expect(res.results).toEqual([
+        expect.objectContaining({ index: 0, ok: false, status: 404, code: 'NOT_FOUND' }),
+        expect.objectContaining({ index: 1, post_id: a, ok: true }),
+      ]);
+      expect(res.results[1]?.social_posts?.[0]?.caption).toBe('through the client');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses whole only a body that is not an update list, or with 0 or more than 100 entries', async () => {
+    const [a] = await twoScheduled();
+    const cases: [unknown, string][] = [
+      [
+        { updates: Array.from({ length: 101 }, () => ({ post_id: a })) },
+        'updates: must be at most 100 items',
+      ],
+      [{ updates: [] }, 'updates: must have at least 1 item'],
+      [{ updates: { post_id: a } }, 'updates: must be array (got object)'],
+      [[{ post_id: a, caption: 'x' }], 'body: must be object (got array)'],
+    ];
+    for (const [body, error] of cases) {
+      const res = await sb.api('PATCH', '/api/cli/posts/bulk', { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error, code: 'VALIDATION_FAILED' });
+    }
+    const posts = (await sb.api('GET', '/api/cli/posts?limit=100')).body.posts as { caption: string }[];
+    expect(posts.map((p) => p.caption).sort()).toEqual(['caption 1', 'caption 3']);
   });
 });

@@ -4,8 +4,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_API_KEY } from '../../src-sandbox/demo-fixture';
-import { jsonOf } from '../helpers/sandbox';
+import { startSandbox } from '../../src-sandbox/app';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_API_KEY,
+  demoFixture as builtInDemoFixture,
+} from '../../src-sandbox/demo-fixture';
+import { TEST_KEYS, demoFixture as testFixture, jsonOf } from '../helpers/sandbox';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -161,4 +166,46 @@ it('loads --seed instead of the demo fixture and prints no key line', async () =
     401,
   );
   expect(await stop(started.child)).toBe(0);
+});
+
+it('after a reset with another fixture, a restart on the same --data prints a key that works or no key line', async () => {
+  const data = tempDir();
+  const first = await startCli(['--data', data, '--port', '0'], true);
+  expect(first.lines[1]).toBe(`api key: ${DEMO_API_KEY}`);
+  const reset = await fetch(`${first.url}/_sandbox/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(testFixture()),
+  });
+  expect(reset.status).toBe(200);
+  expect(await stop(first.child)).toBe(0);
+
+  const second = await startCli(['--data', data, '--port', '0'], false);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(second.lines.filter((l) => l.startsWith('api key:'))).toEqual([]);
+  expect((await fetch(`${second.url}/api/cli/accounts`, { headers: authed(TEST_KEYS.a) })).status).toBe(200);
+  expect(await stop(second.child)).toBe(0);
+
+  // In process, the same rule: the demo key is offered again once the store holds it, and only while it works.
+  const withDemo = await startSandbox({ port: 0, dataDir: data, quiet: true });
+  expect(withDemo.apiKey).toBeNull();
+  await fetch(`${withDemo.url}/_sandbox/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(builtInDemoFixture()),
+  });
+  await withDemo.close();
+  const live = await startSandbox({ port: 0, dataDir: data, quiet: true });
+  expect(live.apiKey).toBe(DEMO_API_KEY);
+  expect((await fetch(`${live.url}/api/cli/accounts`, { headers: authed(DEMO_API_KEY) })).status).toBe(200);
+  // A year and a day later the demo key has expired: no key is offered rather than a dead one.
+  await fetch(`${live.url}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_ms: 366 * 86_400_000 }),
+  });
+  await live.close();
+  const expired = await startSandbox({ port: 0, dataDir: data, quiet: true });
+  expect(expired.apiKey).toBeNull();
+  await expired.close();
 });

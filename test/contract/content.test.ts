@@ -52,6 +52,60 @@ describe('articles', () => {
     expect(partial.results?.filter((r) => r.status === 'published')).toHaveLength(4);
   });
 
+  it('answers the whole {article, results} documented in docs/sandbox.md, and {article} alone for a draft', async () => {
+    const res = await sb.api('POST', '/api/cli/articles', {
+      body: {
+        title: 'Release notes [fail:forum]',
+        body_markdown: '# v2',
+        tags: ['release'],
+        destinations: ['devto', 'forum'],
+        action: 'publish',
+      },
+    });
+    expect(res.status).toBe(201);
+    const id = res.body.article.id as string;
+    const targets = [
+      {
+        destination: 'devto',
+        status: 'published',
+        url: `https://dev.to/sandbox/release-notes-fail-forum-${id.slice(0, 8)}`,
+        error: null,
+        published_at: FIXTURE_NOW,
+      },
+      {
+        destination: 'forum',
+        status: 'failed',
+        url: null,
+        error: 'simulated forum failure (the title contains [fail:forum])',
+        published_at: null,
+      },
+    ];
+    expect(res.body).toEqual({
+      article: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        title: 'Release notes [fail:forum]',
+        body_markdown: '# v2',
+        tags: ['release'],
+        canonical_url: null,
+        status: 'failed',
+        targets,
+        created_at: FIXTURE_NOW,
+        updated_at: FIXTURE_NOW,
+      },
+      results: targets,
+    });
+    const draft = await sb.api('POST', '/api/cli/articles', {
+      body: article({ destinations: ['x', 'devto', 'x'] }),
+    });
+    expect(Object.keys(draft.body)).toEqual(['article']);
+    expect(draft.body.article.targets).toEqual([
+      { destination: 'x', status: 'pending', url: null, error: null, published_at: null },
+      { destination: 'devto', status: 'pending', url: null, error: null, published_at: null },
+    ]);
+    const listed = (await sb.api('GET', '/api/cli/articles')).body.articles;
+    expect(listed.find((a: { id: string }) => a.id === id)).toEqual(res.body.article);
+  });
+
   it('lists with status and limit, newest first, and deletes (404 when missing)', async () => {
     await sb.api('POST', '/api/cli/articles', { body: article({ title: 'a' }) });
     await sb.api('POST', '/api/cli/articles', { body: article({ title: 'b', action: 'publish' }) });

@@ -54,6 +54,11 @@ describe('MCP server', () => {
         'list_skills',
         'reserve_media_upload',
         'update_post',
+        'create_automation',
+        'update_automation',
+        'pause_automation',
+        'resume_automation',
+        'remove_automation',
       ].sort(),
     );
     const createPost = tools.find((t) => t.name === 'create_post')!;
@@ -118,6 +123,43 @@ describe('MCP server', () => {
     const posts = json(await other.callTool({ name: 'list_posts', arguments: { limit: 10 } }));
     expect(posts.posts).toEqual([]);
     await other.close();
+  });
+
+  it('bulk_update_posts applies the valid entries and fails an invalid one alone, as REST does', async () => {
+    const client = await connect(TEST_KEYS.a);
+    const created = json(
+      await client.callTool({
+        name: 'create_post',
+        arguments: {
+          caption: 'to edit over MCP',
+          action: 'draft',
+          targets: [{ social_account_id: IDS.accounts.x, platform: 'x' }],
+        },
+      }),
+    );
+    const postId = (created.post as { id: string }).id;
+    const result = await client.callTool({
+      name: 'bulk_update_posts',
+      arguments: {
+        updates: [
+          { post_id: postId, caption: 'c'.repeat(2201) },
+          { post_id: postId, caption: 'edited over MCP' },
+        ],
+      },
+    });
+    expect(result.isError).toBe(false);
+    expect(json(result)).toMatchObject({
+      updated_count: 1,
+      failed_count: 1,
+      results: [
+        { index: 0, ok: false, error: 'caption: must be at most 2200 characters' },
+        { index: 1, ok: true },
+      ],
+    });
+    const rest = await sb.api('GET', '/api/cli/posts?status=draft&limit=100');
+    const mine = rest.body.posts.find((p: { post_id: string }) => p.post_id === postId);
+    expect(mine.caption).toBe('edited over MCP');
+    await client.close();
   });
 
   it('answers 401 without a valid API key, and 405 to GET in stateless mode', async () => {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './support/fixtures';
 import { goTo, screenshot } from './support/page';
+import { sandboxApi } from './support/web-host';
 
 // The repository's stand-in agent, slowed so each step is on screen long enough to be seen arriving.
 const AGENT = fileURLToPath(new URL('../agents/test-agent.mjs', import.meta.url));
@@ -57,4 +58,66 @@ test('an automation run shows its steps arrive live, then its outcome', async ({
     name,
   );
   await screenshot(page, 'automation-run');
+});
+
+test('on the sandbox, an automation is created, edited, paused and removed from the Automations screen', async ({
+  app: page,
+  host,
+}) => {
+  await goTo(page, 'Automations');
+  await page.getByRole('button', { name: 'New automation' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New automation' });
+  await dialog.getByLabel('Name').fill('Weekday tips from e2e');
+  await dialog.getByLabel('Schedule').fill('0 9 * *');
+  await dialog.getByLabel('Time zone').fill('Europe/Berlin');
+  await dialog.getByLabel('Instructions').fill('Make a short tip video.');
+  await dialog.getByRole('checkbox', { name: /Demo LinkedIn/ }).check();
+  await dialog.getByRole('checkbox', { name: /Demo YouTube/ }).check();
+  await dialog.getByRole('button', { name: 'Create automation' }).click();
+  // The sandbox refuses a four-part schedule; the form says so next to the field, in words.
+  await expect(dialog.getByText('A schedule has five parts', { exact: false })).toBeVisible();
+  await screenshot(page, 'automation-editor');
+  await dialog.getByLabel('Schedule').fill('0 9 * * 1-5');
+  await dialog.getByRole('button', { name: 'Create automation' }).click();
+  await expect(dialog).toBeHidden();
+
+  const list = page.getByRole('list', { name: 'Automations list' });
+  const row = list.getByRole('listitem').filter({ hasText: 'Weekday tips from e2e' });
+  await expect(row).toContainText('0 9 * * 1-5');
+  await expect(row).toContainText('Europe/Berlin');
+  await screenshot(page, 'automation-created');
+
+  // What the sandbox holds is what the form said.
+  type Listed = {
+    automations: { id: string; name: string; revision: number; status: string; targets: unknown[] }[];
+  };
+  const held = async () =>
+    (await sandboxApi<Listed>(host, '/api/automations')).automations.find((a) =>
+      a.name.startsWith('Weekday tips'),
+    );
+  expect(await held()).toMatchObject({ revision: 1, status: 'active', targets: expect.any(Array) });
+  expect((await held())?.targets).toHaveLength(2);
+
+  await row.getByRole('button', { name: 'Edit Weekday tips from e2e' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Weekday tips from e2e' });
+  await edit.getByRole('radio', { name: 'Auto publish' }).click();
+  await edit.getByLabel('Name').fill('Weekday tips, auto');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  const renamed = list.getByRole('listitem').filter({ hasText: 'Weekday tips, auto' });
+  await expect(renamed).toContainText('auto publish');
+  expect(await held()).toMatchObject({ name: 'Weekday tips, auto', revision: 2 });
+
+  await renamed.getByRole('button', { name: 'Edit Weekday tips, auto' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Pause' }).click();
+  await expect(renamed).toContainText('paused');
+  expect(await held()).toMatchObject({ status: 'paused', revision: 3 });
+
+  await renamed.getByRole('button', { name: 'Edit Weekday tips, auto' }).click();
+  const last = page.getByRole('dialog');
+  await last.getByRole('button', { name: 'Remove…' }).click();
+  await last.getByRole('button', { name: 'Remove for good' }).click();
+  await expect(renamed).toContainText('removed');
+  await expect(renamed.getByRole('button', { name: 'Edit Weekday tips, auto' })).toBeDisabled();
+  expect(await held()).toMatchObject({ status: 'removed', revision: 4 });
 });

@@ -73,7 +73,8 @@ beforeAll(async () => {
     env: process.env,
   });
   expect(pack.code, pack.err).toBe(0);
-  const [info] = JSON.parse(pack.out.slice(pack.out.indexOf('['))) as {
+  // prepack's build logs come first on stdout (some with brackets); npm's JSON starts with a lone `[` line.
+  const [info] = JSON.parse(pack.out.slice(pack.out.search(/^\[\s*$/m))) as {
     filename: string;
     files: { path: string }[];
   }[];

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApiClient, type ApiClient } from '../../src-main/core/api/client';
 import { createManualClock, type ManualClock } from '../../src-main/core/executor/clock';
-import { Executor, type ExecutorOptions } from '../../src-main/core/executor/executor';
+import type { ExecutorConfig } from '../../src-main/core/executor/config';
+import { Executor } from '../../src-main/core/executor/executor';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore, type Store } from '../../src-main/core/store/store';
 import { FIXTURE_NOW, IDS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
@@ -42,7 +43,7 @@ export interface Harness {
   /** Moves the sandbox clock, then the executor's clock to the sandbox's answer. */
   advance(ms: number): Promise<Date>;
   /** Another executor on the same sandbox, with its own store (a second machine). */
-  another(opts?: Partial<ExecutorOptions>): { executor: Executor; store: Store; dataDir: string };
+  another(opts?: Partial<ExecutorConfig>): { executor: Executor; store: Store; dataDir: string };
   /** The service's view of every run this executor's journal knows. */
   runs(executor?: Executor): Promise<RunJson[]>;
   close(): Promise<void>;
@@ -67,7 +68,7 @@ export function agentCommand(...args: string[]): { command: string; args: string
 export async function startHarness(
   o: {
     automations?: Record<string, unknown>[];
-    executor?: Partial<ExecutorOptions>;
+    executor?: Partial<ExecutorConfig>;
     accounts?: { token_expired?: boolean };
     /** Where the executors' data directories go (default: the OS temp directory). */
     root?: string;
@@ -88,7 +89,7 @@ export async function startHarness(
   });
   const stores: Store[] = [];
   const executors: Executor[] = [];
-  const make = (sub: string, extra: Partial<ExecutorOptions> = {}) => {
+  const make = (sub: string, extra: Partial<ExecutorConfig> = {}) => {
     const store = openStore(storeFile(join(dir, sub)));
     stores.push(store);
     const executor = new Executor({

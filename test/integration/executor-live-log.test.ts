@@ -68,7 +68,7 @@ describe('executor live run log', () => {
         { localId, stream: 'system', text: 'step agent started' },
         { localId, stream: 'stdout', text: '::step think started' },
         { localId, stream: 'stdout', text: 'working on it' },
-        { localId, stream: 'stderr', text: 'saw [redacted]' },
+        { localId, stream: 'stderr', text: 'saw [REDACTED]' },
       ]),
     );
 

@@ -158,6 +158,8 @@ describe('a --data store from before per-owner asset ids', () => {
         INSERT INTO media_assets SELECT id, owner_id, run_id, content_type, content_length, sha256, md5, status,
           bytes_received, upload_expires_at, metadata, created_at, completed_at FROM current_layout;
         DROP TABLE current_layout;`);
+      // Builds of that time kept no schema version.
+      db.pragma('user_version = 0');
       db.close();
       renameSync(join(dir, 'objects', object_key), join(dir, 'objects', id));
 

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import type { Logger } from '../../core/common/logger';
 import { createPolledClock, type Clock } from '../../core/executor/clock';
 import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
@@ -37,12 +38,16 @@ const positive = (flag: string, v: string | undefined): number | undefined => {
 };
 
 /** Reads the sandbox's virtual clock, so a daemon follows a test (or a demo) that moves it. */
-async function sandboxClock(baseUrl: string): Promise<Clock & { stop(): void }> {
-  const clock = createPolledClock(async () => {
-    const res = await fetch(`${baseUrl}/_sandbox/clock`);
-    if (!res.ok) throw new Error(`GET /_sandbox/clock answered ${res.status}`);
-    return new Date(((await res.json()) as { now: string }).now);
-  }, 50);
+async function sandboxClock(baseUrl: string, log: Logger): Promise<Clock & { stop(): void }> {
+  const clock = createPolledClock(
+    async () => {
+      const res = await fetch(`${baseUrl}/_sandbox/clock`);
+      if (!res.ok) throw new Error(`GET /_sandbox/clock answered ${res.status}`);
+      return new Date(((await res.json()) as { now: string }).now);
+    },
+    50,
+    log,
+  );
   await clock.start();
   return clock;
 }
@@ -108,7 +113,7 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       const core = await deps.core(self, { replay: false });
       const concurrency = positive('--concurrency', flags.concurrency);
       const grace = positive('--grace', flags.grace);
-      const clock = flags.sandboxClock ? await sandboxClock(core.endpoint.baseUrl) : undefined;
+      const clock = flags.sandboxClock ? await sandboxClock(core.endpoint.baseUrl, deps.log) : undefined;
       if (clock) deps.onClose(() => clock.stop());
       const executor = await createExecutorFromCore(core, {
         agentType: flags.agentType,
@@ -122,7 +127,13 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
           ...(concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(concurrency)) } : {}),
           ...(flags.missed ? { missedRunPolicy: flags.missed } : {}),
           ...(grace !== undefined ? { graceMs: grace * 60_000 } : {}),
-          log: (line) => out.note(line),
+          // Human mode prints what the executor did and why as notes; --json leaves it to --verbose.
+          logger: {
+            debug: (m, f) => deps.log.debug(m, f),
+            info: (m, f) => (out.json ? deps.log.info(m, f) : out.note(m)),
+            warn: (m, f) => (out.json ? deps.log.warn(m, f) : out.note(m)),
+            error: (m, f) => (out.json ? deps.log.error(m, f) : out.note(m)),
+          },
         },
       });
       if (!out.json) watch(executor, out);

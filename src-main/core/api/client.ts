@@ -116,6 +116,12 @@ export interface ApiClient {
     opts?: { pageSize?: number } & CallOptions,
   ): AsyncGenerator<BulkItemResult, void, undefined>;
 
+  /**
+   * `fetch` for the service's MCP endpoint (`{baseUrl}/api/mcp`) with this client's API key as bearer: what an
+   * MCP client transport is handed, so the key never leaves the client. Any other address is refused.
+   */
+  mcpFetch(url: string | URL, init?: RequestInit): Promise<Response>;
+
   /** The keep-alive (or proxy) dispatcher, for raw requests such as upload PUTs. */
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
@@ -339,6 +345,20 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
         offset += page.items.length;
         if (page.items.length === 0 || offset >= page.total) return;
       }
+    },
+
+    async mcpFetch(url, init) {
+      const endpoint = `${transport.baseUrl.replace(/\/+$/, '')}/api/mcp`;
+      if (new URL(String(url)).href !== new URL(endpoint).href) {
+        throw new ValidationError(
+          [{ path: 'url', message: `only ${endpoint} is reachable this way` }],
+          'mcp',
+          'path',
+        );
+      }
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${await apiKey('mcp')}`);
+      return fetch(endpoint, { ...init, headers });
     },
 
     dispatcher: transport.dispatcher,

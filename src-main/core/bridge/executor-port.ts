@@ -269,6 +269,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
         })) ?? []),
       ],
       media: createCoreMedia({ tools: createSettingsTools(() => toolSettingsOf(o.settings.get())) }),
+      logger: log,
     });
     attachMetrics(ex);
     return ex;

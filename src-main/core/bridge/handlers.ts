@@ -6,11 +6,13 @@ import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
+import type { Automation } from '../../../src-shared/api/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { checkFile } from '../media/check';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
+import { createAutomationEditing } from './automation-editing';
 import { BridgeFault, unavailable } from './bridge-fault';
 import type { BridgeEvents } from './events';
 import type { MediaRegistry } from './media-registry';
@@ -79,6 +81,24 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     error: null,
     lastCheckedAt: null,
   });
+  const editing = createAutomationEditing({
+    api,
+    status: () => core.connection.status(),
+    version: deps.version,
+  });
+  const automationView = (a: Automation, after: Date): AutomationView => {
+    let next: string | null = null;
+    if (a.status === 'active') {
+      try {
+        next = core.executor?.nextOccurrence
+          ? core.executor.nextOccurrence(a)
+          : (nextOccurrence(a.schedule, after)?.toISOString() ?? null);
+      } catch {
+        next = null; // an invalid schedule has no next occurrence; the list still loads
+      }
+    }
+    return { ...a, next_occurrence: next };
+  };
   const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
     events.emit('connection:didChange', status as never);
     return status;
@@ -305,22 +325,15 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       list: async () => {
         const res = await (await api()).listAutomations();
         const after = now();
-        const automations: AutomationView[] = res.automations.map((a) => {
-          let next: string | null = null;
-          if (a.status === 'active') {
-            try {
-              next = core.executor?.nextOccurrence
-                ? core.executor.nextOccurrence(a)
-                : (nextOccurrence(a.schedule, after)?.toISOString() ?? null);
-            } catch {
-              next = null; // an invalid schedule has no next occurrence; the list still loads
-            }
-          }
-          return { ...a, next_occurrence: next };
-        });
-        return { automations };
+        const automations = res.automations.map((a) => automationView(a, after));
+        return { automations, can_edit: await editing.available() };
       },
       runNow: async ({ id }) => ({ run: await need(core.executor, 'The executor').runNow(id) }),
+      create: async (input) => ({ automation: automationView(await editing.create(input), now()) }),
+      update: async (input) => ({ automation: automationView(await editing.update(input), now()) }),
+      pause: async ({ id }) => ({ automation: automationView(await editing.pause(id), now()) }),
+      resume: async ({ id }) => ({ automation: automationView(await editing.resume(id), now()) }),
+      remove: async ({ id }) => ({ automation: automationView(await editing.remove(id), now()) }),
     },
     runs: {
       list: async (filter) => ({ runs: [...(await need(core.executor, 'The executor').listRuns(filter))] }),

@@ -39,6 +39,8 @@ export type BridgeApi = Pick<
   | 'listSkills'
   | 'getSkill'
   | 'listAutomations'
+  | 'mcpFetch'
+  | 'baseUrl'
 >;
 
 export interface ConnectionPort {

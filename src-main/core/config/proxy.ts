@@ -29,14 +29,6 @@ export function splitProxyPassword(url: string): { url: string; password: string
   return { url: u.toString(), password };
 }
 
-/** The address with this password for its user (the form undici's ProxyAgent takes). */
-export function withProxyPassword(url: string, password: string | null): string {
-  const u = parse(url);
-  if (!u || !password || !u.username) return url;
-  u.password = encodeURIComponent(password);
-  return u.toString();
-}
-
 /** For printing: the password shown as `[REDACTED]`, the rest as it is. */
 export function redactUrlPassword(url: string, hasPassword = false): string {
   const u = parse(url);

@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import { z } from 'zod';
 import { Caption, LIMITS, Slide } from '../../../src-shared/api';
 
@@ -60,7 +61,7 @@ export function parseAgentOutput(text: string): OutputCheck {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { ok: false, problems: [`output.json is not valid JSON: ${(err as Error).message}`] };
+    return { ok: false, problems: [`output.json is not valid JSON: ${errorText(err)}`] };
   }
   const parsed = AgentOutput.safeParse(raw);
   if (parsed.success) return { ok: true, output: parsed.data };

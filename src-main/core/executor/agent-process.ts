@@ -1,3 +1,4 @@
+import { errorText } from '../common/error-text';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { formatLogLine, type LogLine, type LogStream } from './run-log';
@@ -99,9 +100,7 @@ export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
     };
     const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
     const onAbort = () => {
-      cancelReason = String(
-        o.signal?.reason instanceof Error ? o.signal.reason.message : (o.signal?.reason ?? 'cancelled'),
-      );
+      cancelReason = errorText(o.signal?.reason ?? 'cancelled');
       stop('cancelled');
     };
     if (o.signal?.aborted) queueMicrotask(onAbort);

@@ -1,3 +1,5 @@
+import { errorText } from '../common/error-text';
+import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
 import { runFolderAgent } from './agents/folder-agent';
@@ -24,6 +26,7 @@ export interface AgentInvocation {
   readonly onSpawn: (pid: number) => void;
   /** Each line as it is appended to the run log. */
   readonly onLog?: (line: LogLine) => void;
+  readonly logger?: Logger;
 }
 
 /** Runs one agent to completion; never throws, the exit says what happened. */
@@ -69,7 +72,9 @@ export function inProcessFolderAgent(): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch(() => undefined);
+      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch((err: unknown) =>
+        inv.logger?.warn(`run ${inv.runId}: could not append to run.log: ${errorText(err)}`),
+      );
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
@@ -82,7 +87,7 @@ export function inProcessFolderAgent(): AgentRunner {
       const onAbort = () =>
         resolve({
           kind: 'cancelled',
-          reason: String((inv.signal.reason as Error)?.message ?? 'cancelled'),
+          reason: errorText(inv.signal.reason ?? 'cancelled'),
           stderrTail: '',
         });
       if (inv.signal.aborted) onAbort();
@@ -97,7 +102,7 @@ export function inProcessFolderAgent(): AgentRunner {
         kind: 'exited',
         code: 1,
         signal: null,
-        stderrTail: `folder agent: ${(err as Error).message}`,
+        stderrTail: `folder agent: ${errorText(err)}`,
       }),
     );
     try {

@@ -1,3 +1,6 @@
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
+
 /**
  * Every wait that follows the service's notion of time (sync interval, occurrences, lease renewal) goes
  * through a Clock, so tests and the sandbox's virtual clock can drive 24 hours in seconds.
@@ -108,7 +111,11 @@ export interface PolledClock extends Clock {
  * A clock that follows another one read over the wire, such as the sandbox's `GET /_sandbox/clock`.
  * It polls in real time; a failed read keeps the last known time.
  */
-export function createPolledClock(read: () => Promise<Date>, pollMs = 100): PolledClock {
+export function createPolledClock(
+  read: () => Promise<Date>,
+  pollMs = 100,
+  logger: Logger = silentLogger,
+): PolledClock {
   let now = Number.NaN;
   let timer: NodeJS.Timeout | undefined;
   const sleepers = new Sleepers();
@@ -117,8 +124,9 @@ export function createPolledClock(read: () => Promise<Date>, pollMs = 100): Poll
       const t = (await read()).getTime();
       if (Number.isNaN(now) || t > now) now = t;
       sleepers.wake(now);
-    } catch {
-      // The source may be restarting; the next poll tries again.
+    } catch (err) {
+      // The source may be restarting; the next poll tries again. Debug only: it repeats every poll.
+      logger.debug(`the clock source could not be read: ${errorText(err)}`);
     }
   };
   return {

@@ -3,15 +3,18 @@ import { join } from 'node:path';
 import type { Core } from '../services';
 import type { Settings } from '../../../src-shared/settings';
 import { executorDataDir } from '../paths';
+import { errorText } from '../common/error-text';
+import { silentLogger } from '../common/logger';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
 import type { Clock } from './clock';
+import { EXECUTOR_DEFAULTS, type ExecutorConfig } from './config';
 import { confinementFromSettings } from './confine/policy';
 import { retentionOf } from './prune';
-import { EXECUTOR_DEFAULTS, Executor, type ExecutorOptions } from './executor';
 import { attachMetrics } from './metrics';
+import { Executor } from './executor';
 
 export interface FromCoreOptions {
   /** Which configured agent type to run; default: the only configured one, else the built-in `folder`. */
@@ -20,7 +23,7 @@ export interface FromCoreOptions {
   readonly clock?: Clock;
   /** The folder of automations without one in the `automationFolders` setting (`postdesk executor --folder`). */
   readonly folder?: string;
-  readonly overrides?: Partial<ExecutorOptions>;
+  readonly overrides?: Partial<ExecutorConfig>;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -74,9 +77,16 @@ export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client'
 export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOptions = {}): Promise<Executor> {
   const s = core.settings.get();
   const { agentType, agent } = chooseAgent(s.agentCommands, o.agentType);
+  const logger = o.overrides?.logger ?? silentLogger;
   const key = core.endpoint.sandbox
     ? null
-    : (await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch(() => null))?.key;
+    : (
+        await resolveApiKeyWithSource(core.secrets, o.env ?? process.env).catch((err: unknown) => {
+          // Without the key the executor still runs; only its scrubbing of the key is lost.
+          logger.warn(`the API key could not be read to keep it out of run logs: ${errorText(err)}`);
+          return null;
+        })
+      )?.key;
   const executor = new Executor({
     api: core.client,
     store: core.store,

@@ -1,14 +1,10 @@
-export { Executor, EXECUTOR_DEFAULTS } from './executor';
-export type { ExecutorOptions, ExecutorState, ExecutorStatus, RunInfo, RunFailedEvent } from './executor';
-export { createManualClock, createPolledClock, systemClock } from './clock';
+export { Executor } from './executor';
+export type { ExecutorConfig, ExecutorSettings } from './config';
+export type { ExecutorState, ExecutorStatus, RunInfo, RunFailedEvent } from './executor-events';
 export type { Clock, ManualClock, PolledClock } from './clock';
-export { Journal, RUN_PHASES, REASON_CODES, TERMINAL_PHASES } from './journal';
 export type { JournalRun, JournalStep, ReasonCode, RunPhase, StoreLike } from './journal';
-export { occurrencesBetween, planOccurrences } from './occurrences';
 export type { AgentCommand } from './agent-process';
 export type { AgentRunner } from './agent-runner';
-export { AgentOutput, parseAgentOutput } from './agent-output';
 export type { ExecutorApi } from './ports';
 export type { ExecutorMedia } from './media-port';
-export { createCoreMedia } from './media-core';
 export type { RunLogEvent, StepEvent } from './run-context';

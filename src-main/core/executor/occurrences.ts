@@ -20,11 +20,6 @@ function cronFor(schedule: Schedule): Cron {
   return cron;
 }
 
-/** Throws when the cron expression or the time zone is invalid. */
-export function validateSchedule(schedule: Schedule): void {
-  cronFor(schedule);
-}
-
 /** Occurrences in (after, upTo], oldest first, at most `max` of them (the newest are kept). */
 export function occurrencesBetween(schedule: Schedule, after: Date, upTo: Date, max = 10_000): Date[] {
   const cron = cronFor(schedule);

@@ -1,6 +1,7 @@
 import type { BodyOf, ResponseOf } from '../../../src-shared/api';
 import { NetworkError } from '../api/errors';
 import { isErrorCode, type ErrorCode } from '../../../src-shared/api/errors';
+import { retry, type RetryPolicy } from '../common/retry';
 
 /**
  * The part of the core API client (src-main/core/api/client.ts) the executor calls. Declared here so
@@ -73,6 +74,39 @@ export function isTransient(err: unknown): boolean {
   if (status !== undefined) return status >= 500 || status === 429;
   const code = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
   return typeof code === 'string' && SOCKET_CODES.test(code);
+}
+
+export interface TransientRetry {
+  /** Tries in all, the first included (default 6). */
+  readonly attempts?: number;
+  readonly signal?: AbortSignal;
+  /**
+   * Repeat only faults that came with an answer (5xx, 429): for calls that are not idempotent, where a
+   * lost answer may hide a change the service made.
+   */
+  readonly answeredOnly?: boolean;
+}
+
+/**
+ * The executor's retry policy: repeat a call while it fails transiently (no answer, 5xx, 429), backing off
+ * from `baseMs` up to 3 s. Real time on purpose: a dropped connection heals in wall-clock time, whatever a
+ * virtual clock says.
+ */
+export function transientRetry(baseMs: number, o: TransientRetry = {}): RetryPolicy {
+  return {
+    attempts: o.attempts ?? 6,
+    minDelayMs: baseMs,
+    maxDelayMs: 3000,
+    signal: o.signal,
+    shouldRetry: (err) => isTransient(err) && (!o.answeredOnly || errorFacts(err).status !== undefined),
+  };
+}
+
+/** A call repeated under `transientRetry`, with the executor's first backoff. */
+export type Retrier = <T>(fn: () => Promise<T>, o?: TransientRetry) => Promise<T>;
+
+export function transientRetrier(baseMs: () => number): Retrier {
+  return (fn, o) => retry(fn, transientRetry(baseMs(), o));
 }
 
 export const hasCode = (err: unknown, ...codes: readonly ErrorCode[]): boolean => {

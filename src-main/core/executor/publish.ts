@@ -9,6 +9,8 @@ import {
   type Platform,
   type UploadContentType,
 } from '../../../src-shared/api';
+import { formatBytes } from '../../../src-shared/format-bytes';
+import { errorText } from '../common/error-text';
 import type { AgentOutput } from './agent-output';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
@@ -40,7 +42,9 @@ type Progress = z.infer<typeof Progress>;
 function loadProgress(ctx: RunContext): Progress {
   try {
     return Progress.parse(ctx.row.progress ? JSON.parse(ctx.row.progress) : {});
-  } catch {
+  } catch (err) {
+    // Uploads are idempotent by asset id: starting over costs bytes, not correctness.
+    ctx.deps.logger.warn(`run ${ctx.localId}: unreadable upload progress, starting over: ${errorText(err)}`);
     return Progress.parse({});
   }
 }
@@ -64,7 +68,7 @@ async function inspectAll(ctx: RunContext, paths: readonly string[]): Promise<Ma
     } catch (err) {
       throw new RunFailure(
         'invalid_output',
-        `output.json names media ${p} that cannot be read: ${(err as Error).message}`,
+        `output.json names media ${p} that cannot be read: ${errorText(err)}`,
       );
     }
     if (facts.bytes === 0)
@@ -235,7 +239,7 @@ export async function publish(ctx: RunContext, output: AgentOutput): Promise<voi
           ctx.step(
             'direct-upload',
             'info',
-            `compressed ${mib(video.bytes)} to ${mib(after)} to fit the 64 MiB direct upload limit`,
+            `compressed ${formatBytes(video.bytes)} to ${formatBytes(after)} to fit the ${formatBytes(LIMITS.directUploadBytes)} direct upload limit`,
           );
         }
         progress.fitted = file;
@@ -407,8 +411,6 @@ async function openDirectUpload(
   }
 }
 
-const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-
 function directUploadMessage(err: unknown): string {
   const f = errorFacts(err);
   if (f.code === 'SOCIAL_TOKEN_EXPIRED')
@@ -430,7 +432,12 @@ async function completionConflict(ctx: RunContext, err: unknown): Promise<void> 
   if (hasCode(err, 'RUN_CONFLICT', 'RUN_NOT_ACTIVE', 'CLAIM_CONFLICT') || f.status === 409) {
     const { run } = await ctx
       .retry(() => ctx.deps.api.getRun(ctx.runId as string, ctx.deps.executorId))
-      .catch(() => ({ run: undefined }));
+      .catch((lookup: unknown) => {
+        ctx.deps.logger.warn(
+          `run ${ctx.runId}: could not look the run up after a refused completion: ${errorText(lookup)}`,
+        );
+        return { run: undefined };
+      });
     if (run?.state === 'completed') {
       ctx.step('complete', 'completed', 'the service had already recorded the completion');
       return;

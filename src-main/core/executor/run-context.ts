@@ -5,10 +5,10 @@ import type { AgentRunner } from './agent-runner';
 import type { Clock } from './clock';
 import type { Journal, JournalRun, ReasonCode, RunPatch } from './journal';
 import type { ExecutorMedia } from './media-port';
-import { errorFacts, hasCode, type ExecutorApi } from './ports';
-import { redact as redactRegistered } from '../api/redact';
-import { clip, redact } from './redact';
-import { retryTransient, type RetryOptions } from './retry';
+import { errorFacts, hasCode, transientRetrier, type ExecutorApi, type Retrier } from './ports';
+import { redact, registerSecret } from '../api/redact';
+import { errorText } from '../common/error-text';
+import type { Logger } from '../common/logger';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
 import type { StepStatus } from './step-line';
@@ -56,6 +56,17 @@ export interface RunDeps {
   readonly maxEventsPerRun: number;
   /** First backoff of the executor's own retries (real time). */
   readonly retryBaseMs: number;
+  readonly logger: Logger;
+}
+
+/** Trims a message to the service's limit, keeping its start (which says what failed). */
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A failure message as the service may be told it: every credential scrubbed, within its limit. */
+export function failureText(message: string): string {
+  return clip(redact(message), LIMITS.runFailureMessage);
 }
 
 /** A failure that ends the run with a reason the user can read. */
@@ -78,7 +89,7 @@ export class RunDeferred extends Error {}
 
 /** Per-run state and the ordered, best-effort stream of step events to the service. */
 export class RunContext {
-  runToken: string | undefined;
+  private token: string | undefined;
   readonly abort = new AbortController();
   private events: Promise<void> = Promise.resolve();
   private sent = 0;
@@ -89,7 +100,19 @@ export class RunContext {
     readonly deps: RunDeps,
     public row: JournalRun,
     public automation: Automation,
-  ) {}
+  ) {
+    registerSecret(row.claim_token);
+  }
+
+  /** The run's token; remembered as a secret the moment it is known, so no log line can carry it. */
+  get runToken(): string | undefined {
+    return this.token;
+  }
+
+  set runToken(value: string | undefined) {
+    registerSecret(value);
+    this.token = value;
+  }
 
   get localId(): string {
     return this.row.id;
@@ -104,11 +127,12 @@ export class RunContext {
     return this.row;
   }
 
-  /** Scrubs the API key, this run's token and claim token, and every secret the API client has seen. */
+  /**
+   * Scrubs the API key, this run's token and claim token (registered when the context learnt them), every
+   * secret the API client has seen, and anything shaped like a credential.
+   */
   safe(text: string): string {
-    return redactRegistered(
-      redact(text, [...this.deps.secrets, this.runToken, this.row.claim_token ?? undefined]),
-    );
+    return redact(text);
   }
 
   async log(line: string): Promise<void> {
@@ -116,7 +140,8 @@ export class RunContext {
     const at = new Date();
     const text = this.safe(line);
     await appendPrivateFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', text, at)).catch(
-      () => undefined,
+      (err: unknown) =>
+        this.deps.logger.warn(`run ${this.row.id}: could not append to run.log: ${errorText(err)}`),
     );
     this.logged({ at: at.toISOString(), stream: 'system', text });
   }
@@ -169,15 +194,17 @@ export class RunContext {
         });
       } catch (err) {
         if (hasCode(err, 'RUN_NOT_ACTIVE')) this.serviceInactive = true;
-        else void this.log(`event ${stepId} ${status} not delivered: ${errorFacts(err).message}`);
+        else {
+          const line = `event ${stepId} ${status} not delivered: ${errorFacts(err).message}`;
+          this.deps.logger.debug(`run ${runId}: ${line}`);
+          void this.log(line);
+        }
       }
     });
   }
 
-  /** Repeats a call that failed transiently, with the executor's backoff; stops when the run is cancelled. */
-  retry<T>(fn: () => Promise<T>, o: RetryOptions = {}): Promise<T> {
-    return retryTransient(fn, { baseMs: this.deps.retryBaseMs, ...o });
-  }
+  /** Repeats a call that failed transiently, with the executor's backoff. */
+  readonly retry: Retrier = transientRetrier(() => this.deps.retryBaseMs);
 
   /** Waits until every queued step event has been sent (or given up on). */
   flush(): Promise<void> {
@@ -185,6 +212,6 @@ export class RunContext {
   }
 
   failureText(message: string): string {
-    return clip(this.safe(message), LIMITS.runFailureMessage);
+    return failureText(message);
   }
 }

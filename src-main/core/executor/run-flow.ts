@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
 import type { ReasonCode } from './journal';
+import { occurrenceKey } from './occurrence-planner';
+import { errorText } from '../common/error-text';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { publish } from './publish';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
@@ -77,8 +79,10 @@ export async function startLocal(
         const fresh = await refresh(ctx.automation.id);
         if (fresh && fresh.revision !== ctx.row.revision && fresh.status === 'active') {
           ctx.automation = fresh;
-          const key = `${fresh.id}:${fresh.revision}:${ctx.row.scheduled_for ?? ''}`;
-          ctx.patch({ revision: fresh.revision, idempotency_key: key });
+          ctx.patch({
+            revision: fresh.revision,
+            idempotency_key: occurrenceKey(fresh, ctx.row.scheduled_for ?? ''),
+          });
           continue;
         }
         return notRun(
@@ -156,6 +160,7 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
     onStep: (s) => ctx.step(s.stepId, s.status, s.message, 'agent'),
     onSpawn: (pid) => ctx.patch({ agent_pid: pid }),
     onLog: (line) => ctx.logged(line),
+    logger: ctx.deps.logger,
   });
   const problem = describeAgentExit(exit, ctx.deps.runTimeoutMs);
   if (problem) {
@@ -225,6 +230,7 @@ export async function failRun(ctx: RunContext, failure: RunFailure): Promise<Run
     } catch (err) {
       // RUN_NOT_ACTIVE after a lost answer means the first fail landed; CLAIM_CONFLICT, the lease is gone.
       if (!hasCode(err, 'RUN_NOT_ACTIVE', 'CLAIM_CONFLICT')) {
+        ctx.deps.logger.warn(`run ${runId}: its failure was not delivered: ${errorFacts(err).message}`);
         await ctx.log(`fail not delivered: ${errorFacts(err).message}`);
         if (isTransient(err)) {
           // Left active on the service, the run would hang there: a later pass tells it again.
@@ -264,10 +270,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
     }
     if (ctx.abort.signal.aborted) {
       const r = ctx.abort.signal.reason;
-      throw new RunFailure(
-        r instanceof CancelReason ? r.code : 'agent_cancelled',
-        String((r as Error)?.message ?? r),
-      );
+      throw new RunFailure(r instanceof CancelReason ? r.code : 'agent_cancelled', errorText(r));
     }
     await publish(ctx, output);
     ctx.patch({ state: 'completed', reason_code: null, reason: null });
@@ -281,10 +284,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
     const failure =
       err instanceof RunFailure
         ? err
-        : new RunFailure(
-            'service_error',
-            `unexpected error: ${err instanceof Error ? err.message : String(err)}`,
-          );
+        : new RunFailure('service_error', `unexpected error: ${errorText(err)}`);
     return failRun(ctx, failure);
   }
 }

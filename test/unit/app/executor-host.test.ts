@@ -6,7 +6,7 @@ import {
   type HostedExecutor,
 } from '../../../src-main/app/executor-host';
 import type { FailedRun, MissedRun } from '../../../src-main/app/capabilities';
-import { Emitter } from '../../../src-main/core/executor/emitter';
+import { Emitter } from '../../../src-main/core/common/events';
 import type { ExecutorStatus, RunFailedEvent, RunInfo } from '../../../src-main/core/executor';
 import { MemoryLog } from '../../helpers/shell-fakes';
 

@@ -79,6 +79,15 @@ const SAMPLES: Samples = {
   'skills:get': (c) => ({ id: c.skillId }),
   'automations:list': undefined,
   'automations:runNow': { id: 'no-such-automation' },
+  'automations:create': (c) => ({
+    name: 'Secrets scenario',
+    schedule: { cron: '0 9 * * *', timezone: 'UTC' },
+    targets: [{ social_account_id: c.accountId, platform: c.platform }],
+  }),
+  'automations:update': { id: '00000000-0000-4000-8000-000000000000', name: 'Renamed' },
+  'automations:pause': { id: '00000000-0000-4000-8000-000000000000' },
+  'automations:resume': { id: '00000000-0000-4000-8000-000000000000' },
+  'automations:remove': { id: '00000000-0000-4000-8000-000000000000' },
   'runs:list': {},
   'runs:get': { id: 'no-such-run' },
   'updates:state': undefined,
@@ -187,6 +196,7 @@ describe('secrets never cross the bridge', () => {
       'media:upload',
       'articles:create',
       'skills:get',
+      'automations:create',
     ]) {
       expect({ [n]: results.get(n)?.ok }).toEqual({ [n]: true });
     }

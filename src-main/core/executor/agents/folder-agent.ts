@@ -1,8 +1,10 @@
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import * as fs from 'node:fs';
+import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { lock } from 'proper-lockfile';
 import { z } from 'zod';
 import { LIMITS } from '../../../../src-shared/api';
+import { errorText } from '../../common/error-text';
 
 export const FOLDER_MEDIA_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp', '.mp4'] as const;
 export const FOLDER_STATE_FILE = '.postdesk-folder-agent.json';
@@ -21,35 +23,78 @@ export interface FolderAgentOptions {
   readonly runId?: string | null;
   /** Receives `::step` lines (stdout when run as a command). */
   readonly say?: (line: string) => void;
+  readonly lock?: FolderLockTiming;
 }
 
 export type FolderAgentResult =
   | { readonly ok: true; readonly file: string; readonly remaining: number }
   | { readonly ok: false; readonly message: string };
 
-async function withLock<T>(stateFile: string, fn: () => Promise<T>): Promise<T> {
-  const lock = `${stateFile}.lock`;
-  for (let i = 0; ; i += 1) {
-    try {
-      await mkdir(lock, { mode: 0o700 });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      // A lock older than a minute belongs to an agent that died holding it.
-      const age =
-        Date.now() -
-        (await stat(lock).then(
-          (s) => s.mtimeMs,
-          () => Date.now(),
-        ));
-      if (age > 60_000 || i > 200) await rm(lock, { recursive: true, force: true });
-      else await delay(25);
-    }
+/** The folder's lock could not be had, or was lost: the run chooses no file. */
+class FolderLockError extends Error {}
+
+/** How long a lock may go unrefreshed before it counts as abandoned, and how long a run waits for one. */
+export interface FolderLockTiming {
+  readonly staleMs: number;
+  readonly waitMs: number;
+}
+
+const LOCK_TIMING: FolderLockTiming = { staleMs: 10_000, waitMs: 60_000 };
+
+// The lock is a directory next to the user's media: private, like everything Postdesk writes.
+const privateFs = {
+  ...fs,
+  mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
+    fs.mkdir(path, { mode: 0o700 }, cb),
+};
+
+/**
+ * Runs `fn` holding the lock of a folder's state file, so two runs never take the same file. The holder
+ * refreshes the lock while it lives (proper-lockfile), so a live holder's lock is never broken however long
+ * it holds it; one left by a process that died goes stale after `staleMs` and is taken over.
+ */
+export async function withStateLock<T>(
+  stateFile: string,
+  fn: () => Promise<T>,
+  timing: FolderLockTiming = LOCK_TIMING,
+): Promise<T> {
+  let lost: Error | undefined;
+  let release: () => Promise<void>;
+  try {
+    release = await lock(stateFile, {
+      lockfilePath: `${stateFile}.lock`,
+      // The state file may not exist yet: lock its path as written.
+      realpath: false,
+      stale: timing.staleMs,
+      retries: {
+        retries: Math.ceil(timing.waitMs / 250) + 5,
+        minTimeout: 25,
+        maxTimeout: 250,
+        factor: 1.5,
+        randomize: true,
+        maxRetryTime: timing.waitMs,
+      },
+      fs: privateFs,
+      onCompromised: (err) => {
+        lost = err;
+      },
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOCKED' || /RetryOperation timeout/.test(errorText(err)))
+      throw new FolderLockError(
+        `another run has been using the folder for over ${Math.round(timing.waitMs / 1000)} s (${stateFile} is locked); the next occurrence tries again`,
+      );
+    throw err;
   }
   try {
-    return await fn();
+    const result = await fn();
+    if (lost)
+      throw new FolderLockError(`the lock on ${stateFile} was lost while choosing a file: ${lost.message}`);
+    return result;
   } finally {
-    await rm(lock, { recursive: true, force: true });
+    // Already released when the lock was lost: nothing left to undo.
+    if (!lost) await release();
   }
 }
 
@@ -58,7 +103,7 @@ async function readState(file: string): Promise<State> {
     return State.parse(JSON.parse(await readFile(file, 'utf8')));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { published: [] };
-    throw new Error(`the folder agent's state file ${file} is unreadable: ${(err as Error).message}`);
+    throw new Error(`the folder agent's state file ${file} is unreadable: ${errorText(err)}`);
   }
 }
 
@@ -83,7 +128,7 @@ export async function runFolderAgent(o: FolderAgentOptions): Promise<FolderAgent
   try {
     entries = (await readdir(folder)).sort();
   } catch (err) {
-    const message = `cannot read the folder ${folder}: ${(err as Error).message}`;
+    const message = `cannot read the folder ${folder}: ${errorText(err)}`;
     say(`::step folder.pick failed ${message}`);
     return { ok: false, message };
   }
@@ -91,37 +136,68 @@ export async function runFolderAgent(o: FolderAgentOptions): Promise<FolderAgent
     (n) =>
       !n.startsWith('.') && (FOLDER_MEDIA_EXTENSIONS as readonly string[]).includes(extname(n).toLowerCase()),
   );
-  return withLock(stateFile, async () => {
-    const state = await readState(stateFile);
-    const done = new Set(state.published.map((p) => p.file));
-    const left = media.filter((n) => !done.has(n));
-    const next = left[0];
-    if (next === undefined) {
-      const message = `no unpublished media left in ${folder} (${media.length} published; add files or clear ${FOLDER_STATE_FILE})`;
-      say(`::step folder.pick failed ${message}`);
-      return { ok: false, message };
+  try {
+    return await withStateLock(
+      stateFile,
+      () =>
+        pickNext({
+          folder,
+          stateFile,
+          entries,
+          media,
+          runId: o.runId ?? null,
+          outputFile: o.outputFile,
+          say,
+        }),
+      o.lock,
+    );
+  } catch (err) {
+    if (!(err instanceof FolderLockError)) throw err;
+    say(`::step folder.pick failed ${err.message}`);
+    return { ok: false, message: err.message };
+  }
+}
+
+/** Under the lock: the first media file not yet published, written to output.json and remembered. */
+async function pickNext(p: {
+  readonly folder: string;
+  readonly stateFile: string;
+  readonly entries: readonly string[];
+  readonly media: readonly string[];
+  readonly runId: string | null;
+  readonly outputFile: string;
+  readonly say: (line: string) => void;
+}): Promise<FolderAgentResult> {
+  const { folder, stateFile, entries, media, say } = p;
+  const state = await readState(stateFile);
+  const done = new Set(state.published.map((entry) => entry.file));
+  const left = media.filter((n) => !done.has(n));
+  const next = left[0];
+  if (next === undefined) {
+    const message = `no unpublished media left in ${folder} (${media.length} published; add files or clear ${FOLDER_STATE_FILE})`;
+    say(`::step folder.pick failed ${message}`);
+    return { ok: false, message };
+  }
+  const stem = basename(next, extname(next));
+  let sidecar: { title?: string; caption: string } = { caption: '' };
+  for (const candidate of [`${stem}.txt`, `${next}.txt`]) {
+    if (entries.includes(candidate)) {
+      sidecar = parseSidecar(await readFile(join(folder, candidate), 'utf8'));
+      break;
     }
-    const stem = basename(next, extname(next));
-    let sidecar: { title?: string; caption: string } = { caption: '' };
-    for (const candidate of [`${stem}.txt`, `${next}.txt`]) {
-      if (entries.includes(candidate)) {
-        sidecar = parseSidecar(await readFile(join(folder, candidate), 'utf8'));
-        break;
-      }
-    }
-    const title = (sidecar.title ?? stem).slice(0, LIMITS.directUploadTitle.max);
-    const output = {
-      caption: sidecar.caption,
-      title: title.length > 0 ? title : undefined,
-      media: [join(folder, next)],
-      metadata: { agent: 'folder', file: next },
-    };
-    await writeFile(o.outputFile, `${JSON.stringify(output, null, 2)}\n`, { mode: 0o600 });
-    state.published.push({ file: next, run_id: o.runId ?? null, at: new Date().toISOString() });
-    const tmp = `${stateFile}.${process.pid}.tmp`;
-    await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    await rename(tmp, stateFile);
-    say(`::step folder.pick completed ${next} (${left.length - 1} left)`);
-    return { ok: true, file: next, remaining: left.length - 1 };
-  });
+  }
+  const title = (sidecar.title ?? stem).slice(0, LIMITS.directUploadTitle.max);
+  const output = {
+    caption: sidecar.caption,
+    title: title.length > 0 ? title : undefined,
+    media: [join(folder, next)],
+    metadata: { agent: 'folder', file: next },
+  };
+  await writeFile(p.outputFile, `${JSON.stringify(output, null, 2)}\n`, { mode: 0o600 });
+  state.published.push({ file: next, run_id: p.runId, at: new Date().toISOString() });
+  const tmp = `${stateFile}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await rename(tmp, stateFile);
+  say(`::step folder.pick completed ${next} (${left.length - 1} left)`);
+  return { ok: true, file: next, remaining: left.length - 1 };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AutomationView, ExecutorStatus } from '../../../../src-shared/ipc';
 import { describeError } from '../../app/describe-error';
@@ -15,6 +15,7 @@ import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { useRunsStore } from '../../stores/use-runs-store';
 import { toast } from '../../stores/use-toast-store';
+import { AutomationEditor } from './AutomationEditor';
 import { RunDetailPanel } from './RunDetailPanel';
 import './automations.css';
 
@@ -130,7 +131,14 @@ function ExecutorCard() {
   );
 }
 
-function AutomationRow({ a }: { readonly a: AutomationView }) {
+function AutomationRow({
+  a,
+  onEdit,
+}: {
+  readonly a: AutomationView;
+  /** Absent: this connection does not edit automations here. */
+  readonly onEdit?: (() => void) | undefined;
+}) {
   const { starting, runNow } = useAutomationsStore(
     useShallow((s) => ({ starting: s.starting, runNow: s.runNow })),
   );
@@ -188,21 +196,44 @@ function AutomationRow({ a }: { readonly a: AutomationView }) {
       >
         <IconPlay size={12} /> {starting === a.id ? 'Starting…' : 'Run now'}
       </button>
+      {onEdit ? (
+        <button
+          type="button"
+          className="btn btn--small"
+          disabled={a.status === 'removed'}
+          onClick={onEdit}
+          aria-label={`Edit ${a.name}`}
+        >
+          Edit
+        </button>
+      ) : null}
     </li>
   );
 }
 
 function AutomationList() {
-  const { automations, load } = useAutomationsStore(
-    useShallow((s) => ({ automations: s.automations, load: s.load })),
+  const { automations, load, canEdit } = useAutomationsStore(
+    useShallow((s) => ({ automations: s.automations, load: s.load, canEdit: s.canEdit })),
   );
+  // The automation in the editor: `new`, one of the list, or none.
+  const [editing, setEditing] = useState<AutomationView | 'new' | null>(null);
   const list = automations.data ?? [];
   return (
     <section className="card" aria-labelledby="automations-title">
       <div className="card__header">
         <h2 id="automations-title">Automations</h2>
-        <RefreshButton onRefresh={() => void load()} />
+        <div className="btn-row">
+          {canEdit ? (
+            <button type="button" className="btn btn--small btn--primary" onClick={() => setEditing('new')}>
+              New automation
+            </button>
+          ) : null}
+          <RefreshButton onRefresh={() => void load()} />
+        </div>
       </div>
+      {editing !== null ? (
+        <AutomationEditor automation={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
+      ) : null}
       {automations.data === null && automations.loading ? (
         <LoadingState label="Loading automations…" />
       ) : automations.data === null && automations.error ? (
@@ -213,12 +244,14 @@ function AutomationList() {
         />
       ) : list.length === 0 ? (
         <EmptyState title="No automations" icon={<IconBolt size={20} />}>
-          Automations are created in the dashboard or over MCP; they appear here once synced.
+          {canEdit
+            ? 'Create one with New automation to try it offline; agents can also create them over MCP.'
+            : 'Automations are created in the dashboard or over MCP; they appear here once synced.'}
         </EmptyState>
       ) : (
         <ul className="list" aria-label="Automations list">
           {list.map((a) => (
-            <AutomationRow key={a.id} a={a} />
+            <AutomationRow key={a.id} a={a} onEdit={canEdit ? () => setEditing(a) : undefined} />
           ))}
         </ul>
       )}

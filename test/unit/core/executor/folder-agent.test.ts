@@ -1,9 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSidecar, runFolderAgent } from '../../../../src-main/core/executor/agents/folder-agent';
+import {
+  FOLDER_STATE_FILE,
+  parseSidecar,
+  runFolderAgent,
+} from '../../../../src-main/core/executor/agents/folder-agent';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -104,5 +109,106 @@ describe('the folder agent', () => {
     );
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/no unpublished media left/);
+  });
+});
+
+const FOLDER_AGENT = resolve(
+  import.meta.dirname,
+  '../../../../src-main/core/executor/agents/folder-agent.ts',
+);
+const REPO = resolve(import.meta.dirname, '../../../..');
+/** Short enough for a test, long enough that a lock not refreshed for it has gone stale. */
+const TIMING = { staleMs: 2000, waitMs: 20_000 };
+
+/**
+ * Another process holding the folder's lock through the folder agent's own code: it prints `locked`, then
+ * either holds the lock for `holdMs` and writes `marker` just before letting go, or dies by SIGKILL holding it.
+ */
+function lockHolder(stateFile: string, o: { holdMs: number; marker: string } | 'die'): ChildProcess {
+  const body =
+    o === 'die'
+      ? `console.log('locked'); process.kill(process.pid, 'SIGKILL'); await new Promise(() => {});`
+      : `console.log('locked');
+         await new Promise((r) => setTimeout(r, ${o.holdMs}));
+         require('node:fs').writeFileSync(${JSON.stringify(o.marker)}, 'done');`;
+  const code = `import(${JSON.stringify(FOLDER_AGENT)}).then((m) =>
+    m.withStateLock(${JSON.stringify(stateFile)}, async () => { ${body} }, ${JSON.stringify(TIMING)}),
+  ).then(() => process.exit(0), (err) => { console.error(err.message); process.exit(1); });`;
+  return spawn(process.execPath, ['--import', 'tsx', '-e', code], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function untilLocked(child: ChildProcess): Promise<void> {
+  let out = '';
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
+  const end = Date.now() + 15_000;
+  while (!out.includes('locked')) {
+    if (Date.now() > end || child.exitCode !== null) throw new Error(`the lock holder did not lock: ${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the folder agent's lock", () => {
+  it('is never broken while its holder lives, however long it holds it', async () => {
+    const folder = tmp();
+    writeFileSync(join(folder, 'a.jpg'), 'x');
+    const marker = join(tmp(), 'holder-done');
+    const stateFile = join(folder, FOLDER_STATE_FILE);
+    // Held for three stale periods, and longer than the old lock's five-second break.
+    const holder = lockHolder(stateFile, { holdMs: 6000, marker });
+    const exited = once(holder, 'exit');
+    await untilLocked(holder);
+    // The lock sits beside the user's media and is private, like everything Postdesk writes.
+    expect(statSync(`${stateFile}.lock`).mode & 0o777).toBe(0o700);
+
+    const out = join(tmp(), 'output.json');
+    const result = await runFolderAgent({ folder, outputFile: out, lock: TIMING });
+
+    // The waiter chose its file only once the holder had finished and let go.
+    expect(existsSync(marker)).toBe(true);
+    expect(statSync(out).mtimeMs).toBeGreaterThanOrEqual(statSync(marker).mtimeMs);
+    expect(result).toEqual({ ok: true, file: 'a.jpg', remaining: 0 });
+    // The holder's lock was never taken from it (a lost lock makes withStateLock fail).
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+  });
+
+  it('is taken over once it goes stale after its holder died holding it', async () => {
+    const folder = tmp();
+    writeFileSync(join(folder, 'a.jpg'), 'x');
+    const stateFile = join(folder, FOLDER_STATE_FILE);
+    const holder = lockHolder(stateFile, 'die');
+    const [, signal] = (await once(holder, 'exit')) as [number | null, NodeJS.Signals | null];
+    // The fault happened: the holder died by SIGKILL and its lock is still there.
+    expect(signal).toBe('SIGKILL');
+    expect(existsSync(`${stateFile}.lock`)).toBe(true);
+
+    const result = await runFolderAgent({ folder, outputFile: join(tmp(), 'output.json'), lock: TIMING });
+    expect(result).toEqual({ ok: true, file: 'a.jpg', remaining: 0 });
+    expect(existsSync(`${stateFile}.lock`)).toBe(false);
+  });
+
+  it('says the folder is busy, and chooses nothing, when a live holder keeps it past the wait', async () => {
+    const folder = tmp();
+    writeFileSync(join(folder, 'a.jpg'), 'x');
+    const stateFile = join(folder, FOLDER_STATE_FILE);
+    const holder = lockHolder(stateFile, { holdMs: 4000, marker: join(tmp(), 'm') });
+    const exited = once(holder, 'exit');
+    await untilLocked(holder);
+    const lines: string[] = [];
+    const result = await runFolderAgent({
+      folder,
+      outputFile: join(tmp(), 'output.json'),
+      lock: { staleMs: TIMING.staleMs, waitMs: 1000 },
+      say: (l) => lines.push(l),
+    });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.message).toMatch(/^another run has been using the folder for over 1 s/);
+    expect(lines.at(-1)).toMatch(/^::step folder\.pick failed another run has been using the folder/);
+    expect(existsSync(stateFile)).toBe(false);
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
   });
 });
