@@ -69,15 +69,6 @@ export function requireApiKey(
   return { ownerId: key.owner_id, keyId: key.id };
 }
 
-/** The owner of a valid API key, or null (no header, or not a valid, current API key). */
-export function optionalApiKey(req: FastifyRequest, ctx: SandboxContext): ApiKeyOwner | null {
-  const token = bearerToken(req);
-  if (token === null) return null;
-  const key = findKey(ctx, token);
-  if (!key || key.revoked || key.expires_at <= ctx.clock.now().toISOString()) return null;
-  return { ownerId: key.owner_id, keyId: key.id };
-}
-
 /** True when `key` would be accepted now (known, not revoked, not expired on the sandbox clock). */
 export function isLiveApiKey(ctx: SandboxContext, key: string): boolean {
   const row = findKey(ctx, key);

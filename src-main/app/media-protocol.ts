@@ -3,7 +3,7 @@ import { net, type Protocol } from 'electron';
 import type { MediaRegistry } from '../core/bridge/media-registry';
 import { MEDIA_SCHEME, previewIdOf } from '../core/bridge/media-url';
 
-export { MEDIA_SCHEME, desktopPreviewUrl } from '../core/bridge/media-url';
+export { MEDIA_SCHEME } from '../core/bridge/media-url';
 
 type FetchFile = (fileUrl: string, init: { headers: Headers }) => Promise<Response>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS, UPLOAD_CONTENT_TYPES, uploadLimitFor } from './limits';
+import { UPLOAD_CONTENT_TYPES, uploadLimitFor } from './limits';
 import { DateTime, Uuid } from './common';
 
 export const UploadContentType = z.enum(UPLOAD_CONTENT_TYPES);
@@ -54,5 +54,3 @@ export type MediaReservationResponse = z.infer<typeof MediaReservationResponse>;
 
 export const CompleteUploadRequest = z.object({ asset_id: Uuid });
 export type CompleteUploadRequest = z.infer<typeof CompleteUploadRequest>;
-
-export const DIRECT_UPLOAD_MAX = LIMITS.directUploadBytes;

@@ -3,7 +3,7 @@ import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SettingsService } from '../services';
-import type { Settings } from './settings';
+import type { Settings } from '../../../src-shared/settings';
 
 /**
  * The proxy's password is a credential: it lives in the keychain beside the API key, and the `proxyUrl`
@@ -27,14 +27,6 @@ export function splitProxyPassword(url: string): { url: string; password: string
   const password = decodeURIComponent(u.password);
   u.password = '';
   return { url: u.toString(), password };
-}
-
-/** The address with this password for its user (the form undici's ProxyAgent takes). */
-export function withProxyPassword(url: string, password: string | null): string {
-  const u = parse(url);
-  if (!u || !password || !u.username) return url;
-  u.password = encodeURIComponent(password);
-  return u.toString();
 }
 
 /** For printing: the password shown as `[REDACTED]`, the rest as it is. */

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
@@ -85,7 +86,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
       REFRESH_QUERIES.map((q) =>
         // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
         slot(async () => {
-          if (!firstError) await client.listPosts({ ...q, limit: 100 });
+          if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
         }).catch((err: unknown) => {
           firstError ??= err;
         }),

@@ -44,7 +44,6 @@ const MEDIA_MIGRATIONS: readonly Migration[] = [
  * exists. `failed`: given up on; a later upload of the same bytes starts afresh.
  */
 export type UploadState = 'reserving' | 'reserved' | 'uploading' | 'uploaded' | 'completed' | 'failed';
-export const UNFINISHED_STATES: readonly UploadState[] = ['reserving', 'reserved', 'uploading', 'uploaded'];
 
 export interface UploadRecord {
   readonly id: number;

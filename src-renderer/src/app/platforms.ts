@@ -37,4 +37,3 @@ export const PLATFORM_ORDER = Object.keys(PLATFORM_META) as Platform[];
 export const platformLabel = (p: Platform): string => PLATFORM_META[p].label;
 
 /** Platforms the composer offers: YouTube is explained instead. */
-export const POSTABLE_PLATFORMS = PLATFORM_ORDER.filter((p) => !PLATFORM_META[p].postsUnavailable);
