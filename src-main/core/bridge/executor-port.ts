@@ -7,7 +7,7 @@ import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../../../src-shared/settings';
 import { confinementFromSettings } from '../executor/confine/policy';
-import { automationFolderOf, chooseAgent } from '../executor/from-core';
+import { automationAgentOf, automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
 import { attachMetrics, metricsOf } from '../executor/metrics';
@@ -248,6 +248,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
     const s = o.settings.get();
     const { agentType, agent } = chooseAgent(s.agentCommands);
     const offline = o.session.isOffline();
+    const confinement = confinementFromSettings(() => o.settings.get(), [o.dataDir]);
     const ex = new Executor({
       api: client,
       store: o.store,
@@ -257,7 +258,8 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       agentType,
       ...(agent ? { agent } : {}),
       folderFor: automationFolderOf(() => o.settings.get()),
-      confinement: confinementFromSettings(() => o.settings.get(), [o.dataDir]),
+      agentFor: automationAgentOf(() => o.settings.get(), confinement, { demo: offline }),
+      confinement,
       retention: () => retentionOf(o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,

@@ -18,6 +18,7 @@ import { useExecutorStore } from '../../stores/use-executor-store';
 import { useRunsStore } from '../../stores/use-runs-store';
 import { toast } from '../../stores/use-toast-store';
 import { AutomationEditor } from './AutomationEditor';
+import { LocalSetup } from './LocalSetup';
 import { RunDetailPanel } from './RunDetailPanel';
 import './automations.css';
 
@@ -175,6 +176,7 @@ function AutomationRow({
             </span>
           ) : null}
         </div>
+        <LocalSetup automation={a} />
       </div>
       <div className="automation__next">
         <span className="faint">Next</span>
