@@ -67,6 +67,8 @@ export class Executor {
   private syncWanted = false;
   private pruning: { stop(): void } | null = null;
   private missedHint: MissedContext | null = null;
+  /** The instant the pass in progress (or the last one) planned occurrences up to; null when it did not. */
+  private plannedUpTo: Date | null = null;
 
   readonly onDidChangeState: Event<ExecutorStatus>;
   readonly onDidStartRun: Event<RunInfo>;
@@ -149,7 +151,8 @@ export class Executor {
       pass: () => this.tick(),
       stopping: () => this.stopping,
       again: () => this.syncWanted,
-      nextWake: (now) => nextWake(this.sync.automations.values(), now, this.tuning.syncIntervalMs),
+      nextWake: (now) =>
+        nextWake(this.sync.automations.values(), now, this.tuning.syncIntervalMs, this.plannedUpTo ?? now),
       slept: () => {
         this.missedHint = { code: 'executor_offline', because: 'the computer was asleep' };
       },
@@ -407,6 +410,7 @@ export class Executor {
 
   private async pass(now: Date): Promise<void> {
     this.syncWanted = false;
+    this.plannedUpTo = null;
     const list = await this.sync.fetch();
     if (!list) return;
     const seen = await this.sync.accept(list);
@@ -420,18 +424,36 @@ export class Executor {
     for (const a of seen.values()) {
       if (a.queue === 'local') this.plan(a, now, missed);
     }
+    this.plannedUpTo = now;
     this.recovery.requeueDeferred();
     this.recovery.resumeStalled();
     this.pump.pump();
     for (const a of seen.values()) {
       if (a.queue === 'legacy' && a.status === 'active') await this.legacy.claim(a);
     }
+    this.catchUp(seen, now, missed);
     this.setState(this.settledState());
   }
 
+  /**
+   * A slow pass (a slow sync, acks, claims) must not delay what fell due while it ran: plans again up to the
+   * clock's now with the automations just synced, no second sync, and those occurrences are on time
+   * however long the pass took, since the executor was at work, not away.
+   */
+  private catchUp(seen: ReadonlyMap<string, Automation>, since: Date, missed: MissedContext): void {
+    if (this.stopping || this.paused) return;
+    const end = this.clock.now();
+    if (end.getTime() <= since.getTime()) return;
+    for (const a of seen.values()) {
+      if (a.queue === 'local') this.plan(a, end, missed, since);
+    }
+    this.plannedUpTo = end;
+    this.pump.pump();
+  }
+
   /** Records the planner's decision for every occurrence of `a` since its cursor, then queues those that run. */
-  private plan(a: Automation, now: Date, missed: MissedContext): void {
-    const plan = planAutomation(a, this.journal.automation(a.id), now, this.tuning, missed);
+  private plan(a: Automation, now: Date, missed: MissedContext, busySince?: Date): void {
+    const plan = planAutomation(a, this.journal.automation(a.id), now, this.tuning, missed, busySince);
     if (plan.kind === 'none') return;
     if (plan.problem) this.logger.warn(plan.problem);
     for (const row of this.journal.recordOccurrences(a.id, plan.cursor, plan.rows)) {
