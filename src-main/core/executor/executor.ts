@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Automation } from '../../../src-shared/api';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
+import { retry } from '../common/retry';
 import type { Event } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { AgentRunner } from './agent-runner';
@@ -69,6 +70,11 @@ export class Executor {
   private missedHint: MissedContext | null = null;
   /** The instant the pass in progress (or the last one) planned occurrences up to; null when it did not. */
   private plannedUpTo: Date | null = null;
+  /** Ends the registration retries of a started executor when it stops. */
+  private registerAbort = new AbortController();
+  private registering = false;
+  /** Between `start()` and `stop()`; the loop's own flag is set only once its first pass is under way. */
+  private started = false;
 
   readonly onDidChangeState: Event<ExecutorStatus>;
   readonly onDidStartRun: Event<RunInfo>;
@@ -113,7 +119,7 @@ export class Executor {
       deviceLabel: config.deviceLabel,
       capabilities: config.capabilities,
       concurrency: () => this.tuning.concurrency,
-      onOffline: () => this.setState('offline'),
+      onOffline: () => this.setState(this.registering ? 'registering' : 'offline'),
       requestSync: () => {
         this.syncWanted = true;
       },
@@ -202,8 +208,8 @@ export class Executor {
     };
   }
 
-  /** The four states the app shows: offline counts as idle (see `lastError()`), stopping as running. */
-  state(): 'stopped' | 'idle' | 'running' | 'paused' {
+  /** The states the app shows: offline counts as idle (see `lastError()`), stopping as running. */
+  state(): 'stopped' | 'registering' | 'idle' | 'running' | 'paused' {
     switch (this.current) {
       case 'offline':
         return this.pump.active > 0 ? 'running' : 'idle';
@@ -281,6 +287,8 @@ export class Executor {
   start(): void {
     if (this.loop.running) return;
     this.stopping = false;
+    this.registerAbort = new AbortController();
+    this.started = true;
     this.loop.start();
     const policy = this.config.retention;
     if (policy) {
@@ -364,6 +372,8 @@ export class Executor {
     const graceMs = o.graceMs ?? EXECUTOR_DEFAULTS.stopGraceMs;
     this.stopping = true;
     this.setState('stopping');
+    this.started = false;
+    this.registerAbort.abort(new Error('the executor stopped'));
     this.pruning?.stop();
     this.pruning = null;
     await this.loop.ended();
@@ -393,19 +403,44 @@ export class Executor {
   private settledState(): ExecutorState {
     if (this.stopping) return 'stopping';
     if (this.paused) return 'paused';
+    if (this.registering) return 'registering';
     if (this.sync.failures > 0) return 'offline';
     return this.pump.active > 0 ? 'running' : 'idle';
   }
 
   private init(): Promise<void> {
     this.initialized ??= (async () => {
-      await this.sync.register();
+      if (this.started && !this.sync.executorId) await this.registerUntilAnswered();
+      else await this.sync.register();
       await this.recovery.afterRestart();
     })().catch((err: unknown) => {
       this.initialized = null;
       throw err;
     });
     return this.initialized;
+  }
+
+  /**
+   * A started executor that could not register (the service unreachable, or its answer lost) tries again
+   * with backoff and jitter until it is registered or stopped, rather than a sync interval later. Shown as
+   * `registering` meanwhile. A refusal (a revoked key) is not retried: it is the caller's to report.
+   */
+  private async registerUntilAnswered(): Promise<void> {
+    this.registering = true;
+    this.setState('registering');
+    try {
+      await retry(() => this.sync.register(), {
+        attempts: Number.POSITIVE_INFINITY,
+        minDelayMs: this.tuning.retryBaseMs,
+        maxDelayMs: Math.min(EXECUTOR_DEFAULTS.registerMaxDelayMs, this.tuning.syncIntervalMs),
+        signal: this.registerAbort.signal,
+        shouldRetry: (err) => isTransient(err) && !this.stopping,
+        onRetry: (err, attempt) =>
+          this.logger.warn(`registration try ${attempt} failed; trying again: ${errorText(err)}`),
+      });
+    } finally {
+      this.registering = false;
+    }
   }
 
   private async pass(now: Date): Promise<void> {
