@@ -17,6 +17,7 @@ import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
+import type { ErrorCode } from '../src-shared/api/errors';
 import { InvalidJsonBody, SandboxError } from './errors';
 import { createDueBeforeRead } from './due-before-read';
 import { timeOrderedUuid } from './ids';
@@ -90,7 +91,7 @@ const urlHost = (host: string): string => {
  * Routes whose contract names the shape of their 400: an unparsable JSON body answers in that shape
  * too, as a schema error there does (post creation `{error, issues}`, the named codes otherwise).
  */
-const INVALID_BODY_ANSWERS: Readonly<Record<string, { code?: string; issues?: true }>> = {
+const INVALID_BODY_ANSWERS: Readonly<Record<string, { code?: ErrorCode; issues?: true }>> = {
   'POST /api/cli/posts': { issues: true },
   'PATCH /api/cli/posts': { code: 'INVALID_POST_UPDATE' },
   'POST /api/agent/runs/:id/complete-local': { code: 'INVALID_RUN_OUTPUT' },

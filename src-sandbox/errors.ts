@@ -1,4 +1,5 @@
 import type { ZodError } from 'zod';
+import type { ErrorCode } from '../src-shared/api/errors';
 
 /**
  * An error the sandbox answers with: `{error, code}`, or `{error, issues}` for the post-creation 400
@@ -6,10 +7,15 @@ import type { ZodError } from 'zod';
  */
 export class SandboxError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  readonly code: ErrorCode | undefined;
   readonly issues: Record<string, unknown> | undefined;
 
-  constructor(status: number, code: string | undefined, message: string, issues?: Record<string, unknown>) {
+  constructor(
+    status: number,
+    code: ErrorCode | undefined,
+    message: string,
+    issues?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = 'SandboxError';
     this.status = status;
@@ -18,7 +24,7 @@ export class SandboxError extends Error {
   }
 
   /** The response body: post-creation 400s carry `issues` instead of `code`. */
-  body(): { error: string; code?: string; issues?: Record<string, unknown> } {
+  body(): { error: string; code?: ErrorCode; issues?: Record<string, unknown> } {
     if (this.issues) return { error: this.message, issues: this.issues };
     return this.code === undefined ? { error: this.message } : { error: this.message, code: this.code };
   }
@@ -119,7 +125,7 @@ const pathOf = (issue: ZodIssue): string =>
 /** A 400 whose message names each failing field and its limit ("caption: must be at most 2200 characters"). */
 export function zodToSandboxError(
   err: ZodError,
-  opts: { postCreation?: boolean; code?: string; prefix?: string } = {},
+  opts: { postCreation?: boolean; code?: ErrorCode; prefix?: string } = {},
 ): SandboxError {
   const issues: Record<string, string> = {};
   for (const issue of err.issues) {

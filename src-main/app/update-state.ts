@@ -2,13 +2,8 @@
 import type { UpdateState } from '../../src-shared/ipc/updates';
 
 // The schemas moved to the bridge contract; the shell keeps importing them from here.
-export {
-  Activity,
-  RELEASE_NOTES_MAX,
-  UpdateChannel,
-  UpdatePhase,
-  UpdateState,
-} from '../../src-shared/ipc/updates';
+export { Activity, RELEASE_NOTES_MAX, UpdatePhase, UpdateState } from '../../src-shared/ipc/updates';
+export type { UpdateChannel } from '../../src-shared/settings';
 
 export type UpdateNotice = Readonly<{ level: 'info' | 'warning'; message: string }>;
 

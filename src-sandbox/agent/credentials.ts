@@ -84,11 +84,6 @@ export function requireRunTokenOrApiKey(
   return { kind: 'apiKey', ownerId: key.ownerId, keyId: key.keyId };
 }
 
-export function requireApiKeyCaller(ctx: SandboxContext, req: FastifyRequest): Caller {
-  const key = requireApiKey(req, ctx);
-  return { kind: 'apiKey', ownerId: key.ownerId, keyId: key.keyId };
-}
-
 /** Opaque secrets (claim tokens) are returned once and stored as a hash. */
 export function newSecret(prefix: string): { token: string; hash: string } {
   const token = prefix + randomBytes(24).toString('base64url');

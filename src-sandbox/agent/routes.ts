@@ -22,6 +22,7 @@ import {
 import type { SandboxContext } from '../context';
 import { SandboxError } from '../errors';
 import { completeMedia, reserveMedia } from '../media/service';
+import { serve } from '../operation-route';
 import { parse } from '../validate';
 import { ControlAutomation } from './automation-input';
 import {
@@ -32,7 +33,6 @@ import {
   upsertAutomation,
 } from './automations';
 import { completeClaim, completeLocal } from './complete';
-import { requireApiKeyCaller, requireRunToken, requireRunTokenOrApiKey } from './credentials';
 import {
   DIRECT_UPLOAD_ROUTE,
   directUploadStatus,
@@ -67,73 +67,60 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: SandboxContext): 
     // Due work first, so a request never sees a lease or an occurrence the clock has already passed.
     api.addHook('preHandler', async () => runDueWork(ctx));
 
-    api.get('/api/automations', async (req) => ({
-      automations: automationsForCaller(ctx, requireRunTokenOrApiKey(ctx, req, null)),
+    serve(api, ctx, 'listAutomations', (_req, caller) => ({
+      automations: automationsForCaller(ctx, caller),
     }));
 
-    api.post('/api/agent/executors', async (req) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return { executor: registerExecutor(ctx, caller.ownerId, parse(RegisterExecutorRequest, req.body)) };
-    });
+    serve(api, ctx, 'registerExecutor', (req, { ownerId }) => ({
+      executor: registerExecutor(ctx, ownerId, parse(RegisterExecutorRequest, req.body)),
+    }));
 
-    api.get('/api/agent/automations/sync', async (req) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      const query = parse(SyncQuery, req.query);
-      return { automations: syncAutomations(ctx, caller.ownerId, query.executor_id) };
-    });
+    serve(api, ctx, 'syncAutomations', (req, { ownerId }) => ({
+      automations: syncAutomations(ctx, ownerId, parse(SyncQuery, req.query).executor_id),
+    }));
 
-    api.post('/api/agent/automations/:id/ack', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return { automation: ackAutomation(ctx, caller.ownerId, req.params.id, parse(AckRequest, req.body)) };
-    });
+    serve(api, ctx, 'ackAutomation', (req, { ownerId }) => ({
+      automation: ackAutomation(ctx, ownerId, req.params.id, parse(AckRequest, req.body)),
+    }));
 
-    api.post('/api/agent/automations/:id/start', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return startRun(ctx, caller.ownerId, req.params.id, parse(StartRunRequest, req.body));
-    });
+    serve(api, ctx, 'startRun', (req, { ownerId }) =>
+      startRun(ctx, ownerId, req.params.id, parse(StartRunRequest, req.body)),
+    );
 
-    api.post('/api/agent/runs/claim', async (req) => {
-      const caller = requireApiKeyCaller(ctx, req);
+    serve(api, ctx, 'claimRun', (req, { ownerId }) => {
       const body = parse(ClaimRequest, req.body);
-      return claimRun(ctx, caller.ownerId, {
+      return claimRun(ctx, ownerId, {
         automationId: body.automation_id,
         leaseSeconds: body.lease_seconds ?? LIMITS.leaseSeconds.default,
       });
     });
 
-    api.get('/api/agent/runs/:id', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      const query = parse(GetRunQuery, req.query);
-      return { run: getRun(ctx, caller.ownerId, req.params.id, query.executor_id) };
+    serve(api, ctx, 'getRun', (req, { ownerId }) => ({
+      run: getRun(ctx, ownerId, req.params.id, parse(GetRunQuery, req.query).executor_id),
+    }));
+
+    serve(api, ctx, 'runEvent', (req, caller) => ({
+      event: addEvent(ctx, caller, req.params.id, parse(RunEventRequest, req.body)),
+    }));
+
+    serve(api, ctx, 'reserveRunMedia', async (req, { ownerId }) => {
+      requireActiveRunOf(ctx, ownerId, req.params.id);
+      return reserveMedia(ctx, ownerId, req.body, { runId: req.params.id });
     });
 
-    api.post('/api/agent/runs/:id/events', async (req: IdRequest) => {
-      const caller = requireRunTokenOrApiKey(ctx, req, req.params.id);
-      return { event: addEvent(ctx, caller, req.params.id, parse(RunEventRequest, req.body)) };
-    });
-
-    api.post('/api/agent/runs/:id/media/uploads', async (req: IdRequest, reply) => {
-      const caller = requireRunToken(ctx, req, req.params.id);
-      requireActiveRunOf(ctx, caller.ownerId, req.params.id);
-      const result = await reserveMedia(ctx, caller.ownerId, req.body, { runId: req.params.id });
-      return reply.code(201).send(result);
-    });
-
-    api.patch('/api/agent/runs/:id/media/uploads', async (req: IdRequest) => {
-      const caller = requireRunToken(ctx, req, req.params.id);
-      requireActiveRunOf(ctx, caller.ownerId, req.params.id);
+    serve(api, ctx, 'completeRunMedia', (req, { ownerId }) => {
+      requireActiveRunOf(ctx, ownerId, req.params.id);
       const body = parse(CompleteUploadRequest, req.body);
-      return completeMedia(ctx, caller.ownerId, body.asset_id, { runId: req.params.id });
+      return completeMedia(ctx, ownerId, body.asset_id, { runId: req.params.id });
     });
 
-    api.post('/api/agent/runs/:id/direct-upload', async (req: IdRequest) => {
-      const caller = requireRunToken(ctx, req, req.params.id);
+    serve(api, ctx, 'directUpload', (req, { ownerId }) => {
       const body = parse(DirectUploadRequest, req.body);
       const runnerKey = req.headers['x-service-runner-key'];
       return {
         session: openDirectUpload(
           ctx,
-          caller.ownerId,
+          ownerId,
           req.params.id,
           body,
           typeof runnerKey === 'string' ? runnerKey : undefined,
@@ -141,38 +128,36 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: SandboxContext): 
       };
     });
 
-    api.post('/api/agent/runs/:id/direct-upload/status', async (req: IdRequest) => {
-      const caller = requireRunToken(ctx, req, req.params.id);
-      const body = parse(DirectUploadStatusRequest, req.body);
-      return { status: directUploadStatus(ctx, caller.ownerId, req.params.id, body.direct_upload_id) };
-    });
+    serve(api, ctx, 'directUploadStatus', (req, { ownerId }) => ({
+      status: directUploadStatus(
+        ctx,
+        ownerId,
+        req.params.id,
+        parse(DirectUploadStatusRequest, req.body).direct_upload_id,
+      ),
+    }));
 
-    api.post('/api/agent/runs/:id/complete-local', async (req: IdRequest) => {
-      const caller = requireRunTokenOrApiKey(ctx, req, req.params.id);
+    serve(api, ctx, 'completeLocal', (req, caller) => {
       // The contract's one 400 for complete-local is INVALID_RUN_OUTPUT, schema errors included.
       const body = parse(CompleteLocalRequest, req.body, { code: 'INVALID_RUN_OUTPUT' });
-      return completeLocal(ctx, caller, req.params.id, body);
+      return { ...completeLocal(ctx, caller, req.params.id, body) };
     });
 
-    api.post('/api/agent/runs/:id/fail', async (req: IdRequest) => {
-      const caller = requireRunTokenOrApiKey(ctx, req, req.params.id);
-      return { run: failRun(ctx, caller, req.params.id, parse(FailRunRequest, req.body)) };
-    });
+    serve(api, ctx, 'failRun', (req, caller) => ({
+      run: failRun(ctx, caller, req.params.id, parse(FailRunRequest, req.body)),
+    }));
 
-    api.post('/api/agent/runs/:id/renew', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return { run: renewClaim(ctx, caller.ownerId, req.params.id, parse(RenewRequest, req.body)) };
-    });
+    serve(api, ctx, 'renewClaim', (req, { ownerId }) => ({
+      run: renewClaim(ctx, ownerId, req.params.id, parse(RenewRequest, req.body)),
+    }));
 
-    api.post('/api/agent/runs/:id/complete', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return completeClaim(ctx, caller.ownerId, req.params.id, parse(LegacyCompleteRequest, req.body));
-    });
+    serve(api, ctx, 'completeClaim', (req, { ownerId }) => ({
+      ...completeClaim(ctx, ownerId, req.params.id, parse(LegacyCompleteRequest, req.body)),
+    }));
 
-    api.post('/api/agent/runs/:id/skip', async (req: IdRequest) => {
-      const caller = requireApiKeyCaller(ctx, req);
-      return { run: skipClaim(ctx, caller.ownerId, req.params.id, parse(SkipRequest, req.body)) };
-    });
+    serve(api, ctx, 'skipClaim', (req, { ownerId }) => ({
+      run: skipClaim(ctx, ownerId, req.params.id, parse(SkipRequest, req.body)),
+    }));
 
     api.put('/_sandbox/automations/:id', async (req: IdRequest) => {
       const id = parse(z.object({ id: z.uuid() }), req.params).id;

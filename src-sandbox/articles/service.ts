@@ -1,6 +1,7 @@
 import {
   ARTICLE_DESTINATIONS,
   CreateArticleRequest,
+  LIMITS,
   ListArticlesQuery,
   type Article,
   type ArticleDestination,
@@ -167,7 +168,11 @@ export function listArticles(ctx: SandboxContext, ownerId: string, query: unknow
     ctx.db,
     `SELECT * FROM articles WHERE owner_id = @owner AND (@status IS NULL OR status = @status)
      ORDER BY created_at DESC, seq DESC LIMIT @limit`,
-  ).all({ owner: ownerId, status: q.status ?? null, limit: q.limit ?? 50 }) as ArticleRow[];
+  ).all({
+    owner: ownerId,
+    status: q.status ?? null,
+    limit: q.limit ?? LIMITS.pageSizeDefault.articles,
+  }) as ArticleRow[];
   return rows.map((r) => articleJson(ctx, r));
 }
 

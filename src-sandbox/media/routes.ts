@@ -1,25 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import { CompleteUploadRequest } from '../../src-shared/api';
-import { requireApiKey } from '../auth';
 import type { SandboxContext } from '../context';
 import { notFound } from '../errors';
+import { serve } from '../operation-route';
 import { parse } from '../validate';
 import { completeMedia, receiveUpload, reserveMedia, storedObject } from './service';
 
 const RANGE = /^bytes=(\d*)-(\d*)$/;
 
 export function registerMediaRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.post('/api/cli/media/uploads', async (req, reply) => {
-    const { ownerId } = requireApiKey(req, ctx, { scope: 'media:write' });
-    return reply.code(201).send(reserveMedia(ctx, ownerId, req.body));
-  });
-
-  app.patch('/api/cli/media/uploads', async (req) => {
-    const { ownerId } = requireApiKey(req, ctx);
-    const { asset_id } = parse(CompleteUploadRequest, req.body);
-    return completeMedia(ctx, ownerId, asset_id);
-  });
+  serve(app, ctx, 'reserveMedia', (req, { ownerId }) => reserveMedia(ctx, ownerId, req.body));
+  serve(app, ctx, 'completeMedia', (req, { ownerId }) =>
+    completeMedia(ctx, ownerId, parse(CompleteUploadRequest, req.body).asset_id),
+  );
 
   // The presigned address; app.ts passes request bodies of non-JSON types through as raw streams.
   app.put<{ Params: { id: string }; Querystring: Record<string, string> }>(

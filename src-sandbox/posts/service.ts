@@ -468,7 +468,7 @@ export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown):
     owner: ownerId,
     status: status ?? null,
     platform: q.platform ?? null,
-    limit: q.limit ?? 50,
+    limit: q.limit ?? LIMITS.pageSizeDefault.posts,
   }) as DeliveryRow[];
   const parts = partsOf(
     ctx,

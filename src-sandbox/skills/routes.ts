@@ -3,6 +3,7 @@ import { GetSkillQuery, type GetSkillResponse, type SkillSummary } from '../../s
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { notFound } from '../errors';
+import { serve } from '../operation-route';
 import { parse } from '../validate';
 
 interface SkillRow {
@@ -45,8 +46,8 @@ export function getSkill(ctx: SandboxContext, id: string, version?: string): Get
 
 /** Public: no authentication. `format=markdown` answers the skill's Markdown as a download. */
 export function registerSkillRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get('/api/skills', async () => ({ skills: listSkills(ctx) }));
-  app.get<{ Params: { id: string } }>('/api/skills/:id', async (req, reply) => {
+  serve(app, ctx, 'listSkills', () => ({ skills: listSkills(ctx) }));
+  serve(app, ctx, 'getSkill', (req, _caller, reply) => {
     const q = parse(GetSkillQuery, req.query);
     const found = getSkill(ctx, req.params.id, q.version);
     if (q.format === 'markdown') {

@@ -11,7 +11,7 @@ export const BulkItem = z
   .object({
     item_key: z.string().min(1).max(200),
     caption: Caption,
-    title: z.string().max(100).optional(),
+    title: z.string().max(LIMITS.postTitle).optional(),
     media: z
       .array(z.object({ asset_id: Uuid }))
       .max(LIMITS.mediaPerPost)

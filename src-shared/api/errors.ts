@@ -22,7 +22,6 @@ export const ERROR_CODES = [
   'DIRECT_UPLOAD_CONFLICT',
   'MEDIA_STORAGE_QUOTA_EXCEEDED',
 ] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /**
  * Codes the contract leaves "not shown"; the sandbox uses these and docs/sandbox.md lists them.
@@ -39,10 +38,26 @@ export const SANDBOX_CODES = [
   'UPLOAD_INTEGRITY_MISMATCH',
   'UPLOAD_URL_INVALID',
   'RANGE_NOT_SATISFIABLE',
+  'METHOD_NOT_ALLOWED',
   'FORBIDDEN',
   'INTERNAL',
   'SANDBOX_FAULT',
 ] as const;
+
+/** Codes the API client raises itself: a 2xx whose body broke the contract. */
+export const CLIENT_CODES = ['INVALID_RESPONSE'] as const;
+
+/**
+ * Every code Postdesk knows: the service's table, the sandbox's codes for the cases the table leaves
+ * unnamed, and the client's own. The sandbox answers only with these and a client acts only on these, so a
+ * misspelt code does not compile.
+ */
+export type ErrorCode =
+  (typeof ERROR_CODES)[number] | (typeof SANDBOX_CODES)[number] | (typeof CLIENT_CODES)[number];
+const KNOWN_CODES: ReadonlySet<string> = new Set([...ERROR_CODES, ...SANDBOX_CODES, ...CLIENT_CODES]);
+/** A code from the wire is one Postdesk can act on; any other stays text, shown but never acted on. */
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && KNOWN_CODES.has(code);
 
 /** The common error body: `{error, code}`; post creation 400s carry `issues` instead of `code`. */
 export const ErrorBody = z.looseObject({

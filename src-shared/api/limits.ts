@@ -17,6 +17,8 @@ export const LIMITS = {
   mp4UploadBytes: 200 * MiB,
   directUploadBytes: 64 * MiB,
   directUploadTitle: { min: 1, max: 100 },
+  /** A post's title: the sandbox's choice (docs/sandbox.md), the same as a direct upload's. */
+  postTitle: 100,
   executorName: 100,
   agentType: 50,
   idempotencyKey: 200,
@@ -29,6 +31,9 @@ export const LIMITS = {
   mediaStorageBytes: 20 * 1024 * MiB,
   leaseSeconds: { min: 60, max: 3600, default: 900 },
 } as const;
+
+/** Not the service's: the longest local path (or program argument) a setting or a file pick holds. */
+export const LOCAL_PATH_MAX = 4096;
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const UPLOAD_CONTENT_TYPES = [...IMAGE_TYPES, 'video/mp4'] as const;

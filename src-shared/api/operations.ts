@@ -25,6 +25,8 @@ export interface Operation {
   /** With `{id}` placeholders. */
   readonly path: string;
   readonly credential: Credential;
+  /** A scope the API key must hold besides (403 `FORBIDDEN_SCOPE` without it). */
+  readonly scope?: 'media:write';
   readonly retry: RetryPolicy;
   readonly body?: z.ZodType;
   readonly query?: z.ZodType;
@@ -111,6 +113,7 @@ export const OPERATIONS = {
     method: 'POST',
     path: '/api/cli/media/uploads',
     credential: 'apiKey',
+    scope: 'media:write',
     retry: 'idempotent-key',
     body: M.MediaReservationRequest,
     response: M.MediaReservationResponse,

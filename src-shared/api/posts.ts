@@ -23,7 +23,7 @@ export type MediaRef = z.infer<typeof MediaRef>;
  */
 export const CreatePostRequest = z.object({
   caption: Caption,
-  title: z.string().max(100).optional(),
+  title: z.string().max(LIMITS.postTitle).optional(),
   media: z.array(MediaRef).max(LIMITS.mediaPerPost).default([]).optional(),
   targets: z.array(Target).min(1).max(LIMITS.addTargetsPerUpdate),
   action: z.literal('draft').optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { invoke } from './define';
 import { GrantId } from './common';
+import { LOCAL_PATH_MAX } from '../api/limits';
 
 /** A file or folder main granted: its id, and what the page may show of it (never its path). */
 export const GrantedFile = z.object({
@@ -41,7 +42,7 @@ export const files = {
 export const DROP_GRANT_CHANNEL = 'files:grantDropped';
 export const DropGrantInput = z.object({
   items: z
-    .array(z.object({ path: z.string().min(1).max(4096), name: z.string().max(300) }))
+    .array(z.object({ path: z.string().min(1).max(LOCAL_PATH_MAX), name: z.string().max(300) }))
     .min(1)
     .max(500),
 });

@@ -17,6 +17,7 @@ export * from './skills';
 export * from './automations';
 export * from './runs';
 export * from './executor';
+export * from '../settings';
 export * from './settings';
 export * from './secrets';
 export * from './updates';

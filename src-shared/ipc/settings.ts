@@ -1,85 +1,116 @@
 import { z } from 'zod';
-import { LIMITS } from '../api/limits';
 import { event, invoke } from './define';
 import { NoInput } from './common';
-import { UpdateChannel } from './updates';
-
-/** The executor's policy for runs missed while it was off: run the latest, skip them, or run them all. */
-export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
-
-export const AgentCommand = z.object({
-  agent_type: z.string().min(1).max(LIMITS.agentType),
-  /** The program, run without a shell. */
-  command: z.string().min(1).max(4096),
-  args: z.array(z.string().max(4096)).max(100),
-});
-export type AgentCommand = z.infer<typeof AgentCommand>;
-
-/** A folder on this computer: absolute, or under the home folder (`~/…`). */
-export const LocalFolderPath = z
-  .string()
-  .trim()
-  .min(1)
-  .max(4096)
-  .regex(/^(\/|~\/|[A-Za-z]:[\\/]|\\\\)/, 'must be a full path (like /home/me/clips or ~/clips)');
+import { LOCAL_PATH_MAX } from '../api/limits';
+import {
+  AGENT_COMMANDS_MAX,
+  AUTOMATION_FOLDERS_MAX,
+  AgentCommand,
+  AutomationId,
+  LocalFolderPath,
+  PAGE_SETTINGS,
+  Settings,
+  type AgentProgram,
+} from '../settings';
 
 /** The built-in folder agent's folder for one automation: the user's choice on this computer, never the service's. */
-export const AutomationFolder = z.object({
-  automation_id: z.string().min(1).max(200),
-  folder: LocalFolderPath,
-});
+export const AutomationFolder = z.object({ automation_id: AutomationId, folder: LocalFolderPath });
 export type AutomationFolder = z.infer<typeof AutomationFolder>;
 
-/**
- * The settings the UI shows and edits: the bridge's snake_case view of src-main/core/config/settings.ts
- * (which stays the one place that defines defaults). Secrets are not settings: see `secrets`.
- */
-export const SettingsView = z.object({
-  /** Null until chosen (Connect, or "Try offline"). */
-  base_url: z.url({ protocol: /^https?$/ }).nullable(),
-  alias_url: z.url({ protocol: /^https?$/ }).nullable(),
-  proxy_url: z.url().nullable(),
-  executor_name: z.string().min(1).max(LIMITS.executorName).nullable(),
-  agent_commands: z.array(AgentCommand).max(50),
-  concurrency: z.number().int().min(1).max(16),
-  missed_run_policy: z.enum(MISSED_RUN_POLICIES),
-  /** Start Postdesk (in the tray) at login; off by default. The desktop app applies it. */
-  start_at_login: z.boolean(),
-  /** Which releases the desktop app updates from. */
-  update_channel: UpdateChannel,
-  /** An ffmpeg/ffprobe binary to use; null: the bundled one, else the first on PATH. */
-  ffmpeg_path: z.string().trim().min(1).max(4096).nullable(),
-  ffprobe_path: z.string().trim().min(1).max(4096).nullable(),
-  /** Which folder the built-in folder agent publishes from, per automation. */
-  automation_folders: z.array(AutomationFolder).max(500),
-  /** Read-only: where this host writes its log (the desktop app's rotating file); null where it keeps none. */
-  log_file: z.string().max(4096).nullable(),
+/** How a setting the store keeps as a map is shown to the page: as a list it can edit, and back. */
+interface ListedAs<Stored, Item extends z.ZodType> {
+  readonly view: z.ZodArray<Item>;
+  toView(stored: Readonly<Stored>): z.infer<Item>[];
+  fromView(list: readonly z.infer<Item>[]): Stored;
+}
+
+const LISTED = {
+  agentCommands: {
+    view: z.array(AgentCommand).max(AGENT_COMMANDS_MAX),
+    toView: (m) =>
+      Object.entries(m).map(([agent_type, c]) => ({ agent_type, command: c.command, args: [...c.args] })),
+    fromView: (l) =>
+      Object.fromEntries(l.map((c) => [c.agent_type, { command: c.command, args: [...c.args] }])),
+  } satisfies ListedAs<Record<string, AgentProgram>, typeof AgentCommand>,
+  automationFolders: {
+    view: z.array(AutomationFolder).max(AUTOMATION_FOLDERS_MAX),
+    toView: (m) => Object.entries(m).map(([automation_id, folder]) => ({ automation_id, folder })),
+    fromView: (l) => Object.fromEntries(l.map((f) => [f.automation_id, f.folder])),
+  } satisfies ListedAs<Record<string, string>, typeof AutomationFolder>,
+} as const;
+
+type Snake<S extends string> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}`
+  : S;
+const snake = <S extends string>(s: S): Snake<S> =>
+  s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as Snake<S>;
+
+type PageKey = keyof typeof PAGE_SETTINGS;
+type Shape = typeof Settings.shape;
+type ViewField<K extends PageKey> = K extends keyof typeof LISTED
+  ? (typeof LISTED)[K]['view']
+  : Shape[K] extends z.ZodDefault<infer Inner>
+    ? Inner
+    : Shape[K];
+type ViewShape = { [K in PageKey as Snake<K>]: ViewField<K> };
+
+const PAGE_KEYS = Object.keys(PAGE_SETTINGS) as PageKey[];
+const isListed = (k: PageKey): k is PageKey & keyof typeof LISTED => Object.hasOwn(LISTED, k);
+const viewField = (k: PageKey): z.ZodType => {
+  if (isListed(k)) return LISTED[k].view;
+  const field: z.ZodType = Settings.shape[k];
+  // The page always gets every value, and a patch must not fill the settings it leaves out with defaults.
+  return field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field;
+};
+
+const EditableView = z.object(
+  Object.fromEntries(PAGE_KEYS.map((k) => [snake(k), viewField(k)])) as unknown as ViewShape,
+);
+
+/** What the host adds to the view: read-only, no patch can set it. */
+const HostFacts = z.object({
+  /** Where this host writes its log (the desktop app's rotating file); null where it keeps none. */
+  log_file: z.string().max(LOCAL_PATH_MAX).nullable(),
 });
+export type HostFacts = z.infer<typeof HostFacts>;
+
+/**
+ * The settings the UI shows and edits: `PAGE_SETTINGS` of src-shared/settings.ts under their snake_case
+ * names, with the settings stored as maps shown as lists, and the host's read-only facts. Secrets are not
+ * settings: see `secrets`.
+ */
+export const SettingsView = EditableView.extend(HostFacts.shape);
 export type SettingsView = z.infer<typeof SettingsView>;
 
-export const SettingsPatch = SettingsView.omit({ log_file: true })
-  .partial()
-  .refine((p) => Object.keys(p).length > 0, {
-    message: 'change at least one setting',
-  });
+export const SettingsPatch = EditableView.partial().refine((p) => Object.keys(p).length > 0, {
+  message: 'change at least one setting',
+});
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
-/**
- * The settings that decide which programs Postdesk runs and which files it publishes. A change to one of
- * them from the page is applied only once the user confirms it outside the page (the desktop app's own
- * dialog, or the terminal that started `postdesk web`); `postdesk config set` changes them directly.
- */
-export const GUARDED_SETTINGS = [
-  'agent_commands',
-  'ffmpeg_path',
-  'ffprobe_path',
-  'automation_folders',
-  // Where requests go is where the stored API key goes: a page must not be able to send it elsewhere.
-  'base_url',
-  'alias_url',
-  'proxy_url',
-] as const;
-export type GuardedSetting = (typeof GUARDED_SETTINGS)[number];
+/** The page's view of the stored settings, with the host's facts. */
+export function toSettingsView(s: Readonly<Settings>, host: Readonly<HostFacts>): SettingsView {
+  const out: Record<string, unknown> = {};
+  for (const k of PAGE_KEYS) out[snake(k)] = isListed(k) ? LISTED[k].toView(s[k] as never) : s[k];
+  return { ...out, ...host } as SettingsView;
+}
+
+/** A patch from the page as a patch of the stored settings; only the fields present are changed. */
+export function toSettingsPatch(p: Readonly<SettingsPatch>): Partial<Settings> {
+  const out: Record<string, unknown> = {};
+  for (const k of PAGE_KEYS) {
+    const v = (p as Record<string, unknown>)[snake(k)];
+    if (v !== undefined) out[k] = isListed(k) ? LISTED[k].fromView(v as never) : v;
+  }
+  return out as Partial<Settings>;
+}
+
+/** The settings whose change from the page needs the user's confirmation outside it (`PAGE_SETTINGS`). */
+export const GUARDED_SETTINGS = PAGE_KEYS.filter((k) => PAGE_SETTINGS[k] === 'confirm').map(
+  snake,
+) as GuardedSetting[];
+export type GuardedSetting = {
+  [K in PageKey]: (typeof PAGE_SETTINGS)[K] extends 'confirm' ? Snake<K> : never;
+}[PageKey];
 /** The `code` of the `forbidden` error a guarded change gets when it was not confirmed; its message says why. */
 export const NOT_CONFIRMED_CODE = 'NOT_CONFIRMED';
 

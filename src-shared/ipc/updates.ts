@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { event, invoke } from './define';
 import { NoInput } from './common';
+import { UpdateChannel } from '../settings';
 
 /**
  * The desktop updater's state as Settings shows it. Declared here so the bridge carries it as is;
  * src-main/app/update-state.ts re-exports it for the shell.
  */
-export const UPDATE_CHANNELS = ['stable', 'beta'] as const;
-export const UpdateChannel = z.enum(UPDATE_CHANNELS);
-export type UpdateChannel = z.infer<typeof UpdateChannel>;
 
 export const UPDATE_PHASES = [
   /** Not packaged (a dev run) or no feed configured: nothing is checked. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src-sandbox/app';
+import { OPERATIONS } from '../../src-shared/api/operations';
 import {
   FIXTURE_NOW,
   IDS,
@@ -16,22 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const CLI_ROUTES: [string, string][] = [
-  ['GET', '/api/cli/accounts'],
-  ['GET', '/api/cli/posts'],
-  ['POST', '/api/cli/posts'],
-  ['PATCH', '/api/cli/posts'],
-  ['DELETE', '/api/cli/posts'],
-  ['POST', '/api/cli/posts/bulk'],
-  ['GET', '/api/cli/posts/bulk'],
-  ['PATCH', '/api/cli/posts/bulk'],
-  ['POST', '/api/cli/media/uploads'],
-  ['PATCH', '/api/cli/media/uploads'],
-  ['GET', '/api/cli/articles'],
-  ['POST', '/api/cli/articles'],
-  ['DELETE', '/api/cli/articles'],
-  ['GET', '/api/cli/analytics'],
-];
+/** Every /api/cli operation of the contract's table. */
+const CLI_ROUTES: [string, string][] = Object.values(OPERATIONS)
+  .filter((op) => op.path.startsWith('/api/cli/'))
+  .map((op) => [op.method, op.path]);
 
 describe('API key authentication', () => {
   it.each(CLI_ROUTES)(

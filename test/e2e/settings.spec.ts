@@ -13,16 +13,19 @@ test('the web host leaves updates to the desktop app and hides the update contro
   await screenshot(app, 'settings-updates-web');
 });
 
-test('the missed-run policy and concurrency persist across a reload', async ({ app }) => {
+test('the missed-run policy, grace window and concurrency persist across a reload', async ({ app }) => {
   await goTo(app, 'Settings');
   const concurrency = app.getByLabel('Concurrent runs');
-  const before = { concurrency: await concurrency.inputValue() };
+  const grace = app.getByLabel('Grace window (minutes)');
+  const before = { concurrency: await concurrency.inputValue(), grace: await grace.inputValue() };
   const policy = app.getByRole('radio', { name: /^Skip/ });
   await expect(policy).not.toBeChecked();
   const checkedBefore = await app.locator('input[name="missed-run-policy"]:checked').inputValue();
 
   const next = before.concurrency === '3' ? '4' : '3';
+  const nextGrace = before.grace === '40' ? '41' : '40';
   await concurrency.fill(next);
+  await grace.fill(nextGrace);
   await policy.check();
   await app.getByRole('button', { name: 'Save settings' }).click();
   await expect(app.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
@@ -31,6 +34,7 @@ test('the missed-run policy and concurrency persist across a reload', async ({ a
   await app.reload();
   await expect(app.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   await expect(app.getByLabel('Concurrent runs')).toHaveValue(next);
+  await expect(app.getByLabel('Grace window (minutes)')).toHaveValue(nextGrace);
   await expect(app.getByRole('radio', { name: /^Skip/ })).toBeChecked();
   await screenshot(app, 'settings');
 
@@ -43,6 +47,7 @@ test('the missed-run policy and concurrency persist across a reload', async ({ a
 
   // The host is shared with the other flows: put the executor's settings back.
   await app.getByLabel('Concurrent runs').fill(before.concurrency);
+  await app.getByLabel('Grace window (minutes)').fill(before.grace);
   await app.locator(`input[name="missed-run-policy"][value="${checkedBefore}"]`).check();
   await app.getByRole('button', { name: 'Save settings' }).click();
   await expect(app.getByRole('button', { name: 'Save settings' })).toBeDisabled();

@@ -7,10 +7,12 @@
  * made) so tests assert on behaviour, and emits events the way Electron does.
  */
 import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { Module, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 
 /** An Electron-style event: `preventDefault()` marks it. */
@@ -296,6 +298,8 @@ interface FakeState {
   windows: FakeBrowserWindow[];
   menus: FakeMenu[];
   netRequests: string[];
+  /** URLs given to `net.fetch`. */
+  fetched: string[];
   /** Message boxes shown (their options), and the button label the user will click next (default the first). */
   messageBoxes: { message: string; detail?: string; buttons: string[] }[];
   messageBoxAnswer: string | null;
@@ -313,6 +317,7 @@ const state: FakeState = {
   windows: [],
   menus: [],
   netRequests: [],
+  fetched: [],
   messageBoxes: [],
   messageBoxAnswer: null,
   openDialogAnswer: [],
@@ -339,7 +344,14 @@ function makeModule() {
       createFromPath: (path: string) => new FakeNativeImage(path),
       createEmpty: () => new FakeNativeImage(''),
     },
-    net: { request: netRequest },
+    net: {
+      request: netRequest,
+      /** `net.fetch` of a file:// URL (what the media protocol serves): the file, as Electron reads it. */
+      fetch: async (url: string): Promise<Response> => {
+        state.fetched.push(url);
+        return new Response(new Uint8Array(await readFile(fileURLToPath(url))), { status: 200 });
+      },
+    },
     session: { fromPartition: () => ({}) },
     shell: {
       openExternal: async () => {},
@@ -366,8 +378,12 @@ function makeModule() {
       }),
     },
     ipcMain: {
-      handle: (channel: string, handler: (...args: unknown[]) => unknown) =>
-        void state.ipcHandlers.set(channel, handler),
+      /** Like Electron, a second handler for a channel throws. */
+      handle: (channel: string, handler: (...args: unknown[]) => unknown) => {
+        if (state.ipcHandlers.has(channel))
+          throw new Error(`Attempted to register a second handler for '${channel}'`);
+        state.ipcHandlers.set(channel, handler);
+      },
       removeHandler: (channel: string) => void state.ipcHandlers.delete(channel),
     },
   };
@@ -403,6 +419,7 @@ export const electronFake = {
     state.windows.length = 0;
     state.menus.length = 0;
     state.netRequests.length = 0;
+    state.fetched.length = 0;
     state.ipcHandlers.clear();
     state.privilegedSchemes.length = 0;
     state.messageBoxes.length = 0;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
+import { mediaFixtures } from '../helpers/media-fixtures';
 import { outsideAddress } from '../helpers/network';
 import { printedLink, sessionSecretFor } from '../helpers/web-host';
 
@@ -110,6 +111,9 @@ describe('postdesk web --sandbox', () => {
     expect(await upgradeStatus(`${ws}?token=${secret}`, { origin: 'https://evil.example' })).toBe(403);
     expect(await upgradeStatus(`${ws}?token=${secret}`, { host: `evil.example:${web.host.port}` })).toBe(421);
     expect(await upgradeStatus(`${ws}?token=${secret}`, { origin: web.host.origin })).toBe(101);
+    // Only the bridge's path upgrades, even with the secret: the page's own path is no socket.
+    const page = `ws://127.0.0.1:${web.host.port}/posts?token=${secret}`;
+    expect(await upgradeStatus(page, { origin: web.host.origin })).toBe(404);
   });
 
   it('serves the renderer with a strict CSP, and refuses other Host names', async () => {
@@ -257,6 +261,69 @@ describe('postdesk web --sandbox', () => {
 
     const noSecret = await fetch(`${web.host.origin}/bridge/files`, { method: 'POST', body: png });
     expect(noSecret.status).toBe(403);
+  });
+
+  it('answers a preview byte range, so a video preview seeks', async () => {
+    const { bridge } = pageBridge();
+    const mp4 = await readFile(mediaFixtures().mp4);
+    const added = await bridge.media.addDropped([
+      {
+        name: 'clip.mp4',
+        size: mp4.length,
+        type: 'video/mp4',
+        arrayBuffer: async () => mp4.buffer.slice(mp4.byteOffset, mp4.byteOffset + mp4.length) as ArrayBuffer,
+      },
+    ]);
+    expect(added.ok).toBe(true);
+    if (!added.ok) return;
+    const url = `${web.host.origin}${added.value.files[0]!.preview_url}`;
+
+    const whole = await fetch(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('content-type')).toBe('video/mp4');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('cache-control')).toBe('no-store');
+    expect(Buffer.from(await whole.arrayBuffer()).equals(mp4)).toBe(true);
+
+    const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${mp4.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(mp4.subarray(100, 200))).toBe(true);
+
+    const tail = await fetch(url, { headers: { range: 'bytes=-50' } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(mp4.subarray(mp4.length - 50))).toBe(true);
+
+    const open = await fetch(url, { headers: { range: `bytes=${mp4.length - 10}-` } });
+    expect(open.status).toBe(206);
+    expect(Buffer.from(await open.arrayBuffer()).equals(mp4.subarray(mp4.length - 10))).toBe(true);
+
+    const beyond = await fetch(url, { headers: { range: `bytes=${mp4.length + 10}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${mp4.length}`);
+  });
+
+  it('serves nothing the build folder holds only through a symlink out of it, and caches only what may be', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'postdesk-web-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.js'), 'the secret');
+      await symlink(join(outside, 'secret.js'), join(staticDir, 'linked.js'));
+      await writeFile(join(staticDir, 'app.js'), 'console.log(1)');
+      const linked = await fetch(`${web.host.origin}/linked.js`);
+      expect(linked.status).toBe(404);
+      expect(await linked.text()).not.toContain('the secret');
+
+      const asset = await fetch(`${web.host.origin}/app.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+      expect(asset.headers.get('cache-control')).toBe('no-cache');
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      const page = await fetch(`${web.host.origin}/calendar`);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('plans a 150-row CSV as 2 batches, submits it with progress, and lists both in the history', async () => {

@@ -11,7 +11,7 @@ import type { Executor } from '../../src-main/core/executor/executor';
 import type { RunInfo } from '../../src-main/core/executor/executor-events';
 import { FOLDER_STATE_FILE } from '../../src-main/core/executor/agents/folder-agent';
 import { automationFolderOf, createExecutorFromCore } from '../../src-main/core/executor/from-core';
-import { Settings } from '../../src-main/core/config/settings';
+import { Settings } from '../../src-shared/settings';
 import { openLocal } from '../../src-main/core/services';
 import { FIXTURE_NOW, IDS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SETTING_KEYS, Settings, type SettingKey } from '../../core/config/settings';
+import { SETTING_KEYS, Settings, type SettingKey } from '../../../src-shared/settings';
 import { ValidationError, toFieldIssue } from '../../core/api/errors';
 import { moveProxyPasswordToKeychain, proxyUrlForDisplay, saveProxyUrl } from '../../core/config/proxy';
 import type { CliDeps } from '../context';

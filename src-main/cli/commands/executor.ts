@@ -7,7 +7,7 @@ import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
 import { attachMetrics, metricsOf } from '../../core/executor/metrics';
 import { serveMetrics } from '../../core/executor/metrics-server';
-import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../core/executor/occurrences';
+import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../src-shared/settings';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';

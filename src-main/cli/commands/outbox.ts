@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { OutboxEntry, OutboxState } from '../../core/outbox/outbox';
+import { OPEN_OUTBOX_STATES, type OutboxEntry, type OutboxState } from '../../core/outbox/outbox';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import type { Output } from '../output';
@@ -41,9 +41,7 @@ export function registerOutboxCommand(program: Command, deps: CliDeps): void {
     .action(async (opts: { all?: boolean }, cmd: Command) => {
       const out = deps.output(cmd);
       const core = await deps.core(cmd, { replay: false });
-      const entries = core.outbox.list(
-        opts.all ? undefined : { states: ['pending', 'sending', 'unconfirmed', 'needs_decision', 'failed'] },
-      );
+      const entries = core.outbox.list(opts.all ? undefined : { states: OPEN_OUTBOX_STATES });
       out.result({ entries: entries.map(entryJson) }, () => {
         if (entries.length === 0) return out.line('the outbox is empty');
         out.table(

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ApiError, NetworkError, CredentialMissingError } from '../../core/api/errors';
 import { errorText } from '../../core/common/error-text';
+import { OPEN_OUTBOX_STATES } from '../../core/outbox/outbox';
 import { appLogFile, desktopDataDir, storeFile } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { exitCodeFor } from '../exit-codes';
@@ -34,9 +35,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
         failure = err;
         service = { ok: false, error: err.message };
       }
-      const outbox = core.outbox.list({
-        states: ['pending', 'sending', 'unconfirmed', 'needs_decision', 'failed'],
-      });
+      const outbox = core.outbox.list({ states: OPEN_OUTBOX_STATES });
       const byState: Record<string, number> = {};
       for (const e of outbox) byState[e.state] = (byState[e.state] ?? 0) + 1;
       const data = {

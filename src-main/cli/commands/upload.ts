@@ -7,7 +7,7 @@ import { ValidationError } from '../../core/api/errors';
 import { parseSize } from '../../core/media/size';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { createSettingsTools, toolSettingsOf } from '../../core/media/tools';
-import type { Settings } from '../../core/config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import type { Tools } from '../../core/media/tools';
 import { createUploader } from '../../core/media/upload';
 import type { UploadErrorKind, UploadEvent, UploadOutcome } from '../../core/media/upload';

@@ -1,39 +1,79 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, relative, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { MEDIA_PATH } from '../../../src-shared/ipc/ws-protocol';
+import type { MediaRegistry } from '../../core/bridge/media-registry';
 
-export { contentTypeOf, resolveStatic } from '../../core/bridge/static-files';
+/** A file the build folder holds only through a symlink out of it: answered as missing. */
+class NotServed extends Error {
+  readonly statusCode = 404;
+}
 
-/** Streams a file, honouring one `Range: bytes=a-b` (video previews seek). */
-export async function sendFile(
-  res: ServerResponse,
-  file: string,
-  type: string,
-  range: string | undefined,
-  headers: Readonly<Record<string, string>> = {},
-): Promise<void> {
-  const st = await stat(file);
-  const size = st.size;
-  res.setHeader('content-type', type);
-  res.setHeader('accept-ranges', 'bytes');
-  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  const m = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
-  if (m && (m[1] || m[2])) {
-    let start = m[1] ? Number(m[1]) : size - Number(m[2]);
-    let end = m[1] && m[2] ? Number(m[2]) : size - 1;
-    start = Math.max(0, start);
-    end = Math.min(end, size - 1);
-    if (start > end || start >= size) {
-      res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
-      return;
+const within = (root: string, file: string): boolean => {
+  const rel = relative(root, file);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+};
+
+/**
+ * The built renderer (out/web) with @fastify/static: content types, `Range` and conditional requests
+ * are its. A path without an extension is a client-side route and gets the app's index.html; the page
+ * itself is never cached, the rest is revalidated. Nothing is served from outside the folder, even
+ * through a symlink in it.
+ */
+export async function registerRenderer(app: FastifyInstance, root: string): Promise<void> {
+  const realRoot = await realpath(root).catch(() => root);
+  await app.register(fastifyStatic, {
+    root: realRoot,
+    dotfiles: 'ignore',
+    cacheControl: false,
+    onFile: async (file) => {
+      if (!within(realRoot, await realpath(file))) throw new NotServed('not found');
+    },
+    // Also called for the media previews' sendFile, which set their own.
+    setHeaders: (reply, file) => {
+      if (within(realRoot, file))
+        reply.header('cache-control', file.endsWith('.html') ? 'no-store' : 'no-cache');
+    },
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    if ((req.method === 'GET' || req.method === 'HEAD') && !extname(path)) {
+      return reply.header('cache-control', 'no-store').sendFile('index.html');
     }
-    res.writeHead(206, {
-      'content-range': `bytes ${start}-${end}/${size}`,
-      'content-length': end - start + 1,
-    });
-    createReadStream(file, { start, end }).pipe(res);
-    return;
-  }
-  res.writeHead(200, { 'content-length': size });
-  createReadStream(file).pipe(res);
+    // Browsers ask for it unprompted; the build may have none.
+    if (path === '/favicon.ico') return reply.code(204).send();
+    return reply
+      .code(404)
+      .type('text/plain; charset=utf-8')
+      .send('not found (is the renderer built? npm run build:web)');
+  });
+}
+
+/**
+ * `/media/<id>?token=`: the files the page added, by their registered id only (the guard checks the
+ * token). `Range` is honoured, so a video preview seeks.
+ */
+export function registerMediaPreviews(app: FastifyInstance, media: MediaRegistry): void {
+  app.get<{ Params: { id: string } }>(
+    `${MEDIA_PATH}:id`,
+    { config: { guard: { secret: { in: 'query', refusal: 403 } } } },
+    async (req, reply) => {
+      const file = await media.resolveForServing(req.params.id);
+      if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
+      return reply
+        .header('cache-control', 'no-store')
+        .type(file.mime)
+        .sendFile(basename(file.path), dirname(file.path), {
+          contentType: false,
+          dotfiles: 'allow',
+          etag: false,
+          lastModified: false,
+          // The file opened is the one registered, not a symlink swapped in since it was resolved.
+          onFile: async (opened) => {
+            if ((await realpath(opened)) !== file.path) throw new NotServed('not found');
+          },
+        });
+    },
+  );
 }

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { Dispatcher } from 'undici';
 import {
   OPERATIONS,
@@ -333,7 +334,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     skipClaim: (rid, body, o) => requestOp('skipClaim', { params: { id: rid }, body, ...o }),
 
     async *iterateBulkResults(batchId, o) {
-      const limit = o?.pageSize ?? 100;
+      const limit = o?.pageSize ?? LIMITS.pageSizeMax;
       let offset = 0;
       for (;;) {
         const page = await requestOp('bulkInspect', {

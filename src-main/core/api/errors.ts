@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isErrorCode, type ErrorCode } from '../../../src-shared/api/errors';
 import { redact, redactDeep } from './redact';
 
 export { redact, redactDeep, redactSecrets, registerSecret, REDACTED } from './redact';
@@ -49,14 +50,17 @@ export class ValidationError extends PostdeskError {
 /** The service answered with an error status. */
 export class ApiError extends PostdeskError {
   readonly status: number;
-  readonly code: string | null;
+  /** The code when Postdesk knows it (`ErrorCode`): the one to act on. */
+  readonly code: ErrorCode | null;
+  /** The code as the service sent it, also one neither table lists: to show and to record. */
+  readonly wireCode: string | null;
   readonly issues: unknown;
   readonly operation: string;
   /** From `Retry-After`, when the service sent one. */
   readonly retryAfterMs: number | null;
   constructor(init: {
     status: number;
-    code?: string | null;
+    code?: ErrorCode | (string & {}) | null;
     message: string;
     issues?: unknown;
     operation: string;
@@ -64,13 +68,14 @@ export class ApiError extends PostdeskError {
   }) {
     super(`${init.operation} failed: ${init.status}${init.code ? ` ${init.code}` : ''}: ${init.message}`);
     this.status = init.status;
-    this.code = init.code ?? null;
+    this.wireCode = init.code ?? null;
+    this.code = isErrorCode(init.code) ? init.code : null;
     this.issues = init.issues === undefined ? undefined : redactDeep(init.issues);
     this.operation = init.operation;
     this.retryAfterMs = init.retryAfterMs ?? null;
   }
   protected override details(): Record<string, unknown> {
-    return { status: this.status, code: this.code, issues: this.issues, operation: this.operation };
+    return { status: this.status, code: this.wireCode, issues: this.issues, operation: this.operation };
   }
 }
 

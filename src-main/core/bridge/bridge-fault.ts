@@ -78,7 +78,7 @@ export function toBridgeError(e: unknown): BridgeError {
         kind: 'api',
         message: serviceMessage(e),
         status: e.status,
-        ...(e.code ? { code: e.code } : {}),
+        ...(e.wireCode ? { code: e.wireCode } : {}),
         ...(issues ? { issues } : {}),
       };
     }

@@ -1,9 +1,5 @@
-import {
-  GUARDED_SETTINGS,
-  type AgentCommand,
-  type SettingsPatch,
-  type SettingsView,
-} from '../../../src-shared/ipc/settings';
+import { GUARDED_SETTINGS, type SettingsPatch, type SettingsView } from '../../../src-shared/ipc/settings';
+import type { AgentCommand } from '../../../src-shared/settings';
 import { redactForDisplay } from '../api/redact';
 
 /** A change to what Postdesk runs or publishes, in the words the user confirms it in. */

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
 import type { Migration, Store } from '../store/store';
@@ -88,7 +89,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     const client = o.client();
     if (!client) return [];
     const scope = o.scope();
-    const { posts } = await client.listPosts({ status: 'failed', limit: 100 });
+    const { posts } = await client.listPosts({ status: 'failed', limit: LIMITS.pageSizeMax });
     const failed = posts.filter((d) => d.status === 'failed');
     const at = now().toISOString();
     const baseline = !hasBaseline.get(scope);

@@ -5,7 +5,7 @@ import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { ApiClient } from '../api/client';
 import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
-import type { Settings } from '../config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import { confinementFromSettings } from '../executor/confine/policy';
 import { automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';

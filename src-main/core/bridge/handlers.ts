@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { z } from 'zod';
 import type { Contract, DomainName, InvokeVerb } from '../../../src-shared/ipc/contract';
 import type { InvokeDef } from '../../../src-shared/ipc/define';
@@ -144,7 +145,10 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const { limit, ...filter } = query;
         const res = offset
           ? { posts: [] }
-          : await client.listPosts({ ...filter, limit: Math.min(limit ?? 50, 100) });
+          : await client.listPosts({
+              ...filter,
+              limit: Math.min(limit ?? LIMITS.pageSizeDefault.posts, LIMITS.pageSizeMax),
+            });
         return { ...res, offset: offset ?? 0, total: res.posts.length };
       },
       create: async (body) => {
@@ -188,7 +192,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const to = Date.parse(end);
         const lists = await Promise.all(
           (statuses ?? CALENDAR_STATUSES).map((status) =>
-            client.listPosts({ status, limit: 100, ...(platform ? { platform } : {}) }),
+            client.listPosts({ status, limit: LIMITS.pageSizeMax, ...(platform ? { platform } : {}) }),
           ),
         );
         const seen = new Set<string>();

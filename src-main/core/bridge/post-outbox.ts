@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
 import type { CreatePostResult, QueuedPost } from '../../../src-shared/ipc/posts';
 import type { ApiClient } from '../api/client';
@@ -80,7 +81,7 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
   /** The new post's deliveries, read back from the list (the outbox keeps only their ids). */
   const deliveriesOf = async (client: ApiClient, postId: string): Promise<Delivery[]> => {
     try {
-      const { posts } = await retry(() => client.listPosts({ limit: 100 }), {
+      const { posts } = await retry(() => client.listPosts({ limit: LIMITS.pageSizeMax }), {
         attempts: 3,
         minDelayMs: 250,
         maxDelayMs: 1_000,

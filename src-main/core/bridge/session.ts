@@ -6,14 +6,14 @@ import type { SettingsService } from '../services';
 import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
-import { toSettingsPatch, toSettingsView } from './settings-view';
+import { toSettingsPatch, toSettingsView } from '../../../src-shared/ipc/settings';
 import {
   moveProxyPasswordToKeychain,
   readProxyPassword,
   saveProxyUrl,
   splitProxyPassword,
 } from '../config/proxy';
-import type { Settings } from '../config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -211,7 +211,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const view = (s: Readonly<Settings>) =>
     toSettingsView(
       { ...s, proxyUrl: s.proxyUrl && splitProxyPassword(s.proxyUrl).url },
-      opts.logFile ?? null,
+      { log_file: opts.logFile ?? null },
     );
   const settings: SettingsPort = {
     get: async () => view(opts.settings.get()),

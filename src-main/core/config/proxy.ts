@@ -3,7 +3,7 @@ import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SettingsService } from '../services';
-import type { Settings } from './settings';
+import type { Settings } from '../../../src-shared/settings';
 
 /**
  * The proxy's password is a credential: it lives in the keychain beside the API key, and the `proxyUrl`

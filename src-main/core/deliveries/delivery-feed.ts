@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
@@ -69,7 +70,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
     let firstError: unknown = null;
     await Promise.all(
       REFRESH_QUERIES.map((q) =>
-        slot(() => client.listPosts({ ...q, limit: 100 })).catch((err: unknown) => {
+        slot(() => client.listPosts({ ...q, limit: LIMITS.pageSizeMax })).catch((err: unknown) => {
           firstError ??= err;
         }),
       ),

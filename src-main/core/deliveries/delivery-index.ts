@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { Store } from '../store/store';
 import { deliveriesFromBulk, type DeliveryLesson } from './lessons';
@@ -155,7 +156,11 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
             const l = lesson.listed;
             // Only a list filtered by nothing or by platform (which never changes) proves a row gone;
             // a status filter does not: the row may only have moved to another status.
-            if (l && l.query.status === undefined && lesson.deliveries.length < Number(l.query.limit ?? 50)) {
+            if (
+              l &&
+              l.query.status === undefined &&
+              lesson.deliveries.length < Number(l.query.limit ?? LIMITS.pageSizeDefault.posts)
+            ) {
               n += prune(scope, lesson.deliveries, l.query.platform ?? null, l.startedAt);
             }
             return n;

@@ -4,13 +4,13 @@ import { createInterface } from 'node:readline';
 import { formatLogLine, type LogLine, type LogStream } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
 import { createPrivateAppendStream } from '../private-files';
+import type { AgentProgram } from '../../../src-shared/settings';
 
-/** An agent's command: an executable and its arguments. Never a shell string. */
-export interface AgentCommand {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env?: Readonly<Record<string, string>>;
-}
+/**
+ * An agent's command as the `agentCommands` setting declares it (an executable and its arguments, never a
+ * shell string), plus the environment a caller may add.
+ */
+export type AgentCommand = Readonly<AgentProgram> & { readonly env?: Readonly<Record<string, string>> };
 
 export interface AgentProcessOptions {
   readonly command: AgentCommand;

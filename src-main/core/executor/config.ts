@@ -6,7 +6,7 @@ import type { ConfinementSource } from './confine/launch';
 import type { RetentionPolicy } from './prune';
 import type { StoreLike } from './journal';
 import type { ExecutorMedia } from './media-port';
-import type { MissedRunPolicy } from './occurrences';
+import type { MissedRunPolicy } from '../../../src-shared/settings';
 import type { ExecutorApi } from './ports';
 
 /** Everything an executor is built from; only the first six have no default. */

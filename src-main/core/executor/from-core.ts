@@ -1,7 +1,7 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../services';
-import type { Settings } from '../config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import { executorDataDir } from '../paths';
 import { errorText } from '../common/error-text';
 import { silentLogger } from '../common/logger';
@@ -29,7 +29,7 @@ export interface FromCoreOptions {
 
 /** Picks the agent type and its command from the settings' `agentCommands`. */
 export function chooseAgent(
-  commands: Readonly<Record<string, { command: string; args: readonly string[] }>>,
+  commands: Settings['agentCommands'],
   wanted?: string,
 ): { agentType: string; agent: AgentCommand | undefined } {
   const types = Object.keys(commands);

@@ -3,7 +3,6 @@ export type { ExecutorConfig, ExecutorSettings } from './config';
 export type { ExecutorState, ExecutorStatus, RunInfo, RunFailedEvent } from './executor-events';
 export type { Clock, ManualClock, PolledClock } from './clock';
 export type { JournalRun, JournalStep, ReasonCode, RunPhase, StoreLike } from './journal';
-export type { MissedRunPolicy } from './occurrences';
 export type { AgentCommand } from './agent-process';
 export type { AgentRunner } from './agent-runner';
 export type { ExecutorApi } from './ports';

@@ -1,13 +1,8 @@
 import type { Automation } from '../../../src-shared/api';
 import { errorText } from '../common/error-text';
 import type { JournalAutomation, JournalRun, NewRun, ReasonCode } from './journal';
-import {
-  nextOccurrence,
-  occurrencesBetween,
-  planOccurrences,
-  type MissedCode,
-  type MissedRunPolicy,
-} from './occurrences';
+import { nextOccurrence, occurrencesBetween, planOccurrences, type MissedCode } from './occurrences';
+import type { MissedRunPolicy } from '../../../src-shared/settings';
 
 /**
  * The executor's decisions about time, as pure functions of the automations, what the journal holds and

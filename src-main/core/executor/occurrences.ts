@@ -1,13 +1,10 @@
 import { Cron } from 'croner';
+import type { MissedRunPolicy } from '../../../src-shared/settings';
 
 export interface Schedule {
   readonly cron: string;
   readonly timezone: string;
 }
-
-/** How occurrences missed while the executor was asleep, stopped or paused are handled. */
-export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
-export type MissedRunPolicy = (typeof MISSED_RUN_POLICIES)[number];
 
 const cache = new Map<string, Cron>();
 

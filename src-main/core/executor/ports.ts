@@ -1,5 +1,6 @@
 import type { BodyOf, ResponseOf } from '../../../src-shared/api';
 import { NetworkError } from '../api/errors';
+import { isErrorCode, type ErrorCode } from '../../../src-shared/api/errors';
 import { retry, type RetryPolicy } from '../common/retry';
 
 /**
@@ -49,7 +50,8 @@ export interface ExecutorApi {
 export interface ErrorFacts {
   /** HTTP status, or undefined when no response arrived (connection refused, reset, timeout). */
   readonly status: number | undefined;
-  readonly code: string | undefined;
+  /** A code Postdesk knows, sent with an answer; any other is left in the message. */
+  readonly code: ErrorCode | undefined;
   readonly message: string;
 }
 
@@ -57,7 +59,7 @@ export function errorFacts(err: unknown): ErrorFacts {
   if (err && typeof err === 'object') {
     const e = err as { status?: unknown; code?: unknown; message?: unknown };
     const status = typeof e.status === 'number' ? e.status : undefined;
-    const code = typeof e.code === 'string' && status !== undefined ? e.code : undefined;
+    const code = isErrorCode(e.code) && status !== undefined ? e.code : undefined;
     return { status, code, message: typeof e.message === 'string' ? e.message : String(err) };
   }
   return { status: undefined, code: undefined, message: String(err) };
@@ -107,7 +109,7 @@ export function transientRetrier(baseMs: () => number): Retrier {
   return (fn, o) => retry(fn, transientRetry(baseMs(), o));
 }
 
-export const hasCode = (err: unknown, ...codes: string[]): boolean => {
+export const hasCode = (err: unknown, ...codes: readonly ErrorCode[]): boolean => {
   const { code } = errorFacts(err);
   return code !== undefined && codes.includes(code);
 };

@@ -1,6 +1,6 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Settings } from '../config/settings';
+import type { Settings } from '../../../src-shared/settings';
 import type { Clock } from './clock';
 import { TERMINAL_PHASES, type Journal } from './journal';
 

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Automation } from '../../../src-shared/api';
+import { LIMITS, type Automation } from '../../../src-shared/api';
 import type { Logger } from '../common/logger';
 import type { Clock } from './clock';
 import type { Journal, JournalRun } from './journal';
@@ -66,8 +66,8 @@ export class AutomationSync {
     const { api, journal } = this.d;
     const known = journal.identity();
     const body = {
-      name: this.d.name.slice(0, 100),
-      agent_type: this.d.agentType.slice(0, 50),
+      name: this.d.name.slice(0, LIMITS.executorName),
+      agent_type: this.d.agentType.slice(0, LIMITS.agentType),
       device_label: this.d.deviceLabel ?? hostname(),
       capabilities: {
         queues: ['local', 'legacy'],

@@ -171,7 +171,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
         return new UploadError(
           'service',
           file,
-          `${file}: the service refused the reservation (${err.code ?? 403}): the API key needs the media:write scope`,
+          `${file}: the service refused the reservation (${err.wireCode ?? 403}): the API key needs the media:write scope`,
           rec.assetId,
         );
       }

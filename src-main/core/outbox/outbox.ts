@@ -27,6 +27,8 @@ export const OUTBOX_STATES = [
   'failed',
 ] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
+/** Every state but `sent`: the entries `postdesk outbox` and `postdesk status` show. */
+export const OPEN_OUTBOX_STATES = OUTBOX_STATES.filter((s) => s !== 'sent');
 /** `bulk`: drafts and schedules, sent as a one-item bulk batch (idempotent by batch_id + item_key).
  *  `single`: publish-now (and posts with URL media), sent once through POST /api/cli/posts and reconciled. */
 export type OutboxKind = 'bulk' | 'single';
@@ -160,7 +162,7 @@ function toEntry(r: Row): OutboxEntry {
 }
 
 function failureOf(err: unknown): OutboxFailure {
-  if (err instanceof ApiError) return { message: err.message, status: err.status, code: err.code };
+  if (err instanceof ApiError) return { message: err.message, status: err.status, code: err.wireCode };
   return { message: errorText(err) };
 }
 

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import { create } from 'zustand';
 import type { Article, CreateArticleRequest, CreateArticleResponse } from '../../../src-shared/api/articles';
 import type { BridgeResult } from '../../../src-shared/ipc';
@@ -16,7 +17,7 @@ export const useArticlesStore = create<ArticlesState>()((set, get) => ({
   saving: null,
   async load() {
     set({ articles: loading(get().articles) });
-    const r = await settle(() => bridge().articles.list({ limit: 100 }));
+    const r = await settle(() => bridge().articles.list({ limit: LIMITS.pageSizeMax }));
     set({ articles: settleInto(get().articles, r.ok ? { ok: true, value: r.value.articles } : r) });
   },
   async create(request) {

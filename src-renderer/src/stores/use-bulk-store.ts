@@ -1,3 +1,4 @@
+import { LIMITS } from '../../../src-shared/api/limits';
 import { create } from 'zustand';
 import type { BulkResult } from '../../../src-shared/api/bulk';
 import type {
@@ -83,7 +84,7 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
   async inspect(batchId) {
     const prev = get().inspected[batchId] ?? idle<BulkResult>();
     set({ inspected: { ...get().inspected, [batchId]: loading(prev) } });
-    const r = await settle(() => bridge().bulk.inspect({ batch_id: batchId, limit: 100 }));
+    const r = await settle(() => bridge().bulk.inspect({ batch_id: batchId, limit: LIMITS.pageSizeMax }));
     set({ inspected: { ...get().inspected, [batchId]: settleInto(prev, r) } });
   },
   async resubmitFailed(batchId) {

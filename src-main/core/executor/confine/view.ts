@@ -1,7 +1,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { AgentConfinementMode } from '../../config/settings';
+import type { AgentConfinementMode } from '../../../../src-shared/settings';
 
 /** What a confined agent may reach: from the user's settings and this run, never from the service. */
 export interface ConfinementPolicy {

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AgentCommand, BridgeError, SettingsPatch, SettingsView } from '../../../../src-shared/ipc';
+import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../../src-shared/settings';
 import { issuesByField } from '../../app/describe-error';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
@@ -14,9 +15,8 @@ import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
 
-type Policy = SettingsView['missed_run_policy'];
 /** A Record so a policy added to the contract must get its words here. */
-const POLICY_TEXT: Readonly<Record<Policy, { label: string; note: string }>> = {
+const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
   latest: { label: 'Run the latest', note: 'After a gap, run only the most recent missed occurrence.' },
   skip: {
     label: 'Skip',
@@ -24,7 +24,7 @@ const POLICY_TEXT: Readonly<Record<Policy, { label: string; note: string }>> = {
   },
   all: { label: 'Run all', note: 'Run every missed occurrence, oldest first.' },
 };
-const POLICIES = (Object.keys(POLICY_TEXT) as Policy[]).map((value) => ({ value, ...POLICY_TEXT[value] }));
+const POLICIES = MISSED_RUN_POLICIES.map((value) => ({ value, ...POLICY_TEXT[value] }));
 
 /** The form's text state; parsed into a patch of only what changed. */
 interface Draft {
@@ -33,7 +33,8 @@ interface Draft {
   proxy_url: string;
   executor_name: string;
   concurrency: string;
-  missed_run_policy: SettingsView['missed_run_policy'];
+  missed_run_policy: MissedRunPolicy;
+  grace_window_minutes: string;
   agent_commands: { agent_type: string; command: string; args: string }[];
   ffmpeg_path: string;
   ffprobe_path: string;
@@ -47,6 +48,7 @@ const toDraft = (s: SettingsView): Draft => ({
   executor_name: s.executor_name ?? '',
   concurrency: String(s.concurrency),
   missed_run_policy: s.missed_run_policy,
+  grace_window_minutes: String(s.grace_window_minutes),
   agent_commands: s.agent_commands.map((c) => ({
     agent_type: c.agent_type,
     command: c.command,
@@ -75,6 +77,8 @@ function patchOf(d: Draft, s: SettingsView): SettingsPatch {
   if ((d.executor_name.trim() || null) !== s.executor_name) p.executor_name = d.executor_name.trim() || null;
   if (Number(d.concurrency) !== s.concurrency) p.concurrency = Number(d.concurrency);
   if (d.missed_run_policy !== s.missed_run_policy) p.missed_run_policy = d.missed_run_policy;
+  if (Number(d.grace_window_minutes) !== s.grace_window_minutes)
+    p.grace_window_minutes = Number(d.grace_window_minutes);
   const commands = commandsOf(d);
   if (JSON.stringify(commands) !== JSON.stringify(s.agent_commands)) p.agent_commands = commands;
   if ((d.ffmpeg_path.trim() || null) !== s.ffmpeg_path) p.ffmpeg_path = d.ffmpeg_path.trim() || null;
@@ -239,6 +243,31 @@ function SettingsForm({
               </label>
             ))}
           </fieldset>
+          <div className="form-grid">
+            <div className="field">
+              <label className="field__label" htmlFor="settings-grace">
+                Grace window (minutes)
+              </label>
+              <input
+                id="settings-grace"
+                className="input"
+                type="number"
+                min={0}
+                max={24 * 60}
+                value={draft.grace_window_minutes}
+                onChange={(e) => set('grace_window_minutes', e.target.value)}
+                aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
+                aria-describedby="settings-grace-hint"
+              />
+              <span className="field__hint" id="settings-grace-hint">
+                {fieldErrors.grace_window_minutes ? (
+                  <span className="field__error">{fieldErrors.grace_window_minutes}</span>
+                ) : (
+                  'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
+                )}
+              </span>
+            </div>
+          </div>
           <AgentCommands
             value={draft.agent_commands}
             onChange={(v) => set('agent_commands', v)}

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { SettingsPatch, SettingsView, UpdatePhase, UpdateState } from '../../../../src-shared/ipc';
+import { UPDATE_CHANNELS, type UpdateChannel } from '../../../../src-shared/settings';
 import { formatBytes } from '../../../../src-shared/format-bytes';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
@@ -39,10 +40,9 @@ const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; no
   error: { label: 'error', tone: 'failed', note: 'The last check or download failed.' },
 };
 
-const CHANNELS = [
-  { value: 'stable', label: 'Stable' },
-  { value: 'beta', label: 'Beta' },
-] as const;
+/** A Record so a channel added to the contract must get its label here. */
+const CHANNEL_LABEL: Readonly<Record<UpdateChannel, string>> = { stable: 'Stable', beta: 'Beta' };
+const CHANNELS = UPDATE_CHANNELS.map((value) => ({ value, label: CHANNEL_LABEL[value] }));
 
 /**
  * When the downloaded version installs, in words: at the next quit, after the work in progress, or now.

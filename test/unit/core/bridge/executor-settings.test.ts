@@ -8,7 +8,8 @@ import {
   applyExecutorSettings,
   followExecutorSettings,
 } from '../../../../src-main/core/bridge/executor-port';
-import { Settings, type SettingsPatch } from '../../../../src-main/core/config/settings';
+import type { SettingsPatch } from '../../../../src-main/core/config/settings';
+import { Settings } from '../../../../src-shared/settings';
 import { Executor } from '../../../../src-main/core/executor/executor';
 import type { SettingsService } from '../../../../src-main/core/services';
 import { openStore, type Store } from '../../../../src-main/core/store/store';

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { LIMITS, LOCAL_PATH_MAX as PATH_MAX } from './api/limits';
+
+/** The executor's policy for runs missed while it was off: run the latest, skip them, or run them all. */
+export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
+export type MissedRunPolicy = (typeof MISSED_RUN_POLICIES)[number];
+
+/** Which releases the desktop app updates from. */
+export const UPDATE_CHANNELS = ['stable', 'beta'] as const;
+export const UpdateChannel = z.enum(UPDATE_CHANNELS);
+export type UpdateChannel = z.infer<typeof UpdateChannel>;
+
+/** A folder on this computer: absolute, or under the home folder (`~/…`). */
+export const LocalFolderPath = z
+  .string()
+  .trim()
+  .min(1)
+  .max(PATH_MAX)
+  .regex(/^(\/|~\/|[A-Za-z]:[\\/]|\\\\)/, 'must be a full path (like /home/me/clips or ~/clips)');
+
+export const AgentType = z.string().min(1).max(LIMITS.agentType);
+export const AutomationId = z.string().min(1).max(200);
+const AgentArgs = z.array(z.string().max(PATH_MAX)).max(100);
+/** How an agent type is started by the executor: the program, run without a shell, and its arguments. */
+export const AgentProgram = z.object({
+  command: z.string().min(1).max(PATH_MAX),
+  args: AgentArgs.default([]),
+});
+export type AgentProgram = z.infer<typeof AgentProgram>;
+
+/** The agent commands the page lists, one per agent type. */
+export const AgentCommand = z.object({
+  agent_type: AgentType,
+  command: AgentProgram.shape.command,
+  args: AgentArgs,
+});
+export type AgentCommand = z.infer<typeof AgentCommand>;
+export const AGENT_COMMANDS_MAX = 50;
+export const AUTOMATION_FOLDERS_MAX = 500;
+
+/**
+ * How agent programs are confined: `auto` confines where the OS offers a way (bubblewrap on Linux,
+ * sandbox-exec on macOS) and says in the run log when it cannot; `required` fails such a run instead.
+ */
+export const AGENT_CONFINEMENT_MODES = ['off', 'auto', 'required'] as const;
+export type AgentConfinementMode = (typeof AGENT_CONFINEMENT_MODES)[number];
+
+const HttpUrl = z.url({ protocol: /^https?$/ });
+const ToolPath = z.string().trim().min(1).max(PATH_MAX);
+const atMost =
+  (n: number) =>
+  (r: Readonly<Record<string, unknown>>): boolean =>
+    Object.keys(r).length <= n;
+
+/**
+ * Every user setting, with its default, under the name the local store keeps it by. This is the one
+ * declaration: the bridge's `SettingsView` (src-shared/ipc/settings.ts) is derived from it and
+ * `PAGE_SETTINGS` below, and `postdesk config` lists these keys.
+ */
+export const Settings = z.object({
+  /** The service. Null until chosen: `--base-url`, `postdesk config set baseUrl …` or `--sandbox`. */
+  baseUrl: HttpUrl.nullable().default(null),
+  /** Fallback host tried when the base host cannot be connected to. */
+  aliasUrl: HttpUrl.nullable().default(null),
+  proxyUrl: z.url().nullable().default(null),
+  executorName: z.string().min(1).max(LIMITS.executorName).nullable().default(null),
+  agentCommands: z
+    .record(AgentType, AgentProgram)
+    .refine(atMost(AGENT_COMMANDS_MAX), `at most ${AGENT_COMMANDS_MAX} agent types`)
+    .default({}),
+  /** How many automation runs the executor runs at once. */
+  concurrency: z.number().int().min(1).max(16).default(1),
+  /** Runs missed while the machine was off: run the latest, skip them, or run them all. */
+  missedRunPolicy: z.enum(MISSED_RUN_POLICIES).default('latest'),
+  /** How late a run may start and still count as on time. */
+  graceWindowMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(15),
+  updateChannel: UpdateChannel.default('stable'),
+  /** Start Postdesk (in the tray) at login; off by default. The desktop app applies it. */
+  startAtLogin: z.boolean().default(false),
+  /** An ffmpeg/ffprobe binary to use; null: the one shipped with Postdesk, else the first on PATH. */
+  ffmpegPath: ToolPath.nullable().default(null),
+  ffprobePath: ToolPath.nullable().default(null),
+  /**
+   * The built-in folder agent's folder per automation id (`~/` allowed). Only the user sets it, here or in
+   * Settings: nothing the service sends (instructions, skills) names a folder.
+   */
+  automationFolders: z
+    .record(AutomationId, LocalFolderPath)
+    .refine(atMost(AUTOMATION_FOLDERS_MAX), `at most ${AUTOMATION_FOLDERS_MAX} folders`)
+    .default({}),
+  agentConfinement: z.enum(AGENT_CONFINEMENT_MODES).default('auto'),
+  /** A confined agent's network: open by default, since agents call model APIs. */
+  agentNetwork: z.boolean().default(true),
+  /** Automations (by id) whose folder a confined agent may write to; every other folder is read-only. */
+  agentWritableFolders: z.array(AutomationId).max(AUTOMATION_FOLDERS_MAX).default([]),
+  /** More paths a confined agent may read, such as where the agent program is installed under home. */
+  agentReadPaths: z.array(LocalFolderPath).max(100).default([]),
+  /** Run directories older than this are removed; failed runs are kept for `failedRunRetentionDays`. */
+  runRetentionDays: z.number().int().min(1).max(3650).default(14),
+  failedRunRetentionDays: z.number().int().min(1).max(3650).default(30),
+  /** At most this many run directories are kept: beyond it the oldest go, failed runs last. */
+  runRetentionCount: z.number().int().min(10).max(100_000).default(500),
+});
+export type Settings = z.infer<typeof Settings>;
+export type SettingKey = keyof Settings;
+export const SETTING_KEYS = Object.keys(Settings.shape) as SettingKey[];
+
+/**
+ * The settings the page shows, each under the snake_case of its name. `edit`: the page changes it.
+ * `confirm`: it decides which programs Postdesk runs, which files it publishes or where the API key goes,
+ * so a change from the page is applied only once the user confirms it outside the page (the desktop app's
+ * own dialog, or the terminal that started `postdesk web`); `postdesk config set` changes them directly.
+ * A setting not listed here stays off the page: only `postdesk config` shows and sets it.
+ */
+export const PAGE_SETTINGS = {
+  baseUrl: 'confirm',
+  aliasUrl: 'confirm',
+  proxyUrl: 'confirm',
+  executorName: 'edit',
+  agentCommands: 'confirm',
+  concurrency: 'edit',
+  missedRunPolicy: 'edit',
+  graceWindowMinutes: 'edit',
+  startAtLogin: 'edit',
+  updateChannel: 'edit',
+  ffmpegPath: 'confirm',
+  ffprobePath: 'confirm',
+  automationFolders: 'confirm',
+} as const satisfies { readonly [K in SettingKey]?: 'edit' | 'confirm' };
