@@ -189,6 +189,32 @@ export interface FakeFrame {
   url: string;
 }
 
+type Handler = (...args: never[]) => unknown;
+
+/**
+ * A window's session: it keeps the handlers and protocols the window set on it, so a test can call
+ * them as Electron would.
+ */
+export class FakeSession {
+  permissionRequestHandler: Handler | null = null;
+  permissionCheckHandler: Handler | null = null;
+  headersReceivedListener: Handler | null = null;
+  readonly protocols = new Map<string, (request: { url: string }) => unknown>();
+  setPermissionRequestHandler(handler: Handler | null): void {
+    this.permissionRequestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: Handler | null): void {
+    this.permissionCheckHandler = handler;
+  }
+  readonly webRequest = {
+    onHeadersReceived: (listener: Handler | null) => void (this.headersReceivedListener = listener),
+  };
+  readonly protocol = {
+    handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
+      void this.protocols.set(scheme, handler),
+  };
+}
+
 /**
  * A window's webContents: it records what the window set up (handlers, protocols) and the URLs it
  * loaded; a loaded URL becomes its main frame's URL, as after a navigation.
@@ -197,17 +223,12 @@ export class FakeWebContents extends EventEmitter {
   readonly loaded: string[] = [];
   readonly sent: Array<{ channel: string; payload: unknown }> = [];
   readonly mainFrame: FakeFrame = { url: '' };
-  readonly protocols = new Map<string, (request: { url: string }) => unknown>();
+  readonly session = new FakeSession();
   windowOpenHandler: ((details: { url: string }) => unknown) | null = null;
-  readonly session = {
-    setPermissionRequestHandler: () => undefined,
-    setPermissionCheckHandler: () => undefined,
-    webRequest: { onHeadersReceived: () => undefined },
-    protocol: {
-      handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
-        void this.protocols.set(scheme, handler),
-    },
-  };
+  /** The protocols handled on its session. */
+  get protocols(): Map<string, (request: { url: string }) => unknown> {
+    return this.session.protocols;
+  }
   setWindowOpenHandler(handler: (details: { url: string }) => unknown): void {
     this.windowOpenHandler = handler;
   }
@@ -231,7 +252,8 @@ export class FakeBrowserWindow extends EventEmitter {
   destroyed = false;
   readonly calls = { show: 0, hide: 0, focus: 0, restore: 0 };
 
-  constructor() {
+  /** `options` are kept as given (the window's size, its webPreferences). */
+  constructor(readonly options: Readonly<Record<string, unknown>> = {}) {
     super();
     state.windows.push(this);
   }
@@ -307,6 +329,8 @@ interface FakeState {
   openDialogAnswer: string[];
   /** Folders and files handed to `shell.openPath`. */
   openedPaths: string[];
+  /** URLs handed to `shell.openExternal`. */
+  openedExternal: string[];
 }
 
 const state: FakeState = {
@@ -322,6 +346,7 @@ const state: FakeState = {
   messageBoxAnswer: null,
   openDialogAnswer: [],
   openedPaths: [],
+  openedExternal: [],
 };
 
 function makeModule() {
@@ -354,7 +379,7 @@ function makeModule() {
     },
     session: { fromPartition: () => ({}) },
     shell: {
-      openExternal: async () => {},
+      openExternal: async (url: string) => void state.openedExternal.push(url),
       openPath: async (path: string) => {
         state.openedPaths.push(path);
         // Electron answers with an error message, empty when the folder opened.
@@ -426,6 +451,7 @@ export const electronFake = {
     state.messageBoxAnswer = null;
     state.openDialogAnswer = [];
     state.openedPaths.length = 0;
+    state.openedExternal.length = 0;
     FakeNotification.supported = true;
   },
 };
