@@ -296,6 +296,32 @@ export class FakeBrowserWindow extends EventEmitter {
   }
 }
 
+/** What main's handler gets as the event of a renderer's invoke: no window stands behind this preload. */
+const RENDERER_EVENT = Object.freeze({ sender: null, senderFrame: null });
+
+/**
+ * The renderer's `ipcRenderer`. `invoke` reaches the handler main registered with `ipcMain.handle`, its
+ * input and answer cloned as Electron clones them, and fails as Electron does when main has none; `on`
+ * listeners are kept by channel, and main's messages arrive with `emit(channel, event, payload)`.
+ */
+export class FakeIpcRenderer extends EventEmitter {
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    state.rendererInvoked.push({ channel, args });
+    const handler = state.ipcHandlers.get(channel);
+    const failed = (why: string) => new Error(`Error invoking remote method '${channel}': ${why}`);
+    if (!handler) throw failed(`Error: No handler registered for '${channel}'`);
+    const input = structuredClone(args);
+    try {
+      return structuredClone(await handler(RENDERER_EVENT, ...input));
+    } catch (error) {
+      throw failed(String(error));
+    }
+  }
+  send(channel: string, ...args: unknown[]): void {
+    state.rendererSent.push({ channel, args });
+  }
+}
+
 type RequestOptions = http.RequestOptions & { protocol?: string; redirect?: string; session?: unknown };
 
 /**
@@ -331,6 +357,13 @@ interface FakeState {
   openedPaths: string[];
   /** URLs handed to `shell.openExternal`. */
   openedExternal: string[];
+  /** What a preload handed the page through `contextBridge.exposeInMainWorld`, by key. */
+  exposed: Map<string, unknown>;
+  /** A renderer's `ipcRenderer.invoke` and `send` calls, in order. */
+  rendererInvoked: Array<{ channel: string; args: unknown[] }>;
+  rendererSent: Array<{ channel: string; args: unknown[] }>;
+  /** The paths `webUtils.getPathForFile` knows: the files the user really dropped or picked. */
+  filePaths: Map<object, string>;
 }
 
 const state: FakeState = {
@@ -347,6 +380,10 @@ const state: FakeState = {
   openDialogAnswer: [],
   openedPaths: [],
   openedExternal: [],
+  exposed: new Map(),
+  rendererInvoked: [],
+  rendererSent: [],
+  filePaths: new Map(),
 };
 
 function makeModule() {
@@ -411,6 +448,20 @@ function makeModule() {
       },
       removeHandler: (channel: string) => void state.ipcHandlers.delete(channel),
     },
+    // The renderer side, as a preload sees it.
+    contextBridge: {
+      exposeInMainWorld: (key: string, api: unknown) => void state.exposed.set(key, api),
+    },
+    ipcRenderer: new FakeIpcRenderer(),
+    webUtils: {
+      /** Like Electron: a File the user chose has its path, any other File none, and a non-File throws. */
+      getPathForFile: (file: object): string => {
+        const path = state.filePaths.get(file);
+        if (path !== undefined) return path;
+        if (file instanceof File) return '';
+        throw new TypeError('Error processing argument at index 0, conversion failure from object');
+      },
+    },
   };
 }
 
@@ -438,6 +489,7 @@ export const electronFake = {
       app: fresh.app,
       powerMonitor: fresh.powerMonitor,
       autoUpdater: fresh.autoUpdater,
+      ipcRenderer: fresh.ipcRenderer,
     });
     state.trays.length = 0;
     state.notifications.length = 0;
@@ -452,6 +504,10 @@ export const electronFake = {
     state.openDialogAnswer = [];
     state.openedPaths.length = 0;
     state.openedExternal.length = 0;
+    state.exposed.clear();
+    state.rendererInvoked.length = 0;
+    state.rendererSent.length = 0;
+    state.filePaths.clear();
     FakeNotification.supported = true;
   },
 };
