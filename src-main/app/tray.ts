@@ -44,6 +44,7 @@ export function trayTooltip(inputs: TrayInputs): string {
   if (inputs.unseenFailures > 0) parts.push(plural(inputs.unseenFailures, 'new failure', 'new failures'));
   if (inputs.executorError !== null) parts.push('executor error');
   if (inputs.executor === 'paused') parts.push('executor paused');
+  if (inputs.executor === 'registering') parts.push('executor registering');
   if (inputs.activeRuns.length > 0)
     parts.push(plural(inputs.activeRuns.length, 'run', 'runs') + ' in progress');
   if (inputs.activeUploads > 0)
@@ -91,6 +92,8 @@ export function buildTrayMenuTemplate(inputs: TrayInputs): readonly TrayMenuItem
       ? { type: 'normal', label: 'Resume executor', enabled: canControl, action: 'resume' }
       : { type: 'normal', label: 'Pause executor', enabled: canControl, action: 'pause' },
   );
+  if (inputs.executor === 'registering')
+    items.push({ type: 'normal', label: 'Executor registering with the service…', enabled: false });
 
   const runs = inputs.activeRuns;
   if (runs.length > 0) {

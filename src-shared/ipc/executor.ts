@@ -4,7 +4,8 @@ import { event, invoke } from './define';
 import { NoInput } from './common';
 
 export const ExecutorStatus = z.object({
-  state: z.enum(['stopped', 'idle', 'running', 'paused']),
+  /** `registering`: started, not yet known to the service, trying again until it answers. */
+  state: z.enum(['stopped', 'registering', 'idle', 'running', 'paused']),
   executor_id: z.string().nullable(),
   name: z.string().nullable(),
   last_sync_at: DateTime.nullable(),

@@ -1,7 +1,7 @@
 // A stand-in agent for the executor's tests. It reads the run directory the executor prepared and behaves
-// as `--mode` says: ok, fail, hang, too-long, video, slow, env. Steps go to stdout as `::step` lines.
+// as `--mode` says: ok, fail, hang, too-long, video, slow, env, wait. Steps go to stdout as `::step` lines.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -43,6 +43,17 @@ if (mode === 'hang') {
   await sleep(600_000);
 }
 if (mode === 'slow') await sleep(Number(opt('ms', '1000')));
+if (mode === 'wait') {
+  // Held until the test writes the gate file: `fail` fails the run, anything else lets it go on as `ok`.
+  const gate = opt('gate');
+  writeFileSync(`${gate}.waiting`, String(process.pid));
+  while (!existsSync(gate)) await sleep(10);
+  if (readFileSync(gate, 'utf8').trim() === 'fail') {
+    step('think', 'failed', 'released to fail');
+    console.error('the test failed this run');
+    process.exit(3);
+  }
+}
 if (mode === 'env') writeFileSync(join(runDir, 'env.json'), JSON.stringify(process.env));
 step('think', 'completed');
 

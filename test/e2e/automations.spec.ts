@@ -6,6 +6,11 @@ import { sandboxApi } from './support/web-host';
 // The repository's stand-in agent, slowed so each step is on screen long enough to be seen arriving.
 const AGENT = fileURLToPath(new URL('../agents/test-agent.mjs', import.meta.url));
 
+// The host is shared with the other flows: the agent command set below goes back to the default.
+test.afterAll(async ({ host }) => {
+  await host.cli(['config', 'unset', 'agentCommands']);
+});
+
 test('an automation run shows its steps arrive live, then its outcome', async ({ app: page, host }) => {
   const args = [AGENT, '--mode', 'slow', '--ms', '2500'];
   // The page may not choose what Postdesk runs: without a terminal to confirm it in, the change is refused.

@@ -7,10 +7,12 @@
  * made) so tests assert on behaviour, and emits events the way Electron does.
  */
 import { EventEmitter } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { Module, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 
 /** An Electron-style event: `preventDefault()` marks it. */
@@ -187,6 +189,32 @@ export interface FakeFrame {
   url: string;
 }
 
+type Handler = (...args: never[]) => unknown;
+
+/**
+ * A window's session: it keeps the handlers and protocols the window set on it, so a test can call
+ * them as Electron would.
+ */
+export class FakeSession {
+  permissionRequestHandler: Handler | null = null;
+  permissionCheckHandler: Handler | null = null;
+  headersReceivedListener: Handler | null = null;
+  readonly protocols = new Map<string, (request: { url: string }) => unknown>();
+  setPermissionRequestHandler(handler: Handler | null): void {
+    this.permissionRequestHandler = handler;
+  }
+  setPermissionCheckHandler(handler: Handler | null): void {
+    this.permissionCheckHandler = handler;
+  }
+  readonly webRequest = {
+    onHeadersReceived: (listener: Handler | null) => void (this.headersReceivedListener = listener),
+  };
+  readonly protocol = {
+    handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
+      void this.protocols.set(scheme, handler),
+  };
+}
+
 /**
  * A window's webContents: it records what the window set up (handlers, protocols) and the URLs it
  * loaded; a loaded URL becomes its main frame's URL, as after a navigation.
@@ -195,17 +223,12 @@ export class FakeWebContents extends EventEmitter {
   readonly loaded: string[] = [];
   readonly sent: Array<{ channel: string; payload: unknown }> = [];
   readonly mainFrame: FakeFrame = { url: '' };
-  readonly protocols = new Map<string, (request: { url: string }) => unknown>();
+  readonly session = new FakeSession();
   windowOpenHandler: ((details: { url: string }) => unknown) | null = null;
-  readonly session = {
-    setPermissionRequestHandler: () => undefined,
-    setPermissionCheckHandler: () => undefined,
-    webRequest: { onHeadersReceived: () => undefined },
-    protocol: {
-      handle: (scheme: string, handler: (request: { url: string }) => unknown) =>
-        void this.protocols.set(scheme, handler),
-    },
-  };
+  /** The protocols handled on its session. */
+  get protocols(): Map<string, (request: { url: string }) => unknown> {
+    return this.session.protocols;
+  }
   setWindowOpenHandler(handler: (details: { url: string }) => unknown): void {
     this.windowOpenHandler = handler;
   }
@@ -229,7 +252,8 @@ export class FakeBrowserWindow extends EventEmitter {
   destroyed = false;
   readonly calls = { show: 0, hide: 0, focus: 0, restore: 0 };
 
-  constructor() {
+  /** `options` are kept as given (the window's size, its webPreferences). */
+  constructor(readonly options: Readonly<Record<string, unknown>> = {}) {
     super();
     state.windows.push(this);
   }
@@ -272,6 +296,32 @@ export class FakeBrowserWindow extends EventEmitter {
   }
 }
 
+/** What main's handler gets as the event of a renderer's invoke: no window stands behind this preload. */
+const RENDERER_EVENT = Object.freeze({ sender: null, senderFrame: null });
+
+/**
+ * The renderer's `ipcRenderer`. `invoke` reaches the handler main registered with `ipcMain.handle`, its
+ * input and answer cloned as Electron clones them, and fails as Electron does when main has none; `on`
+ * listeners are kept by channel, and main's messages arrive with `emit(channel, event, payload)`.
+ */
+export class FakeIpcRenderer extends EventEmitter {
+  async invoke(channel: string, ...args: unknown[]): Promise<unknown> {
+    state.rendererInvoked.push({ channel, args });
+    const handler = state.ipcHandlers.get(channel);
+    const failed = (why: string) => new Error(`Error invoking remote method '${channel}': ${why}`);
+    if (!handler) throw failed(`Error: No handler registered for '${channel}'`);
+    const input = structuredClone(args);
+    try {
+      return structuredClone(await handler(RENDERER_EVENT, ...input));
+    } catch (error) {
+      throw failed(String(error));
+    }
+  }
+  send(channel: string, ...args: unknown[]): void {
+    state.rendererSent.push({ channel, args });
+  }
+}
+
 type RequestOptions = http.RequestOptions & { protocol?: string; redirect?: string; session?: unknown };
 
 /**
@@ -296,6 +346,8 @@ interface FakeState {
   windows: FakeBrowserWindow[];
   menus: FakeMenu[];
   netRequests: string[];
+  /** URLs given to `net.fetch`. */
+  fetched: string[];
   /** Message boxes shown (their options), and the button label the user will click next (default the first). */
   messageBoxes: { message: string; detail?: string; buttons: string[] }[];
   messageBoxAnswer: string | null;
@@ -303,6 +355,15 @@ interface FakeState {
   openDialogAnswer: string[];
   /** Folders and files handed to `shell.openPath`. */
   openedPaths: string[];
+  /** URLs handed to `shell.openExternal`. */
+  openedExternal: string[];
+  /** What a preload handed the page through `contextBridge.exposeInMainWorld`, by key. */
+  exposed: Map<string, unknown>;
+  /** A renderer's `ipcRenderer.invoke` and `send` calls, in order. */
+  rendererInvoked: Array<{ channel: string; args: unknown[] }>;
+  rendererSent: Array<{ channel: string; args: unknown[] }>;
+  /** The paths `webUtils.getPathForFile` knows: the files the user really dropped or picked. */
+  filePaths: Map<object, string>;
 }
 
 const state: FakeState = {
@@ -313,10 +374,16 @@ const state: FakeState = {
   windows: [],
   menus: [],
   netRequests: [],
+  fetched: [],
   messageBoxes: [],
   messageBoxAnswer: null,
   openDialogAnswer: [],
   openedPaths: [],
+  openedExternal: [],
+  exposed: new Map(),
+  rendererInvoked: [],
+  rendererSent: [],
+  filePaths: new Map(),
 };
 
 function makeModule() {
@@ -339,10 +406,17 @@ function makeModule() {
       createFromPath: (path: string) => new FakeNativeImage(path),
       createEmpty: () => new FakeNativeImage(''),
     },
-    net: { request: netRequest },
+    net: {
+      request: netRequest,
+      /** `net.fetch` of a file:// URL (what the media protocol serves): the file, as Electron reads it. */
+      fetch: async (url: string): Promise<Response> => {
+        state.fetched.push(url);
+        return new Response(new Uint8Array(await readFile(fileURLToPath(url))), { status: 200 });
+      },
+    },
     session: { fromPartition: () => ({}) },
     shell: {
-      openExternal: async () => {},
+      openExternal: async (url: string) => void state.openedExternal.push(url),
       openPath: async (path: string) => {
         state.openedPaths.push(path);
         // Electron answers with an error message, empty when the folder opened.
@@ -366,9 +440,27 @@ function makeModule() {
       }),
     },
     ipcMain: {
-      handle: (channel: string, handler: (...args: unknown[]) => unknown) =>
-        void state.ipcHandlers.set(channel, handler),
+      /** Like Electron, a second handler for a channel throws. */
+      handle: (channel: string, handler: (...args: unknown[]) => unknown) => {
+        if (state.ipcHandlers.has(channel))
+          throw new Error(`Attempted to register a second handler for '${channel}'`);
+        state.ipcHandlers.set(channel, handler);
+      },
       removeHandler: (channel: string) => void state.ipcHandlers.delete(channel),
+    },
+    // The renderer side, as a preload sees it.
+    contextBridge: {
+      exposeInMainWorld: (key: string, api: unknown) => void state.exposed.set(key, api),
+    },
+    ipcRenderer: new FakeIpcRenderer(),
+    webUtils: {
+      /** Like Electron: a File the user chose has its path, any other File none, and a non-File throws. */
+      getPathForFile: (file: object): string => {
+        const path = state.filePaths.get(file);
+        if (path !== undefined) return path;
+        if (file instanceof File) return '';
+        throw new TypeError('Error processing argument at index 0, conversion failure from object');
+      },
     },
   };
 }
@@ -397,18 +489,25 @@ export const electronFake = {
       app: fresh.app,
       powerMonitor: fresh.powerMonitor,
       autoUpdater: fresh.autoUpdater,
+      ipcRenderer: fresh.ipcRenderer,
     });
     state.trays.length = 0;
     state.notifications.length = 0;
     state.windows.length = 0;
     state.menus.length = 0;
     state.netRequests.length = 0;
+    state.fetched.length = 0;
     state.ipcHandlers.clear();
     state.privilegedSchemes.length = 0;
     state.messageBoxes.length = 0;
     state.messageBoxAnswer = null;
     state.openDialogAnswer = [];
     state.openedPaths.length = 0;
+    state.openedExternal.length = 0;
+    state.exposed.clear();
+    state.rendererInvoked.length = 0;
+    state.rendererSent.length = 0;
+    state.filePaths.clear();
     FakeNotification.supported = true;
   },
 };

@@ -1,8 +1,12 @@
 /**
  * Stand-ins for the core services the shell drives (executor, upload queue, connection, settings), shaped
  * by src-main/app/capabilities.ts. They keep a record of the calls made, and behave like the real
- * thing where the shell depends on it: `stop` resolves only once the active runs have ended or the grace
- * period has elapsed, and it does not fail leftovers itself (the shell's backstop must).
+ * thing where the shell depends on it. FakeExecutor passes the same suite as the real ExecutorHost over a
+ * real executor (test/helpers/executor-control-contract.ts): `stop` resolves once the active runs have
+ * ended, or at the grace period by cancelling them (each fails with the stop's reason); `failRun` ends a
+ * run and reports it failed. A run started with `survivesCancel` is one the executor cannot end (an agent
+ * that outlives the kill): `stop` then hangs on it, as the real one does, and only the shell's backstop
+ * (`failRun`) ends it.
  */
 import type {
   ActiveRun,
@@ -21,13 +25,15 @@ import { Emitter } from '../../src-main/core/common/events';
 
 export { MemoryLog, type LogEntry } from './memory-log';
 
-type Work = { item: ActiveRun; done: () => void; ended: Promise<void> };
+type Work = { item: ActiveRun; done: () => void; ended: Promise<void>; survivesCancel: boolean };
 
-function work(item: ActiveRun): Work {
+function work(item: ActiveRun, survivesCancel = false): Work {
   let done = (): void => {};
   const ended = new Promise<void>((resolve) => (done = resolve));
-  return { item, done, ended };
+  return { item, done, ended, survivesCancel };
 }
+
+const graceText = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -50,10 +56,10 @@ export class FakeExecutor implements ExecutorControl {
   readonly onDidFailRun = this.failed.event;
   readonly onDidMissRun = this.missed.event;
 
-  /** A run starts; it ends when `finishRun` is called. */
-  startRun(id: string, name: string): void {
+  /** A run starts; it ends when `finishRun` is called (or it is cancelled, unless `survivesCancel`). */
+  startRun(id: string, name: string, o: Readonly<{ survivesCancel?: boolean }> = {}): void {
     if (this.stopped || this.paused) throw new Error('a stopped or paused executor starts no run');
-    this.runs.set(id, work({ id, name }));
+    this.runs.set(id, work({ id, name }, o.survivesCancel));
     this.changed.fire();
   }
 
@@ -90,7 +96,8 @@ export class FakeExecutor implements ExecutorControl {
     this.calls.runMissed.push(reason);
   }
   state(): ExecutorState {
-    if (this.stopped) return 'stopped';
+    // Like the executor: runs still finishing during a stop show as running.
+    if (this.stopped) return this.runs.size > 0 ? 'running' : 'stopped';
     if (this.paused) return 'paused';
     return this.runs.size > 0 ? 'running' : 'idle';
   }
@@ -104,11 +111,22 @@ export class FakeExecutor implements ExecutorControl {
     this.calls.stop.push({ ...opts });
     this.stopped = true;
     this.changed.fire();
-    await Promise.race([Promise.all([...this.runs.values()].map((w) => w.ended)), wait(opts.graceMs)]);
+    const ended = Promise.all([...this.runs.values()].map((w) => w.ended));
+    const expired = await Promise.race([ended.then(() => false), wait(opts.graceMs).then(() => true)]);
+    if (!expired) return;
+    const why = `${opts.reason} and the run did not finish within the ${graceText(opts.graceMs)} grace period`;
+    for (const w of [...this.runs.values()]) if (!w.survivesCancel) this.fail(w, why);
+    await ended;
   }
   async failRun(id: string, reason: string): Promise<void> {
     this.calls.failRun.push({ id, reason });
-    this.finishRun(id);
+    const w = this.runs.get(id);
+    if (w) this.fail(w, reason);
+  }
+
+  private fail(w: Work, error: string): void {
+    this.finishRun(w.item.id);
+    this.failed.fire({ runId: w.item.id, automationName: w.item.name, error });
   }
 }
 

@@ -233,7 +233,8 @@ describe('executor reliability', () => {
     const listed = (JSON.parse(list.stdout) as { runs: { run_id: string; state: string }[] }).runs;
     expect(listed).toHaveLength(50);
     const one = recovered[0] as (typeof rows)[number];
-    const shown = await cli(dataDir, ['runs', 'show', (one.run_id as string).slice(0, 8)]);
+    // The sandbox's run ids are time-ordered (UUIDv7): runs made in the same moment share their first characters.
+    const shown = await cli(dataDir, ['runs', 'show', (one.run_id as string).slice(0, 30)]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(one.run_id as string);
     expect(shown.stdout).toMatch(/recover\W+info\W+executor restarted; run was at/);

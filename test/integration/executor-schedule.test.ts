@@ -6,6 +6,15 @@ import { openStore } from '../../src-main/core/store/store';
 import { TEST_AGENT, agentCommand, automation, cli, startHarness, type Harness } from './executor-harness';
 
 const HOUR = 3_600_000;
+const MIN = 60_000;
+
+async function waitFor(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -115,6 +124,42 @@ describe('executor schedule against the sandbox', () => {
     const rows = ex.journal.list();
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.reason_code === 'executor_paused')).toBe(true);
+  });
+
+  it('an occurrence that falls due during a slow pass starts when the pass ends, on time though the pass outlasted the grace window', async () => {
+    h = await startHarness({
+      executor: { missedRunPolicy: 'latest', onTimeMs: MIN, graceMs: MIN, syncIntervalMs: MIN },
+    });
+    const ex = h.executor;
+    const started: { at: string; scheduledFor: string | null; real: number }[] = [];
+    ex.onDidStartRun((r) =>
+      started.push({ at: h!.clock.now().toISOString(), scheduledFor: r.scheduledFor, real: Date.now() }),
+    );
+    ex.start();
+    await waitFor(() => ex.nextSyncAt() !== null, 10_000, 'the first pass');
+    await h.advance(59 * MIN + 50_000); // 12:59:50; the loop's sync-interval pass plans up to here
+    await waitFor(() => ex.nextSyncAt() === '2030-01-01T13:00:00.000Z', 10_000, 'the pass at 12:59:50');
+
+    await h.sb.control.faults({ latency_ms: 3000, paths: ['/api/agent/automations/sync'] });
+    const asked = Date.now();
+    ex.syncNow();
+    await new Promise((r) => setTimeout(r, 1000));
+    // While the pass waits for its sync, 13:00 falls due and the clock runs 5 min on: past the 1 min
+    // on-time and grace windows. The virtual clock then stands still: only the pass ending can start it.
+    await h.advance(5 * MIN);
+    await waitFor(() => started.length > 0, 10_000, 'the 13:00 run to start');
+    const passEnded = asked + 3000;
+    await h.sb.control.faults({});
+    expect(started[0]).toMatchObject({
+      at: '2030-01-01T13:04:50.000Z',
+      scheduledFor: '2030-01-01T13:00:00.000Z',
+    });
+    // Within a second of the pass's end (the sync's answer came 3 s after it was asked for).
+    expect(started[0]!.real - passEnded).toBeLessThan(1000);
+    await ex.idle();
+    const rows = ex.journal.list();
+    expect(rows.map((r) => [r.scheduled_for, r.state])).toEqual([['2030-01-01T13:00:00.000Z', 'completed']]);
+    expect((await h.sb.control.state()).runs).toEqual({ completed: 1 });
   });
 
   it('stop() lets a run finish within the grace period, and fails one that does not, with the reason', async () => {

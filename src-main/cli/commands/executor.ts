@@ -55,6 +55,12 @@ async function sandboxClock(baseUrl: string, log: Logger): Promise<Clock & { sto
 function watch(executor: Executor, out: Output): void {
   const time = () => new Date().toISOString().slice(11, 19);
   const c = out.colors;
+  let registering = false;
+  executor.onDidChangeState((s) => {
+    if (s.state === 'registering' && !registering)
+      out.line(`${time()} ${c.yellow('registering')} with the service; trying again until it answers`);
+    registering = s.state === 'registering';
+  });
   executor.onDidStartRun((r) => out.line(`${time()} ${c.cyan('start')}   ${r.name} (${r.id})`));
   executor.onDidFinishRun((r) => out.line(`${time()} ${c.green('done')}    ${r.name} (${r.id})`));
   executor.onDidFailRun((r) =>

@@ -8,24 +8,14 @@ import {
   type ResponseOf,
 } from '../../../src-shared/api/operations';
 import type { BulkItemResult } from '../../../src-shared/api/bulk';
-import type { Logger } from '../common/logger';
 import { ApiError, CredentialMissingError, ValidationError, toFieldIssue } from './errors';
 import { registerSecret } from './redact';
-import { createTransport, type RetryOptions, type TimeoutOptions, type Transport } from './transport';
+import { createTransport, type Transport, type TransportOptions } from './transport';
 
-export interface ApiClientOptions {
-  baseUrl: string;
-  aliasUrl?: string | null;
+/** The transport's options, plus the key: what the client adds on top of the connection. */
+export interface ApiClientOptions extends TransportOptions {
   /** A key, or a function asked each time one is needed (so a keychain is only touched when an op needs it). */
   apiKey?: string | null | (() => Promise<string | null>);
-  proxyUrl?: string | null;
-  /** The proxy user's password, kept in the keychain (read when the first request goes out). */
-  proxyPassword?: () => Promise<string | null>;
-  retry?: RetryOptions;
-  timeouts?: TimeoutOptions;
-  userAgent?: string;
-  /** Where retries and failures ridden out are noted. */
-  log?: Logger;
 }
 
 export interface RequestInput<N extends OperationName> {

@@ -6,7 +6,7 @@ import { ApiError, NetworkError, toFieldIssue } from '../api/errors';
 import { isTimeZone, parseScheduledAt, parseTargets } from './fields';
 import { chunk } from './plan';
 import { readRows } from './rows';
-import type { RowProblem } from './validate';
+import { openRow, type RowProblem } from './validate';
 
 /** The columns of a bulk update file; docs/bulk.md describes each. */
 export const UPDATE_COLUMNS = ['post_id', 'caption', 'scheduled_at', 'timezone', 'add_targets'] as const;
@@ -63,14 +63,9 @@ export async function updateFromFile(file: string, opts: UpdateOptions): Promise
     }
   }
   for (const r of problems.length ? [] : read.rows) {
-    const f = r.fields;
-    const add = (field: string | null, message: string): void => {
-      problems.push({ row: r.row, line: r.line, field, message });
-    };
-    if (typeof f.__invalid === 'string') {
-      add(null, f.__invalid);
-      continue;
-    }
+    const opened = openRow(r, problems);
+    if (!opened) continue;
+    const { fields: f, add } = opened;
     const before = problems.length;
     const zoneText = typeof f.timezone === 'string' && f.timezone.trim() ? f.timezone.trim() : undefined;
     if (zoneText && !isTimeZone(zoneText))

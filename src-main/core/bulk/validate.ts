@@ -90,6 +90,24 @@ export interface ParsedRows {
 }
 
 /** Column names, then each row's fields and the contract's schema for a bulk item. Reads no file. */
+/**
+ * A row's fields and a reporter of its problems, or null when the reader could not make a row of it (that problem is
+ * reported here): the start of every per-row check, for imports and updates alike.
+ */
+export function openRow(
+  r: RawRow,
+  problems: RowProblem[],
+): { fields: RawRow['fields']; add: (field: string | null, message: string) => void } | null {
+  const add = (field: string | null, message: string): void => {
+    problems.push({ row: r.row, line: r.line, field, message });
+  };
+  if (typeof r.fields.__invalid === 'string') {
+    add(null, r.fields.__invalid);
+    return null;
+  }
+  return { fields: r.fields, add };
+}
+
 export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRows {
   const problems: RowProblem[] = [];
   if (!isTimeZone(opts.defaultTimezone)) {
@@ -138,14 +156,9 @@ export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRo
 
   const parsed: PostRow[] = [];
   for (const r of rows) {
-    const f = r.fields;
-    const add = (field: string | null, message: string): void => {
-      problems.push({ row: r.row, line: r.line, field, message });
-    };
-    if (typeof f.__invalid === 'string') {
-      add(null, f.__invalid);
-      continue;
-    }
+    const opened = openRow(r, problems);
+    if (!opened) continue;
+    const { fields: f, add } = opened;
     const before = problems.length;
     const caption = f.caption;
     if (typeof caption !== 'string')

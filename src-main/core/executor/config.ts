@@ -73,6 +73,8 @@ export const EXECUTOR_DEFAULTS = {
   maxEventsPerRun: 500,
   retryBaseMs: 200,
   stopGraceMs: 30_000,
+  /** Longest wait between registration tries of a started executor (real time, with jitter). */
+  registerMaxDelayMs: 30_000,
 } as const;
 
 /** What `Executor.configure` changes without a new executor. */

@@ -5,7 +5,9 @@ import type { JournalRun, ReasonCode } from './journal';
 import type { RunLogEvent, StepEvent } from './run-context';
 import type { RunOutcome } from './run-flow';
 
-export type ExecutorState = 'stopped' | 'idle' | 'running' | 'paused' | 'offline' | 'stopping';
+/** `registering`: not yet known to the service, trying again with backoff until it answers. */
+export type ExecutorState =
+  'stopped' | 'registering' | 'idle' | 'running' | 'paused' | 'offline' | 'stopping';
 
 export interface ExecutorStatus {
   readonly state: ExecutorState;

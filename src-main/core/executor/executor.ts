@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Automation } from '../../../src-shared/api';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
+import { retry } from '../common/retry';
 import type { Event } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { AgentRunner } from './agent-runner';
@@ -67,6 +68,13 @@ export class Executor {
   private syncWanted = false;
   private pruning: { stop(): void } | null = null;
   private missedHint: MissedContext | null = null;
+  /** The instant the pass in progress (or the last one) planned occurrences up to; null when it did not. */
+  private plannedUpTo: Date | null = null;
+  /** Ends the registration retries of a started executor when it stops. */
+  private registerAbort = new AbortController();
+  private registering = false;
+  /** Between `start()` and `stop()`; the loop's own flag is set only once its first pass is under way. */
+  private started = false;
 
   readonly onDidChangeState: Event<ExecutorStatus>;
   readonly onDidStartRun: Event<RunInfo>;
@@ -111,7 +119,7 @@ export class Executor {
       deviceLabel: config.deviceLabel,
       capabilities: config.capabilities,
       concurrency: () => this.tuning.concurrency,
-      onOffline: () => this.setState('offline'),
+      onOffline: () => this.setState(this.registering ? 'registering' : 'offline'),
       requestSync: () => {
         this.syncWanted = true;
       },
@@ -149,7 +157,8 @@ export class Executor {
       pass: () => this.tick(),
       stopping: () => this.stopping,
       again: () => this.syncWanted,
-      nextWake: (now) => nextWake(this.sync.automations.values(), now, this.tuning.syncIntervalMs),
+      nextWake: (now) =>
+        nextWake(this.sync.automations.values(), now, this.tuning.syncIntervalMs, this.plannedUpTo ?? now),
       slept: () => {
         this.missedHint = { code: 'executor_offline', because: 'the computer was asleep' };
       },
@@ -199,8 +208,8 @@ export class Executor {
     };
   }
 
-  /** The four states the app shows: offline counts as idle (see `lastError()`), stopping as running. */
-  state(): 'stopped' | 'idle' | 'running' | 'paused' {
+  /** The states the app shows: offline counts as idle (see `lastError()`), stopping as running. */
+  state(): 'stopped' | 'registering' | 'idle' | 'running' | 'paused' {
     switch (this.current) {
       case 'offline':
         return this.pump.active > 0 ? 'running' : 'idle';
@@ -278,6 +287,8 @@ export class Executor {
   start(): void {
     if (this.loop.running) return;
     this.stopping = false;
+    this.registerAbort = new AbortController();
+    this.started = true;
     this.loop.start();
     const policy = this.config.retention;
     if (policy) {
@@ -361,6 +372,8 @@ export class Executor {
     const graceMs = o.graceMs ?? EXECUTOR_DEFAULTS.stopGraceMs;
     this.stopping = true;
     this.setState('stopping');
+    this.started = false;
+    this.registerAbort.abort(new Error('the executor stopped'));
     this.pruning?.stop();
     this.pruning = null;
     await this.loop.ended();
@@ -390,13 +403,15 @@ export class Executor {
   private settledState(): ExecutorState {
     if (this.stopping) return 'stopping';
     if (this.paused) return 'paused';
+    if (this.registering) return 'registering';
     if (this.sync.failures > 0) return 'offline';
     return this.pump.active > 0 ? 'running' : 'idle';
   }
 
   private init(): Promise<void> {
     this.initialized ??= (async () => {
-      await this.sync.register();
+      if (this.started && !this.sync.executorId) await this.registerUntilAnswered();
+      else await this.sync.register();
       await this.recovery.afterRestart();
     })().catch((err: unknown) => {
       this.initialized = null;
@@ -405,8 +420,32 @@ export class Executor {
     return this.initialized;
   }
 
+  /**
+   * A started executor that could not register (the service unreachable, or its answer lost) tries again
+   * with backoff and jitter until it is registered or stopped, rather than a sync interval later. Shown as
+   * `registering` meanwhile. A refusal (a revoked key) is not retried: it is the caller's to report.
+   */
+  private async registerUntilAnswered(): Promise<void> {
+    this.registering = true;
+    this.setState('registering');
+    try {
+      await retry(() => this.sync.register(), {
+        attempts: Number.POSITIVE_INFINITY,
+        minDelayMs: this.tuning.retryBaseMs,
+        maxDelayMs: Math.min(EXECUTOR_DEFAULTS.registerMaxDelayMs, this.tuning.syncIntervalMs),
+        signal: this.registerAbort.signal,
+        shouldRetry: (err) => isTransient(err) && !this.stopping,
+        onRetry: (err, attempt) =>
+          this.logger.warn(`registration try ${attempt} failed; trying again: ${errorText(err)}`),
+      });
+    } finally {
+      this.registering = false;
+    }
+  }
+
   private async pass(now: Date): Promise<void> {
     this.syncWanted = false;
+    this.plannedUpTo = null;
     const list = await this.sync.fetch();
     if (!list) return;
     const seen = await this.sync.accept(list);
@@ -420,18 +459,36 @@ export class Executor {
     for (const a of seen.values()) {
       if (a.queue === 'local') this.plan(a, now, missed);
     }
+    this.plannedUpTo = now;
     this.recovery.requeueDeferred();
     this.recovery.resumeStalled();
     this.pump.pump();
     for (const a of seen.values()) {
       if (a.queue === 'legacy' && a.status === 'active') await this.legacy.claim(a);
     }
+    this.catchUp(seen, now, missed);
     this.setState(this.settledState());
   }
 
+  /**
+   * A slow pass (a slow sync, acks, claims) must not delay what fell due while it ran: plans again up to the
+   * clock's now with the automations just synced, no second sync, and those occurrences are on time
+   * however long the pass took, since the executor was at work, not away.
+   */
+  private catchUp(seen: ReadonlyMap<string, Automation>, since: Date, missed: MissedContext): void {
+    if (this.stopping || this.paused) return;
+    const end = this.clock.now();
+    if (end.getTime() <= since.getTime()) return;
+    for (const a of seen.values()) {
+      if (a.queue === 'local') this.plan(a, end, missed, since);
+    }
+    this.plannedUpTo = end;
+    this.pump.pump();
+  }
+
   /** Records the planner's decision for every occurrence of `a` since its cursor, then queues those that run. */
-  private plan(a: Automation, now: Date, missed: MissedContext): void {
-    const plan = planAutomation(a, this.journal.automation(a.id), now, this.tuning, missed);
+  private plan(a: Automation, now: Date, missed: MissedContext, busySince?: Date): void {
+    const plan = planAutomation(a, this.journal.automation(a.id), now, this.tuning, missed, busySince);
     if (plan.kind === 'none') return;
     if (plan.problem) this.logger.warn(plan.problem);
     for (const row of this.journal.recordOccurrences(a.id, plan.cursor, plan.rows)) {

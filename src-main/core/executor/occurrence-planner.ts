@@ -41,13 +41,18 @@ export type AutomationPlan =
       readonly problem?: string;
     };
 
-/** A decision for every occurrence of `a` between its cursor and `now`: queued to run, or not run with a reason. */
+/**
+ * A decision for every occurrence of `a` between its cursor and `now`: queued to run, or not run with a
+ * reason. `busySince`: the executor has been in a pass since then, so what fell due after it is on time
+ * (a slow pass is not an absence).
+ */
 export function planAutomation(
   a: Automation,
   saved: SavedAutomation | undefined,
   now: Date,
   policy: PlanPolicy,
   missed: MissedContext,
+  busySince?: Date,
 ): AutomationPlan {
   const nowIso = now.toISOString();
   // First sight: occurrences before now were never this executor's to run.
@@ -94,6 +99,7 @@ export function planAutomation(
       graceMs: policy.graceMs,
       missedBecause: missed.because,
       missedCode: missed.code,
+      busySince,
     }).map((d) =>
       d.action === 'run'
         ? {
@@ -142,13 +148,22 @@ export function missedContext(
   return { code: 'executor_offline', because: 'the executor was offline or asleep' };
 }
 
-/** When the next pass is due: the sync interval, or sooner for the next occurrence of an active local automation. */
-export function nextWake(automations: Iterable<Automation>, now: Date, syncIntervalMs: number): number {
+/**
+ * When the next pass is due: the sync interval, or sooner for the next occurrence of an active local
+ * automation after `plannedUpTo` (the instant the last pass planned up to; default `now`). An occurrence
+ * that fell due after that instant, during the pass, makes the answer `now` or earlier: go again at once.
+ */
+export function nextWake(
+  automations: Iterable<Automation>,
+  now: Date,
+  syncIntervalMs: number,
+  plannedUpTo: Date = now,
+): number {
   let next = now.getTime() + syncIntervalMs;
   for (const a of automations) {
     if (a.queue !== 'local' || a.status !== 'active') continue;
     try {
-      const n = nextOccurrence(a.schedule, now);
+      const n = nextOccurrence(a.schedule, plannedUpTo);
       if (n && n.getTime() < next) next = n.getTime();
     } catch {
       // An invalid schedule is reported by the pass that plans it.

@@ -47,6 +47,11 @@ export interface PlanOptions {
   /** Why the late ones were missed, e.g. "executor offline" or "executor paused". */
   readonly missedBecause: string;
   readonly missedCode: MissedCode;
+  /**
+   * The executor has been at work (in a pass) since this instant: an occurrence after it fell due while
+   * the executor was awake and busy, not while it was away, so it is on time however long the pass took.
+   */
+  readonly busySince?: Date;
 }
 
 export type MissedCode = 'executor_offline' | 'executor_paused';
@@ -67,8 +72,11 @@ const ago = (ms: number): string => {
 
 /** Applies the missed-run policy to the occurrences that fell due since the last pass. */
 export function planOccurrences(occurrences: readonly Date[], now: Date, o: PlanOptions): Decision[] {
-  const late = occurrences.filter((d) => now.getTime() - d.getTime() > o.onTimeMs);
-  const onTime = occurrences.filter((d) => now.getTime() - d.getTime() <= o.onTimeMs);
+  const isOnTime = (d: Date): boolean =>
+    now.getTime() - d.getTime() <= o.onTimeMs ||
+    (o.busySince !== undefined && d.getTime() > o.busySince.getTime());
+  const late = occurrences.filter((d) => !isOnTime(d));
+  const onTime = occurrences.filter(isOnTime);
   const decisions: Decision[] = [];
   const skip = (d: Date, why: string) =>
     decisions.push({

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
+import { settleFolderPick } from './agents/folder-agent';
 import type { ReasonCode } from './journal';
 import { occurrenceKey } from './occurrence-planner';
 import { errorText } from '../common/error-text';
@@ -246,9 +247,35 @@ export async function failRun(ctx: RunContext, failure: RunFailure): Promise<Run
 }
 
 /** Runs a started local run (or a claimed legacy one) from prepare to complete. */
+/**
+ * The folder agent's pick is pending until the run that carried it ends: used once the run completed,
+ * given back when it failed, so a failed run does not skip a file for ever. Only a plain file name that
+ * the folder's state holds as pending is touched; the folder itself comes from the user's settings.
+ */
+async function settlePick(
+  ctx: RunContext,
+  output: AgentOutput | undefined,
+  outcome: 'published' | 'failed',
+): Promise<void> {
+  const file = output?.metadata?.['agent'] === 'folder' ? output.metadata['file'] : undefined;
+  const folder = ctx.deps.folderFor(ctx.automation.id);
+  if (typeof file !== 'string' || !folder || file !== basename(file)) return;
+  try {
+    const settled = await settleFolderPick({ folder, file, outcome });
+    if (settled && outcome === 'failed')
+      await ctx.log(`${file} was not published: it stays in the folder for the next occurrence`);
+    if (settled && outcome === 'published')
+      await ctx.log(`${file} is published: the folder agent will not pick it again`);
+  } catch (err) {
+    await ctx.log(`could not record how ${file} ended in the folder's state: ${errorText(err)}`);
+  }
+}
+
 export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput): Promise<RunOutcome> {
+  let picked: AgentOutput | undefined = resumeWith;
   try {
     const output = resumeWith ?? (await prepareAndRunAgent(ctx));
+    picked = output;
     if (output.skip) {
       if (ctx.row.queue === 'legacy') {
         await ctx.flush();
@@ -274,6 +301,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
     }
     await publish(ctx, output);
     ctx.patch({ state: 'completed', reason_code: null, reason: null });
+    await settlePick(ctx, output, 'published');
     await ctx.flush();
     return { kind: 'completed' };
   } catch (err) {
@@ -285,6 +313,7 @@ export async function executeStarted(ctx: RunContext, resumeWith?: AgentOutput):
       err instanceof RunFailure
         ? err
         : new RunFailure('service_error', `unexpected error: ${errorText(err)}`);
+    await settlePick(ctx, picked, 'failed');
     return failRun(ctx, failure);
   }
 }

@@ -110,7 +110,7 @@ describe('the quit sequence', () => {
 
   it('fails a run still active past the grace period with its reason, then exits', async () => {
     const t = setup(40);
-    t.executor.startRun('r1', 'Never ends');
+    t.executor.startRun('r1', 'Never ends', { survivesCancel: true });
     t.executor.startRun('r2', 'Quick one');
     t.uploads.start('u1', 'huge.mp4');
     t.app.quit();

@@ -66,6 +66,13 @@ describe('buildTrayMenuTemplate', () => {
     ]);
   });
 
+  it('says so while the executor is still registering with the service', () => {
+    expect(trayTooltip({ ...quiet, executor: 'registering' })).toBe('Postdesk · executor registering');
+    expect(labels({ ...quiet, executor: 'registering' })).toContain('Executor registering with the service…');
+    expect(labels(quiet)).not.toContain('Executor registering with the service…');
+    expect(trayState({ ...quiet, executor: 'registering' })).toBe('ok');
+  });
+
   it('offers resume instead of pause when paused', () => {
     const l = labels({ ...quiet, executor: 'paused' });
     expect(l).toContain('Resume executor');

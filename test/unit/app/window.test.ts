@@ -4,76 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMediaRegistry } from '../../../src-main/core/bridge/media-registry';
 import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import { electronFake, FakeEvent, type FakeBrowserWindow } from '../../helpers/electron-fake';
 
-// Electron is the edge: BrowserWindow, its webContents and session record what the window sets up.
-type Handler = (...args: never[]) => unknown;
-interface FakeWin {
-  options: Record<string, unknown>;
-  loaded: string[];
-  wcOn: Map<string, Handler>;
-  winOnce: Map<string, Handler>;
-  openHandler: Handler | null;
-  shown: number;
-}
-const wins: FakeWin[] = [];
-const session = {
-  permissionRequest: null as Handler | null,
-  permissionCheck: null as Handler | null,
-  headers: null as Handler | null,
-  handled: new Map<string, Handler>(),
-};
-const opened: string[] = [];
-const privileged: unknown[] = [];
-
-vi.mock('electron', () => {
-  const ses = {
-    setPermissionRequestHandler: (h: Handler) => (session.permissionRequest = h),
-    setPermissionCheckHandler: (h: Handler) => (session.permissionCheck = h),
-    webRequest: { onHeadersReceived: (h: Handler) => (session.headers = h) },
-    protocol: { handle: (scheme: string, h: Handler) => session.handled.set(scheme, h) },
-  };
-  class BrowserWindow {
-    readonly rec: FakeWin;
-    readonly webContents: unknown;
-    constructor(options: Record<string, unknown>) {
-      const rec: FakeWin = {
-        options,
-        loaded: [],
-        wcOn: new Map(),
-        winOnce: new Map(),
-        openHandler: null,
-        shown: 0,
-      };
-      wins.push(rec);
-      this.rec = rec;
-      this.webContents = {
-        session: ses,
-        on: (e: string, h: Handler) => rec.wcOn.set(e, h),
-        setWindowOpenHandler: (h: Handler) => (rec.openHandler = h),
-      };
-    }
-    once(e: string, h: Handler) {
-      this.rec.winOnce.set(e, h);
-    }
-    show() {
-      this.rec.shown++;
-    }
-    async loadURL(url: string) {
-      this.rec.loaded.push(url);
-    }
-  }
-  return {
-    BrowserWindow,
-    shell: { openExternal: async (u: string) => void opened.push(u) },
-    protocol: { registerSchemesAsPrivileged: (s: unknown[]) => privileged.push(...s) },
-    net: { fetch: async () => new Response('x') },
-  };
-});
+vi.mock('electron', () => electronFake.module);
 
 const win = await import('../../../src-main/app/window');
 
 let dir: string;
-let w: FakeWin;
+let w: FakeBrowserWindow;
 const registry = createMediaRegistry({ previewUrl: desktopPreviewUrl });
 
 beforeAll(async () => {
@@ -88,18 +26,21 @@ beforeAll(async () => {
     media: registry,
     externalHosts: () => ['linkedin.com', 'service.example'],
   });
-  w = wins[0]!;
+  w = electronFake.state.windows[0]!;
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 beforeEach(() => {
-  opened.length = 0;
+  electronFake.state.openedExternal.length = 0;
 });
 
-const prevented = () => {
-  let p = false;
-  return { event: { preventDefault: () => (p = true) }, was: () => p };
+const opened = electronFake.state.openedExternal;
+/** Emits an Electron-style event on the window's webContents; answers whether a handler prevented it. */
+const emitted = (name: string, fields: Record<string, unknown> = {}) => {
+  const event = Object.assign(new FakeEvent(), fields);
+  w.webContents.emit(name, event);
+  return event.defaultPrevented;
 };
 
 describe('the main window', () => {
@@ -116,12 +57,25 @@ describe('the main window', () => {
       allowRunningInsecureContent: false,
       webviewTag: false,
     });
-    expect(w.loaded).toEqual([win.APP_ENTRY]);
+    expect(w.webContents.loaded).toEqual([win.APP_ENTRY]);
+  });
+
+  it('shows itself once it is ready to show, not before', () => {
+    expect(w.options.show).toBe(false);
+    expect(w.isVisible()).toBe(false);
+    w.emit('ready-to-show');
+    expect(w.isVisible()).toBe(true);
+    expect(w.listenerCount('ready-to-show')).toBe(0);
   });
 
   it('sets a strict CSP on every response of its session', () => {
     let out: { responseHeaders: Record<string, string[]> } | null = null;
-    (session.headers as unknown as (d: unknown, cb: (r: typeof out) => void) => void)(
+    (
+      w.webContents.session.headersReceivedListener as unknown as (
+        d: unknown,
+        cb: (r: typeof out) => void,
+      ) => void
+    )(
       { responseHeaders: { 'content-security-policy': ['default-src *'], 'x-other': ['1'] } },
       (r) => (out = r),
     );
@@ -137,7 +91,7 @@ describe('the main window', () => {
   });
 
   it('serves its renderer with the CSP, and nothing outside the renderer folder', async () => {
-    const handler = session.handled.get(win.APP_SCHEME) as unknown as (r: {
+    const handler = w.webContents.session.protocols.get(win.APP_SCHEME) as unknown as (r: {
       url: string;
     }) => Promise<Response>;
     const page = await handler({ url: `${win.APP_ORIGIN}/index.html` });
@@ -153,42 +107,37 @@ describe('the main window', () => {
     ]) {
       expect(await (await handler({ url })).text()).not.toContain('outside the renderer');
     }
-    expect(session.handled.has('postdesk-media')).toBe(true);
+    expect(w.webContents.session.protocols.has('postdesk-media')).toBe(true);
   });
 
   it('denies every permission request and check', () => {
     let granted: boolean | null = null;
-    (session.permissionRequest as unknown as (wc: unknown, p: string, cb: (g: boolean) => void) => void)(
-      {},
-      'media',
-      (g) => (granted = g),
-    );
+    (
+      w.webContents.session.permissionRequestHandler as unknown as (
+        wc: unknown,
+        p: string,
+        cb: (g: boolean) => void,
+      ) => void
+    )({}, 'media', (g) => (granted = g));
     expect(granted).toBe(false);
-    expect((session.permissionCheck as unknown as () => boolean)()).toBe(false);
+    expect((w.webContents.session.permissionCheckHandler as unknown as () => boolean)()).toBe(false);
   });
 
   it('never navigates away; an allowlisted https link opens in the browser instead', async () => {
-    const nav = w.wcOn.get('will-navigate') as unknown as (e: unknown) => void;
-    const a = prevented();
-    nav({ ...a.event, url: 'https://www.linkedin.com/feed/' });
-    const b = prevented();
-    nav({ ...b.event, url: 'https://evil.example/phish' });
-    const c = prevented();
-    nav({ ...c.event, url: 'http://linkedin.com/insecure' });
+    const a = emitted('will-navigate', { url: 'https://www.linkedin.com/feed/' });
+    const b = emitted('will-navigate', { url: 'https://evil.example/phish' });
+    const c = emitted('will-navigate', { url: 'http://linkedin.com/insecure' });
     await Promise.resolve();
-    expect([a.was(), b.was(), c.was()]).toEqual([true, true, true]);
+    expect([a, b, c]).toEqual([true, true, true]);
     expect(opened).toEqual(['https://www.linkedin.com/feed/']);
-    const frame = w.wcOn.get('will-frame-navigate') as unknown as (e: unknown) => void;
-    const d = prevented();
-    frame({ ...d.event, url: `${win.APP_ORIGIN}/index.html`, isMainFrame: false });
-    expect(d.was()).toBe(true);
-    const attach = prevented();
-    (w.wcOn.get('will-attach-webview') as unknown as (e: unknown) => void)(attach.event);
-    expect(attach.was()).toBe(true);
+    expect(emitted('will-frame-navigate', { url: `${win.APP_ORIGIN}/index.html`, isMainFrame: false })).toBe(
+      true,
+    );
+    expect(emitted('will-attach-webview')).toBe(true);
   });
 
   it('denies window.open, opening only allowlisted https links outside', async () => {
-    const open = w.openHandler as unknown as (d: { url: string }) => { action: string };
+    const open = w.webContents.windowOpenHandler as unknown as (d: { url: string }) => { action: string };
     expect(open({ url: 'https://service.example/dashboard' })).toEqual({ action: 'deny' });
     expect(open({ url: 'https://evil.example/' })).toEqual({ action: 'deny' });
     expect(open({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
@@ -207,7 +156,7 @@ describe('the main window', () => {
 
   it('registers its schemes as privileged in one call', () => {
     win.registerPrivilegedSchemes();
-    expect(privileged.map((s) => (s as { scheme: string }).scheme)).toEqual([
+    expect(electronFake.state.privilegedSchemes.map((s) => (s as { scheme: string }).scheme)).toEqual([
       'postdesk-app',
       'postdesk-media',
     ]);

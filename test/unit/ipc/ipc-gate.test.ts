@@ -3,18 +3,11 @@ import type { BrowserWindow, IpcMainInvokeEvent } from 'electron';
 import { CHANNELS } from '../../../src-shared/ipc/contract';
 import { DROP_GRANT_CHANNEL } from '../../../src-shared/ipc/files';
 import { makeBridge, type TestBridge } from './helpers';
+import { electronFake } from '../../helpers/electron-fake';
 
-// The Electron runtime is the one true edge here: ipcMain is a recorder, windows and frames are plain objects.
-const handlers = new Map<string, (event: unknown, input: unknown) => unknown>();
-vi.mock('electron', () => ({
-  ipcMain: {
-    handle: (name: string, fn: (event: unknown, input: unknown) => unknown) => {
-      if (handlers.has(name)) throw new Error(`second handler for ${name}`);
-      handlers.set(name, fn);
-    },
-    removeHandler: (name: string) => handlers.delete(name),
-  },
-}));
+// The Electron runtime is the one true edge here: ipcMain records handlers, windows and frames are plain objects.
+vi.mock('electron', () => electronFake.module);
+const handlers = electronFake.state.ipcHandlers;
 
 const { registerIpcHandlers } = await import('../../../src-main/app/ipc-gate');
 const { isRendererUrl, APP_ENTRY } = await import('../../../src-main/app/window');

@@ -1,21 +1,14 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMediaRegistry, type MediaRegistry } from '../../../src-main/core/bridge/media-registry';
 import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import { electronFake } from '../../helpers/electron-fake';
 
-// Electron's net.fetch of a file:// URL is the edge: here it reads the file it is given, as Electron would.
-const fetched: string[] = [];
-vi.mock('electron', () => ({
-  net: {
-    fetch: async (url: string) => {
-      fetched.push(url);
-      return new Response(new Uint8Array(await readFile(fileURLToPath(url))), { status: 200 });
-    },
-  },
-}));
+// Electron's net.fetch of a file:// URL is the edge: the fake reads the file it is given, as Electron would.
+vi.mock('electron', () => electronFake.module);
+const fetched = electronFake.state.fetched;
 const { mediaResponse, registerMediaProtocol, MEDIA_SCHEME } =
   await import('../../../src-main/app/media-protocol');
 

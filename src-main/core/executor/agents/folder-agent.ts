@@ -10,7 +10,19 @@ export const FOLDER_MEDIA_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp', '.mp4'
 export const FOLDER_STATE_FILE = '.postdesk-folder-agent.json';
 
 const State = z.object({
-  published: z.array(z.object({ file: z.string(), run_id: z.string().nullable(), at: z.string() })),
+  /**
+   * Files taken by a run. `pending`: picked by a run not yet completed, so no other run takes it; the
+   * executor marks it `published` when the run completes, or drops it when the run fails. No state: an
+   * entry written before pending existed, published.
+   */
+  published: z.array(
+    z.object({
+      file: z.string(),
+      run_id: z.string().nullable(),
+      at: z.string(),
+      state: z.enum(['pending', 'published']).optional(),
+    }),
+  ),
 });
 type State = z.infer<typeof State>;
 
@@ -40,6 +52,12 @@ export interface FolderLockTiming {
 }
 
 const LOCK_TIMING: FolderLockTiming = { staleMs: 10_000, waitMs: 60_000 };
+
+/**
+ * A pick whose run never said how it ended (its executor was killed and the run abandoned) frees the file
+ * after this long: longer than any run may last.
+ */
+export const PENDING_PICK_STALE_MS = 24 * 3_600_000;
 
 // The lock is a directory next to the user's media: private, like everything Postdesk writes.
 const privateFs = {
@@ -107,6 +125,36 @@ async function readState(file: string): Promise<State> {
   }
 }
 
+async function writeState(file: string, state: State): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+/**
+ * How the run that carried a picked file ended: `published` marks the file used for good; `failed`
+ * gives it back, so the next occurrence publishes it. False when the folder has no pending pick of it.
+ */
+export async function settleFolderPick(o: {
+  readonly folder: string;
+  readonly file: string;
+  readonly outcome: 'published' | 'failed';
+  readonly stateFile?: string;
+}): Promise<boolean> {
+  const stateFile = o.stateFile ?? join(resolve(o.folder), FOLDER_STATE_FILE);
+  return withStateLock(stateFile, async () => {
+    const state = await readState(stateFile);
+    const i = state.published.findIndex((e) => e.file === o.file && e.state === 'pending');
+    if (i < 0) return false;
+    if (o.outcome === 'published') {
+      const entry = state.published[i] as State['published'][number];
+      state.published[i] = { ...entry, state: 'published' };
+    } else state.published.splice(i, 1);
+    await writeState(stateFile, state);
+    return true;
+  });
+}
+
 /** Splits a caption sidecar: an optional first line `title: …`, then the caption. */
 export function parseSidecar(text: string): { title?: string; caption: string } {
   const normalized = text.replace(/\r\n/g, '\n');
@@ -170,6 +218,10 @@ async function pickNext(p: {
 }): Promise<FolderAgentResult> {
   const { folder, stateFile, entries, media, say } = p;
   const state = await readState(stateFile);
+  const now = Date.now();
+  const held = (e: State['published'][number]): boolean =>
+    e.state !== 'pending' || now - Date.parse(e.at) < PENDING_PICK_STALE_MS;
+  state.published = state.published.filter(held);
   const done = new Set(state.published.map((entry) => entry.file));
   const left = media.filter((n) => !done.has(n));
   const next = left[0];
@@ -194,10 +246,8 @@ async function pickNext(p: {
     metadata: { agent: 'folder', file: next },
   };
   await writeFile(p.outputFile, `${JSON.stringify(output, null, 2)}\n`, { mode: 0o600 });
-  state.published.push({ file: next, run_id: p.runId, at: new Date().toISOString() });
-  const tmp = `${stateFile}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, stateFile);
+  state.published.push({ file: next, run_id: p.runId, at: new Date().toISOString(), state: 'pending' });
+  await writeState(stateFile, state);
   say(`::step folder.pick completed ${next} (${left.length - 1} left)`);
   return { ok: true, file: next, remaining: left.length - 1 };
 }

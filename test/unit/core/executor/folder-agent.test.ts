@@ -8,6 +8,7 @@ import {
   FOLDER_STATE_FILE,
   parseSidecar,
   runFolderAgent,
+  settleFolderPick,
 } from '../../../../src-main/core/executor/agents/folder-agent';
 
 const dirs: string[] = [];
@@ -61,6 +62,39 @@ describe('the folder agent', () => {
       ['a.mp4', 'run-1'],
       ['b.png', 'run-2'],
     ]);
+  });
+
+  it('holds a picked file as pending: a failed run gives it back, a completed one uses it for good', async () => {
+    const folder = tmp();
+    const out = join(tmp(), 'output.json');
+    writeFileSync(join(folder, 'a.png'), 'png');
+    writeFileSync(join(folder, 'b.png'), 'png');
+    const stateOf = () =>
+      (readJson(join(folder, FOLDER_STATE_FILE)) as { published: { file: string; state?: string }[] })
+        .published;
+    expect(await runFolderAgent({ folder, outputFile: out, runId: 'run-1' })).toMatchObject({
+      file: 'a.png',
+    });
+    expect(stateOf()).toMatchObject([{ file: 'a.png', state: 'pending' }]);
+    // While run-1 is in flight, another run takes the next file, not the same one.
+    expect(await runFolderAgent({ folder, outputFile: out, runId: 'run-2' })).toMatchObject({
+      file: 'b.png',
+    });
+    expect(await settleFolderPick({ folder, file: 'a.png', outcome: 'failed' })).toBe(true);
+    expect(stateOf().map((e) => e.file)).toEqual(['b.png']);
+    // The next occurrence publishes the file the failed run could not.
+    expect(await runFolderAgent({ folder, outputFile: out, runId: 'run-3' })).toMatchObject({
+      file: 'a.png',
+    });
+    expect(await settleFolderPick({ folder, file: 'a.png', outcome: 'published' })).toBe(true);
+    expect(await settleFolderPick({ folder, file: 'b.png', outcome: 'published' })).toBe(true);
+    expect(stateOf()).toMatchObject([
+      { file: 'b.png', state: 'published' },
+      { file: 'a.png', state: 'published' },
+    ]);
+    expect((await runFolderAgent({ folder, outputFile: out })).ok).toBe(false);
+    // Only a pending pick is settled: a published file is not given back by a late failure.
+    expect(await settleFolderPick({ folder, file: 'a.png', outcome: 'failed' })).toBe(false);
   });
 
   it('never hands the same file to two runs at once', async () => {

@@ -44,8 +44,8 @@ function passes(a: Automation, policy: PlanPolicy = POLICY) {
   let saved: SavedAutomation | undefined;
   return {
     clock,
-    pass(missed: MissedContext = OFFLINE): AutomationPlan {
-      const plan = planAutomation(a, saved, clock.now(), policy, missed);
+    pass(missed: MissedContext = OFFLINE, busySince?: Date): AutomationPlan {
+      const plan = planAutomation(a, saved, clock.now(), policy, missed, busySince);
       if (plan.kind === 'record')
         saved = { cursor: plan.cursor, acked_revision: saved?.acked_revision ?? null, ack_error: null };
       return plan;
@@ -113,6 +113,31 @@ describe('the occurrence planner', () => {
     const [row] = rows(p.pass());
     expect(row).toMatchObject({ scheduledFor: '2030-01-01T13:00:00.000Z', state: 'not_run' });
     expect(row?.reason).toMatch(/policy "latest": older than the 15 min grace window$/);
+  });
+
+  it('runs an occurrence that fell due during a slow pass, however much longer than the grace window it took', () => {
+    const slow = passes(automation());
+    const absent = passes(automation());
+    for (const p of [slow, absent]) {
+      p.pass();
+      p.clock.set(new Date('2030-01-01T12:59:59.000Z'));
+      p.pass(); // the pass plans up to 12:59:59, then its sync hangs for 21 minutes
+      p.clock.set(new Date('2030-01-01T13:21:00.000Z'));
+    }
+    const busySince = new Date('2030-01-01T12:59:59.000Z');
+    expect(brief(slow.pass(OFFLINE, busySince))).toEqual([['2030-01-01T13:00:00.000Z', 'queued', null]]);
+    // The same 21 minutes spent away (not in a pass) is a missed occurrence past the 15 min window.
+    expect(brief(absent.pass())).toEqual([['2030-01-01T13:00:00.000Z', 'not_run', 'executor_offline']]);
+  });
+
+  it('still applies the policy to what fell due before the pass began', () => {
+    const p = passes(automation(), { ...POLICY, missedRunPolicy: 'skip' });
+    p.pass();
+    p.clock.set(new Date('2030-01-01T14:30:00.000Z')); // 13:00 and 14:00 fell due while away
+    const busySince = new Date('2030-01-01T14:30:00.000Z');
+    p.pass(OFFLINE, busySince);
+    p.clock.set(new Date('2030-01-01T15:20:00.000Z')); // a 50 min pass; 15:00 fell due during it
+    expect(brief(p.pass(OFFLINE, busySince))).toEqual([['2030-01-01T15:00:00.000Z', 'queued', null]]);
   });
 
   it('under "skip", runs no missed occurrence; under "all", runs every one', () => {
@@ -213,6 +238,16 @@ describe('the next wake', () => {
     expect(new Date(nextWake([hourly, quarter], clock.now(), HOUR)).toISOString()).toBe(
       '2030-01-01T13:15:00.000Z',
     );
+  });
+
+  it('is now (go again at once) when an occurrence fell due after the instant the last pass planned up to', () => {
+    const planned = new Date('2030-01-01T12:59:59.000Z');
+    const now = new Date('2030-01-01T13:00:03.000Z'); // the pass ended 4 s later, past 13:00
+    expect(new Date(nextWake([automation()], now, HOUR, planned)).toISOString()).toBe(
+      '2030-01-01T13:00:00.000Z',
+    );
+    // Looking only after the clock's now, as before, waits for the next occurrence: an hour late.
+    expect(new Date(nextWake([automation()], now, HOUR)).toISOString()).toBe('2030-01-01T14:00:00.000Z');
   });
 
   it('ignores legacy, paused and invalid automations and falls back to the sync interval', () => {
