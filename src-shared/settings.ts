@@ -19,6 +19,45 @@ export const LocalFolderPath = z
   .regex(/^(\/|~\/|[A-Za-z]:[\\/]|\\\\)/, 'must be a full path (like /home/me/clips or ~/clips)');
 
 export const AgentType = z.string().min(1).max(LIMITS.agentType);
+/**
+ * The agents built into Postdesk, which need nothing configured: `card` draws a caption card (no AI, no
+ * folder), `folder` publishes the next file of the automation's folder.
+ */
+export const BUILT_IN_AGENTS = ['card', 'folder'] as const;
+export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+
+/** What decides which agent runs an automation on this computer. */
+export interface AgentChoices {
+  /** `automationAgents`: the user's choice per automation. */
+  readonly agents: Readonly<Record<string, string>>;
+  /** `automationFolders`: the folder agent's folder per automation. */
+  readonly folders: Readonly<Record<string, string>>;
+  /** The agent types of `agentCommands`. */
+  readonly commands: readonly string[];
+  /** Connected to the offline sandbox, whose demo automations must work out of the box. */
+  readonly demo: boolean;
+  /** A folder for every automation (`postdesk executor --folder`). */
+  readonly folder?: string | undefined;
+}
+
+/**
+ * Which agent runs an automation, as the executor picks it (one rule for the executor and the screen that
+ * shows it): the user's choice; else, with the offline sandbox and nothing set up (no folder, no agent
+ * command), the built-in caption card; else the executor's own agent: the only configured agent command, or
+ * the built-in folder agent when there is none. `type` null: several commands, and none chosen.
+ */
+export function agentOf(
+  automationId: string,
+  c: AgentChoices,
+): { readonly type: string | null; readonly source: 'chosen' | 'demo' | 'executor' } {
+  if (Object.hasOwn(c.agents, automationId))
+    return { type: c.agents[automationId] as string, source: 'chosen' };
+  const noFolder = !Object.hasOwn(c.folders, automationId) && c.folder === undefined;
+  if (c.demo && noFolder && c.commands.length === 0) return { type: 'card', source: 'demo' };
+  const type =
+    c.commands.length === 0 ? 'folder' : c.commands.length === 1 ? (c.commands[0] as string) : null;
+  return { type, source: 'executor' };
+}
 export const AutomationId = z.string().min(1).max(200);
 const AgentArgs = z.array(z.string().max(PATH_MAX)).max(100);
 /** How an agent type is started by the executor: the program, run without a shell, and its arguments. */
@@ -93,6 +132,15 @@ export const Settings = z.object({
     .record(AutomationId, LocalFolderPath)
     .refine(atMost(AUTOMATION_FOLDERS_MAX), `at most ${AUTOMATION_FOLDERS_MAX} folders`)
     .default({}),
+  /**
+   * Which agent runs an automation (by id): a built-in one (`BUILT_IN_AGENTS`) or an agent type of
+   * `agentCommands`. An automation without one runs the executor's own agent, except with the offline
+   * sandbox: there one without a folder either runs the caption card, so the demo works out of the box.
+   */
+  automationAgents: z
+    .record(AutomationId, AgentType)
+    .refine(atMost(AUTOMATION_FOLDERS_MAX), `at most ${AUTOMATION_FOLDERS_MAX} automations`)
+    .default({}),
   agentConfinement: z.enum(AGENT_CONFINEMENT_MODES).default('auto'),
   /** A confined agent's network: open by default, since agents call model APIs. */
   agentNetwork: z.boolean().default(true),
@@ -131,4 +179,5 @@ export const PAGE_SETTINGS = {
   ffmpegPath: 'confirm',
   ffprobePath: 'confirm',
   automationFolders: 'confirm',
+  automationAgents: 'confirm',
 } as const satisfies { readonly [K in SettingKey]?: 'edit' | 'confirm' };

@@ -21,9 +21,19 @@ const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
 
 const BODY_MAX = 180;
 
-/** Service and agent messages are shown as plain, single-line, bounded text. */
+/** Characters that reorder the text around them (bidi embeddings, overrides, isolates, marks). */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * Service and agent messages are shown as plain, single-line, bounded text: no control characters (ANSI
+ * escapes included), and none that reorder it (`invoice\u202Egpj.exe` cannot pose as a `.jpg`).
+ */
 export function noticeText(text: string | null | undefined, fallback: string): string {
   const flat = (text ?? '')
+    .replace(BIDI_CONTROLS, '')
+    // ANSI escape sequences (an agent's coloured output): the colour codes go with the escape.
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
     .replace(/\p{Cc}+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -67,6 +77,16 @@ export function runMissedNotice(m: MissedRun): NoticeContent {
   };
 }
 
+/**
+ * A notification body as the notification server reads it. Linux servers that announce `body-markup` render a
+ * subset of HTML (`<b>`, `<a href>`, `<img>`) in the body, so text from the service is escaped there; other
+ * systems show the body as it is, where escaping would print `&amp;`.
+ */
+export function noticeBody(text: string, platform: string = process.platform): string {
+  if (platform !== 'linux') return text;
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export type NotificationServiceDeps = Readonly<{
   router: Pick<DeepLinkRouter, 'open'>;
   /** Brings the window up (for notices with no link of their own). */
@@ -75,6 +95,8 @@ export type NotificationServiceDeps = Readonly<{
   /** At most this many notifications a minute; beyond that they only count towards the tray. */
   maxPerMinute?: number;
   now?: () => number;
+  /** Which system shows the notifications (default: this one): decides whether the body is escaped. */
+  platform?: string;
 }>;
 
 export class NotificationService implements Disposable {
@@ -132,7 +154,7 @@ export class NotificationService implements Disposable {
     if (!Notification.isSupported()) return;
     this.shownAt.push(now);
 
-    const n = new Notification({ title: content.title, body: content.body });
+    const n = new Notification({ title: content.title, body: noticeBody(content.body, this.deps.platform) });
     this.live.add(n);
     n.on('click', () => {
       this.live.delete(n);

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { installWebBridge } from '../../src-shared/ipc/ws-client';
 import { readLaunchCode } from '../../src-shared/ipc/ws-protocol';
 import { App, NoBridge } from './app/App';
+import { useLinkStore } from './stores/use-link-store';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
@@ -20,10 +21,14 @@ window.addEventListener('hashchange', () => {
 });
 // In Electron the preload has already set window.postdesk; under `postdesk web` this builds it, after
 // trading the link's one-time code for the session secret.
-void installWebBridge(window).then((host) =>
+void installWebBridge(window, { onLinkChange: (state) => useLinkStore.getState().set(state) }).then((host) =>
   mount.render(
     <StrictMode>
-      {host === 'electron' || host === 'web' ? <App /> : <NoBridge usedLink={host === 'refused'} />}
+      {host === 'electron' || host === 'web' ? (
+        <App />
+      ) : (
+        <NoBridge reason={host === 'refused' ? 'used-link' : 'no-link'} />
+      )}
     </StrictMode>,
   ),
 );

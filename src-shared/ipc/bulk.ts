@@ -20,6 +20,13 @@ export const BulkSource = z.union([
 ]);
 export type BulkSource = z.infer<typeof BulkSource>;
 
+/** Whether a file's name says it is an import file: a CSV (header row first) or a JSON list of posts. */
+export const isImportFileName = (name: string): boolean => /\.(csv|json)$/i.test(name.trim());
+
+/** Why a file that is not an import file is refused, in the words every face shows. */
+export const notAnImportFile = (name: string): string =>
+  `${name} is not a CSV or JSON file. Bulk import reads a CSV whose first row names the columns (caption, targets, scheduled_at…), or a JSON list of posts.`;
+
 export const BulkRowIssue = z.object({ field: z.string(), message: z.string() });
 
 /** One CSV data row after validation. `line` is the 1-based line in the file. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DateTime, Platform } from '../api/common';
 import { DeliveryStatus, Delivery, UpdatePostResponse } from '../api/posts';
 import { invoke } from './define';
+import { ListFreshness } from './posts';
 
 export const CalendarRangeInput = z
   .object({
@@ -22,7 +23,10 @@ export type RescheduleInput = z.infer<typeof RescheduleInput>;
 
 export const calendar = {
   /** Deliveries whose `scheduled_at` (or `published_at`) falls in [start, end). */
-  range: invoke(CalendarRangeInput, z.object({ deliveries: z.array(Delivery) })),
+  range: invoke(
+    CalendarRangeInput,
+    z.object({ deliveries: z.array(Delivery), freshness: ListFreshness.optional() }),
+  ),
   /** Drag to reschedule: moves every still-scheduled delivery of the parent post (the service's rule). */
   reschedule: invoke(RescheduleInput, UpdatePostResponse),
 } as const;

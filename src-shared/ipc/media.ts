@@ -33,6 +33,8 @@ export const MediaCheck = z.object({
   level: z.enum(['error', 'warning', 'info']),
   code: z.string(),
   message: z.string(),
+  /** `convert`: `media:convert` makes an MP4 the service accepts (a WebM, a MOV, an MP4 too large). */
+  fix: z.enum(['convert']).optional(),
 });
 export type MediaCheck = z.infer<typeof MediaCheck>;
 
@@ -72,6 +74,13 @@ export const UploadProgress = z.object({
 });
 export type UploadProgress = z.infer<typeof UploadProgress>;
 
+/** How far a `media:convert` has come; `percent` is null while the length of the video is not known yet. */
+export const ConvertProgress = z.object({
+  id: LocalId,
+  percent: z.number().min(0).max(100).nullable(),
+});
+export type ConvertProgress = z.infer<typeof ConvertProgress>;
+
 const ById = z.object({ id: LocalId });
 
 export const media = {
@@ -80,6 +89,13 @@ export const media = {
   /** Hashes (didHashProgress), reserves, PUTs (didUploadProgress) and completes; returns the asset. */
   upload: invoke(ById, MediaUploaded),
   remove: invoke(ById, z.object({ removed: z.boolean() })),
+  /**
+   * Converts an added file the service does not take as it is (a check with `fix: "convert"`) to an MP4 it
+   * does, in main, with `didConvertProgress`; answers the converted copy, added as a new file. The original
+   * is left as it was.
+   */
+  convert: invoke(ById, MediaFile),
+  didConvertProgress: event(ConvertProgress),
   didHashProgress: event(HashProgress),
   didUploadProgress: event(UploadProgress),
 } as const;

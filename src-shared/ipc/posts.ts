@@ -9,7 +9,8 @@ import {
   UpdatePostRequest,
   UpdatePostResponse,
 } from '../api/posts';
-import { Platform } from '../api/common';
+import { DateTime, Platform } from '../api/common';
+import { BridgeError } from './bridge-error';
 import { event, invoke } from './define';
 import { NoInput } from './common';
 
@@ -54,10 +55,24 @@ export const PostsListQuery = ListPostsQuery.extend({
 });
 export type PostsListQuery = z.input<typeof PostsListQuery>;
 
+/**
+ * How current a list read from the local index is: when the service last answered a refresh, whether one is
+ * still under way (ask again shortly to learn how it ended), and why the last one failed. A screen shows it
+ * beside the list, so a service that stopped answering is never hidden behind the rows the index kept.
+ */
+export const ListFreshness = z.object({
+  refreshed_at: DateTime.nullable(),
+  refreshing: z.boolean(),
+  error: BridgeError.nullable(),
+});
+export type ListFreshness = z.infer<typeof ListFreshness>;
+
 /** The service's list shape plus paging: `total` deliveries match, `posts` starts at `offset`. */
 export const PostsPage = ListPostsResponse.extend({
   offset: z.number().int().min(0),
   total: z.number().int().min(0),
+  /** Set when the list came from the local index (absent: straight from the service). */
+  freshness: ListFreshness.optional(),
 });
 export type PostsPage = z.infer<typeof PostsPage>;
 

@@ -6,6 +6,7 @@ import {
   AGENT_COMMANDS_MAX,
   AUTOMATION_FOLDERS_MAX,
   AgentCommand,
+  AgentType,
   AutomationId,
   LocalFolderPath,
   PAGE_SETTINGS,
@@ -16,6 +17,10 @@ import {
 /** The built-in folder agent's folder for one automation: the user's choice on this computer, never the service's. */
 export const AutomationFolder = z.object({ automation_id: AutomationId, folder: LocalFolderPath });
 export type AutomationFolder = z.infer<typeof AutomationFolder>;
+
+/** Which agent runs one automation on this computer: a built-in one or a configured agent type. */
+export const AutomationAgent = z.object({ automation_id: AutomationId, agent_type: AgentType });
+export type AutomationAgent = z.infer<typeof AutomationAgent>;
 
 /** How a setting the store keeps as a map is shown to the page: as a list it can edit, and back. */
 interface ListedAs<Stored, Item extends z.ZodType> {
@@ -37,6 +42,11 @@ const LISTED = {
     toView: (m) => Object.entries(m).map(([automation_id, folder]) => ({ automation_id, folder })),
     fromView: (l) => Object.fromEntries(l.map((f) => [f.automation_id, f.folder])),
   } satisfies ListedAs<Record<string, string>, typeof AutomationFolder>,
+  automationAgents: {
+    view: z.array(AutomationAgent).max(AUTOMATION_FOLDERS_MAX),
+    toView: (m) => Object.entries(m).map(([automation_id, agent_type]) => ({ automation_id, agent_type })),
+    fromView: (l) => Object.fromEntries(l.map((a) => [a.automation_id, a.agent_type])),
+  } satisfies ListedAs<Record<string, string>, typeof AutomationAgent>,
 } as const;
 
 type Snake<S extends string> = S extends `${infer H}${infer T}`

@@ -6,6 +6,7 @@ import { GrantedFiles } from './files';
 import {
   FILE_NAME_HEADER,
   FILES_PATH,
+  MEDIA_PATH,
   ServerMessage,
   SESSION_PATH,
   SessionGrant,
@@ -13,7 +14,10 @@ import {
   WS_PATH,
   readLaunchCode,
   type ClientMessage,
+  type LinkState,
 } from './ws-protocol';
+
+export type { LinkState } from './ws-protocol';
 
 /**
  * The browser side of `postdesk web`: the same `PostdeskBridge` as the preload builds, over a
@@ -41,7 +45,7 @@ interface FetchResponseLike {
 }
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body: unknown },
+  init: { method: string; headers: Record<string, string>; body?: unknown },
 ) => Promise<FetchResponseLike>;
 
 export interface WsBridgeOptions {
@@ -50,8 +54,10 @@ export interface WsBridgeOptions {
   readonly token: string;
   readonly openSocket?: WebSocketFactory;
   readonly fetch?: FetchLike;
-  /** Delay before reconnecting after the socket closes. */
+  /** Delay before the first reconnect after the socket closes; it doubles with each failure, up to `maxReconnectMs`. */
   readonly reconnectMs?: number;
+  readonly maxReconnectMs?: number;
+  readonly onLinkChange?: (state: LinkState) => void;
 }
 
 const OPEN = 1;
@@ -81,6 +87,36 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   let socket: WebSocketLike | null = null;
   let closed = false;
   let nextId = 1;
+  /** Closes in a row without an open in between: the backoff's exponent. */
+  let failures = 0;
+  let link: LinkState = 'open';
+  const setLink = (state: LinkState) => {
+    if (state === link) return;
+    link = state;
+    options.onLinkChange?.(state);
+  };
+  const baseDelay = options.reconnectMs ?? 1000;
+  const maxDelay = options.maxReconnectMs ?? 30_000;
+
+  /**
+   * A socket that never opened may have been refused for its secret (the host restarted, or this tab kept the
+   * secret of another launch). The browser does not say why an upgrade failed, so ask the host: a preview
+   * request with the same secret is answered 403 only when the secret is wrong (404 for an unknown preview).
+   */
+  const checkSecret = async (): Promise<void> => {
+    try {
+      const res = await fetchFn(
+        `${options.origin}${MEDIA_PATH}-?token=${encodeURIComponent(options.token)}`,
+        { method: 'GET', headers: {} },
+      );
+      if (res.status === 401 || res.status === 403) {
+        closed = true;
+        setLink('refused');
+      }
+    } catch {
+      // the host is not answering at all: keep trying, further apart
+    }
+  };
   const pending = new Map<number, Pending>();
   const queue: string[] = [];
   const listeners = new Map<string, Set<Listener>>();
@@ -88,7 +124,11 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   const connect = (): WebSocketLike => {
     const s = openSocket(wsUrl);
     socket = s;
+    let opened = false;
     s.addEventListener('open', () => {
+      opened = true;
+      failures = 0;
+      setLink('open');
       for (const data of queue.splice(0)) s.send(data);
     });
     s.addEventListener('message', (ev) => onMessage(ev.data));
@@ -98,9 +138,14 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
       queue.length = 0;
       for (const [id, p] of pending) {
         pending.delete(id);
-        p.resolve(fail({ kind: 'network', message: 'the connection to Postdesk closed' }));
+        p.resolve(fail({ kind: 'network', message: 'Postdesk stopped answering this page.' }));
       }
-      if (!closed) setTimeout(() => !closed && !socket && connect(), options.reconnectMs ?? 1000);
+      if (closed) return;
+      failures += 1;
+      setLink('reconnecting');
+      if (!opened) void checkSecret();
+      const delay = Math.min(maxDelay, baseDelay * 2 ** (failures - 1));
+      setTimeout(() => !closed && !socket && connect(), delay);
     });
     return s;
   };
@@ -131,7 +176,13 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   };
 
   const call = (channel: string, input: unknown): Promise<BridgeResult<unknown>> => {
-    if (closed) return Promise.resolve(fail({ kind: 'network', message: 'the bridge is closed' }));
+    if (closed) {
+      const message =
+        link === 'refused'
+          ? 'This page is no longer attached to Postdesk.'
+          : 'Postdesk stopped answering this page.';
+      return Promise.resolve(fail({ kind: 'network', message }));
+    }
     const id = nextId++;
     return new Promise((resolve) => {
       pending.set(id, { resolve });
@@ -249,6 +300,7 @@ export interface BrowserWindowLike {
  */
 export async function installWebBridge(
   win: BrowserWindowLike,
+  opts: { readonly onLinkChange?: (state: LinkState) => void } = {},
 ): Promise<'electron' | 'web' | 'refused' | null> {
   if (win.postdesk) return 'electron';
   const code = readLaunchCode(win.location.hash);
@@ -272,6 +324,10 @@ export async function installWebBridge(
   } catch {
     // as above
   }
-  win.postdesk = createWsBridge({ origin: win.location.origin, token }).bridge;
+  win.postdesk = createWsBridge({
+    origin: win.location.origin,
+    token,
+    ...(opts.onLinkChange ? { onLinkChange: opts.onLinkChange } : {}),
+  }).bridge;
   return 'web';
 }

@@ -31,6 +31,13 @@ export const ServerMessage = z.discriminatedUnion('t', [
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
 
+/**
+ * How a page's link to `postdesk web` stands: `open`; `reconnecting` (the socket closed, the bridge tries
+ * again, waiting longer each time); `refused` (the host no longer accepts this page's session secret, after a
+ * restart or from another launch: it tries no more, and the page must say what to do).
+ */
+export type LinkState = 'open' | 'reconnecting' | 'refused';
+
 const CREDENTIAL = /^[A-Za-z0-9_-]{16,200}$/;
 
 /** Reads the one-time code of a link the host printed or opened: `#code=…` (a fragment is never sent to a server). */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { screenshot } from './support/page';
 import { pageState, recordFrames } from './support/secrets-probe';
@@ -103,4 +104,50 @@ test('a link opens one page: another browser with the same link is turned away, 
   await expect(other.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
   await first.close();
   await second.close();
+});
+
+test('a page whose session the host no longer accepts says it is not attached and what to do, and stops knocking', async ({
+  page,
+}) => {
+  await page.goto(await host.nextUrl());
+  await expect(page.getByRole('heading', { name: 'Welcome to Postdesk' })).toBeVisible();
+  // As after a restart of the host: this tab keeps a secret the host no longer knows.
+  await page.evaluate(() => {
+    (
+      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+    ).sessionStorage.setItem('postdesk.session-secret', 'x'.repeat(43));
+  });
+  let sockets = 0;
+  page.on('websocket', () => void (sockets += 1));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Postdesk is not attached' })).toBeVisible();
+  await expect(page.getByText('Open the newest link shown in the terminal')).toBeVisible();
+  await expect(page.getByText('Welcome to Postdesk')).toHaveCount(0);
+  await screenshot(page, 'connect-session-ended');
+  const seen = sockets;
+  await page.waitForTimeout(4_000);
+  expect(sockets - seen).toBe(0);
+});
+
+test('connecting to an address where nothing listens is answered within seconds, in words', async ({
+  page,
+}) => {
+  // A port that was free a moment ago: nothing listens there.
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  await page.goto(await host.nextUrl());
+  await page.getByLabel('Service URL').fill(`http://127.0.0.1:${port}`);
+  await page.getByLabel('API key').fill(`pd_live_${randomBytes(18).toString('hex')}`);
+  const started = Date.now();
+  await page.getByRole('button', { name: 'Connect' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText(`Nothing answered at 127.0.0.1:${port}`, { timeout: 10_000 });
+  expect(Date.now() - started).toBeLessThan(3_000);
+  await expect(alert).not.toContainText('(connect)');
+  await expect(alert).not.toContainText('ECONNREFUSED');
+  await screenshot(page, 'connect-closed-port');
 });

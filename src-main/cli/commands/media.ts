@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { ValidationError } from '../../core/api/errors';
-import { checkFiles, unrecognised } from '../../core/media/check';
+import { checkFiles, cliHint, unrecognised } from '../../core/media/check';
 import type { FileCheck } from '../../core/media/check';
 import { CannotConvertError, convertToMp4, defaultOutputPath } from '../../core/media/convert';
 import type { ConvertProgress } from '../../core/media/convert';
@@ -115,7 +115,9 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
             `${f.ok ? c.green('✓') : c.red('✗')} ${basename(f.path)}: ${describeFile(f)}${f.contentType ? ` → ${f.contentType}` : ''}`,
           );
           for (const p of f.problems)
-            out.line(`    ${p.severity === 'error' ? c.red('error') : c.yellow('warning')}: ${p.message}`);
+            out.line(
+              `    ${p.severity === 'error' ? c.red('error') : c.yellow('warning')}: ${p.message}${cliHint(p, f.path)}`,
+            );
         }
         for (const p of result.setProblems) out.line(`${c.red('✗')} ${p.message}`);
       });

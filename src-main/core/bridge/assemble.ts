@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
@@ -143,6 +144,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
@@ -175,7 +177,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
 
   return {
     handlers,
-    dispatcher: createBridgeDispatcher(handlers, events),
+    dispatcher: createBridgeDispatcher(handlers, events, log),
     events,
     media,
     grants,

@@ -15,7 +15,7 @@ import { openBulkStore, type BatchRecord, type BulkStore } from '../bulk/bulk-st
 import { BulkFileError, readRows } from '../bulk/rows';
 import { validateRows } from '../bulk/validate';
 import type { Store } from '../store/store';
-import { BridgeFault, notConnected } from './bridge-fault';
+import { BridgeFault, forPeople, notConnected } from './bridge-fault';
 import type { BulkPlanSource, BulkPort } from './ports';
 import type { Tools } from '../media/tools';
 
@@ -45,6 +45,16 @@ function stateOf(b: BatchRecord): BatchSummary['state'] {
   if (b.state === 'rejected') return 'failed';
   if ((b.failedCount ?? 0) === 0) return 'submitted';
   return (b.createdCount ?? 0) > 0 ? 'partial' : 'failed';
+}
+
+/**
+ * A problem of an import as the app shows it: the core writes them for the command line too, so what only
+ * suits it (where to look up an id there) is said the app's way here.
+ */
+function bulkIssueForPeople(message: string): string {
+  const id = /^account id "(.*)" must be a uuid/.exec(message);
+  if (id) return `"${id[1]}" is not an account's id; the Accounts screen shows the id of each account`;
+  return forPeople(message);
 }
 
 /** The core's bulk import (outbox-backed, idempotent batches) behind the bridge's plan → submit flow. */
@@ -143,7 +153,10 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         read = await readRows(file);
       } catch (e) {
         if (e instanceof BulkFileError)
-          throw new BridgeFault('invalid_input', e.message.replace(`${file}: `, ''));
+          throw new BridgeFault(
+            'invalid_input',
+            `The file cannot be read: it is ${e.message.replace(`${file}: `, '')}.`,
+          );
         throw new BridgeFault('invalid_input', 'The file could not be read.');
       }
       const v = await validateRows(read.rows, {
@@ -156,7 +169,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         const ok = valid.get(raw.row);
         const issues = v.problems
           .filter((p) => p.row === raw.row)
-          .map((p) => ({ field: p.field ?? '', message: p.message }));
+          .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) }));
         return {
           line: raw.line ?? raw.row + 1,
           item_key: ok ? `row-${raw.row}` : null,
@@ -171,7 +184,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       });
       const fileIssues = v.problems
         .filter((p) => p.row === null)
-        .map((p) => ({ field: p.field ?? '', message: p.message }));
+        .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) }));
       const validCount = fileIssues.length ? 0 : rows.filter((r) => r.ok).length;
       const batches = Array.from({ length: Math.ceil(validCount / LIMITS.bulkBatchSize) }, (_, index) => ({
         index,

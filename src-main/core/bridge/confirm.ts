@@ -79,6 +79,30 @@ function folderLines(
   return lines;
 }
 
+/** Which agent runs which automation, in the words the Automations screen uses. */
+export const agentName = (type: string): string =>
+  type === 'card'
+    ? 'the built-in caption card'
+    : type === 'folder'
+      ? 'the built-in folder agent'
+      : `agent "${type}"`;
+
+function agentChoiceLines(
+  before: SettingsView['automation_agents'],
+  after: SettingsView['automation_agents'],
+): string[] {
+  const was = new Map(before.map((a) => [a.automation_id, a.agent_type]));
+  const lines: string[] = [];
+  for (const a of after) {
+    const old = was.get(a.automation_id);
+    was.delete(a.automation_id);
+    if (old !== a.agent_type)
+      lines.push(`Automation ${a.automation_id} is run by ${agentName(a.agent_type)}`);
+  }
+  for (const id of was.keys()) lines.push(`Automation ${id} is run by the executor's own agent again`);
+  return lines;
+}
+
 const toolLine = (tool: string, path: string | null): string =>
   `${tool}: ${path ?? 'the one bundled with Postdesk (else the one on PATH)'}`;
 
@@ -104,6 +128,8 @@ export function guardedChange(
       lines.push(...agentLines(current.agent_commands, patch.agent_commands ?? []));
     else if (key === 'automation_folders')
       lines.push(...folderLines(current.automation_folders, patch.automation_folders ?? []));
+    else if (key === 'automation_agents')
+      lines.push(...agentChoiceLines(current.automation_agents, patch.automation_agents ?? []));
     else if (patch[key] === current[key]) continue;
     else if (key === 'ffmpeg_path' || key === 'ffprobe_path')
       lines.push(toolLine(key === 'ffmpeg_path' ? 'ffmpeg' : 'ffprobe', patch[key] ?? null));

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
-import { fail, issuesOf, ok, type BridgeResult } from '../../../src-shared/ipc/bridge-error';
+import { fail, ok, type BridgeResult } from '../../../src-shared/ipc/bridge-error';
 import { findChannel, type EventChannelName } from '../../../src-shared/ipc/contract';
 import type { InvokeDef } from '../../../src-shared/ipc/define';
-import { redactDeep, redactSecrets } from '../api/errors';
-import { toBridgeError } from './bridge-fault';
+import { redactDeep, redactSecrets, toFieldIssue } from '../api/errors';
+import { UNEXPECTED, invalidInput, issueMessageForPeople, toBridgeError } from './bridge-fault';
 import type { Disposable } from '../common/events';
+import { errorText } from '../common/error-text';
+import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
 
@@ -35,34 +37,45 @@ export function scrubSecrets<T>(value: T): T {
 
 type AnyHandler = (input: unknown) => Promise<unknown>;
 
-export function createBridgeDispatcher(handlers: Handlers, events: BridgeEvents): BridgeDispatcher {
+export function createBridgeDispatcher(
+  handlers: Handlers,
+  events: BridgeEvents,
+  /** Where a failure nobody expected is written: the page gets a sentence, the log gets what happened. */
+  log: Logger = silentLogger,
+): BridgeDispatcher {
   const table = handlers as unknown as Record<string, Record<string, AnyHandler | undefined>>;
   return {
     async invoke(channel, input) {
       const entry = findChannel(channel);
       if (!entry || entry.def.kind !== 'invoke') {
-        return fail({ kind: 'invalid_input', message: 'unknown channel' });
+        return fail({
+          kind: 'invalid_input',
+          message: 'This window asked Postdesk for something it does not do.',
+        });
       }
       const def = entry.def as InvokeDef;
       const parsed = def.input.safeParse(input);
       if (!parsed.success) {
-        return fail({
-          kind: 'invalid_input',
-          message: `invalid input for ${entry.name}`,
-          issues: issuesOf(parsed.error as z.ZodError),
+        // Paths stay (a form marks its field by them); the words are a person's, not zod's.
+        const issues = (parsed.error as z.ZodError).issues.map((i) => {
+          const fi = toFieldIssue(i);
+          return { path: fi.path, message: issueMessageForPeople(fi.message) };
         });
+        return fail({ kind: 'invalid_input', message: invalidInput(issues), issues });
       }
       const handler = table[entry.domain]?.[entry.verb];
-      if (!handler) return fail({ kind: 'unavailable', message: `${entry.name} has no handler` });
+      if (!handler) return fail({ kind: 'unavailable', message: 'This is not available here.' });
       try {
         const out = await handler(parsed.data);
         const checked = def.output.safeParse(out);
         if (!checked.success) {
-          return fail({ kind: 'internal', message: `${entry.name} answered outside its contract` });
+          return fail({ kind: 'internal', message: UNEXPECTED });
         }
         return ok(scrubSecrets(checked.data));
       } catch (e) {
-        return fail(toBridgeError(e));
+        const error = toBridgeError(e);
+        if (error.kind === 'internal') log.error(`${entry.name} failed`, { error: errorText(e) });
+        return fail(error);
       }
     },
     subscribe(listener) {

@@ -7,7 +7,7 @@ import type { SettingsService } from '../services';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../../../src-shared/settings';
 import { confinementFromSettings } from '../executor/confine/policy';
-import { automationFolderOf, chooseAgent } from '../executor/from-core';
+import { automationAgentOf, automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
 import { createCoreMedia } from '../executor/media-core';
 import { attachMetrics, metricsOf } from '../executor/metrics';
@@ -16,7 +16,7 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import type { JournalRun, RunPhase } from '../executor/journal';
 import { readRunLog } from '../executor/run-log';
 import type { Store } from '../store/store';
-import { BridgeFault, unavailable } from './bridge-fault';
+import { BridgeFault, forPeople, unavailable } from './bridge-fault';
 import { errorText } from '../common/error-text';
 import type { Disposable } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
@@ -49,7 +49,7 @@ export function toRunRecord(row: JournalRun): RunRecord {
     scheduled_for: row.scheduled_for,
     started_at: row.started_at,
     finished_at: row.finished_at,
-    reason: row.reason,
+    reason: row.reason === null ? null : forPeople(row.reason),
   };
 }
 
@@ -74,7 +74,7 @@ export function viewStatus(ex: Executor | null): ExecutorStatus {
     last_sync_at: s.lastSyncAt,
     next_sync_at: ex.nextSyncAt(),
     active_runs: s.activeRuns,
-    last_error: s.lastError,
+    last_error: s.lastError === null ? null : forPeople(s.lastError),
   };
 }
 
@@ -248,6 +248,7 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
     const s = o.settings.get();
     const { agentType, agent } = chooseAgent(s.agentCommands);
     const offline = o.session.isOffline();
+    const confinement = confinementFromSettings(() => o.settings.get(), [o.dataDir]);
     const ex = new Executor({
       api: client,
       store: o.store,
@@ -257,7 +258,8 @@ export function createExecutorHost(o: ExecutorHostOptions): ExecutorHost {
       agentType,
       ...(agent ? { agent } : {}),
       folderFor: automationFolderOf(() => o.settings.get()),
-      confinement: confinementFromSettings(() => o.settings.get(), [o.dataDir]),
+      agentFor: automationAgentOf(() => o.settings.get(), confinement, { demo: offline }),
+      confinement,
       retention: () => retentionOf(o.settings.get()),
       concurrency: s.concurrency,
       missedRunPolicy: s.missedRunPolicy,

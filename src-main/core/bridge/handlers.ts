@@ -9,11 +9,18 @@ import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
 import type { Automation } from '../../../src-shared/api/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { checkFile } from '../media/check';
+import { CannotConvertError, convertToMp4 } from '../media/convert';
+import { ToolFailedError, ToolNotFoundError } from '../media/tools';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
 import { createAutomationEditing } from './automation-editing';
-import { BridgeFault, unavailable } from './bridge-fault';
+import { BridgeFault, UNEXPECTED, forPeople, toBridgeError, unavailable } from './bridge-fault';
+import type { ListFreshness } from '../../../src-shared/ipc/posts';
+import { isImportFileName, notAnImportFile } from '../../../src-shared/ipc/bulk';
 import type { BridgeEvents } from './events';
 import type { MediaRegistry } from './media-registry';
 import type { BridgeCore, FilePicker } from './ports';
@@ -50,6 +57,8 @@ export interface BridgeDeps {
   readonly routes?: RouteInbox;
   /** ffmpeg/ffprobe for `media:inspect` (the settings' paths); default: bundled, then PATH. */
   readonly tools?: Tools;
+  /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
+  readonly convertDir?: string;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -81,6 +90,18 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     error: null,
     lastCheckedAt: null,
   });
+  /** What the index says of how current its answer is, for the screen to show beside the list. */
+  const freshness = (): { freshness?: ListFreshness } => {
+    const f = core.index?.freshness?.();
+    if (!f) return {};
+    return {
+      freshness: {
+        refreshed_at: f.refreshedAt === null ? null : new Date(f.refreshedAt).toISOString(),
+        refreshing: f.refreshing,
+        error: f.error ? toBridgeError(f.error) : null,
+      },
+    };
+  };
   const editing = createAutomationEditing({
     api,
     status: () => core.connection.status(),
@@ -140,7 +161,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     posts: {
       list: async ({ offset, refresh: _refresh, ...query }) => {
         const client = await api(); // not connected: say so rather than answer from the index
-        if (core.index) return core.index.list({ ...query, offset, refresh: _refresh });
+        if (core.index)
+          return { ...(await core.index.list({ ...query, offset, refresh: _refresh })), ...freshness() };
         // Without the index: one service page, which has no offset.
         const { limit, ...filter } = query;
         const res = offset
@@ -186,7 +208,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
             platform,
             statuses: statuses ?? CALENDAR_STATUSES,
           });
-          return { deliveries: [...deliveries] };
+          return { deliveries: [...deliveries], ...freshness() };
         }
         const from = Date.parse(start);
         const to = Date.parse(end);
@@ -235,7 +257,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const checks: MediaCheck[] = check.problems.map((p) => ({
           level: p.severity,
           code: p.rule,
-          message: p.message,
+          message: forPeople(p.message),
+          ...(p.fix ? { fix: p.fix.kind } : {}),
         }));
         const v = check.probe?.video ?? null;
         return {
@@ -280,6 +303,39 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         }
       },
       remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
+      convert: async ({ id }) => {
+        const f = registered(id);
+        const dir = join(need(deps.convertDir, 'Converting media'), randomUUID());
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const name = `${basename(f.name, extname(f.name)) || 'video'}.mp4`;
+        try {
+          const done = await convertToMp4(f.realPath, {
+            out: join(dir, name),
+            // An MP4 that is only too large is compressed to fit; anything else becomes an MP4 as it is.
+            ...(f.contentType === 'video/mp4' ? { maxBytes: LIMITS.mp4UploadBytes } : {}),
+            tools: deps.tools,
+            onProgress: (p) => events.emit('media:didConvertProgress', { id, percent: p.percent }),
+          });
+          const added = await deps.media.addFiles([{ path: done.output, name }]);
+          const file = added.files[0];
+          if (!file) throw new BridgeFault('internal', UNEXPECTED);
+          return file;
+        } catch (e) {
+          if (e instanceof CannotConvertError)
+            throw new BridgeFault('invalid_input', `${f.name}: ${e.message}`);
+          if (e instanceof ToolNotFoundError)
+            throw new BridgeFault(
+              'unavailable',
+              'Converting needs ffmpeg, which is not installed here. Install it, or choose the program in Settings, under Media tools.',
+            );
+          if (e instanceof ToolFailedError)
+            throw new BridgeFault(
+              'invalid_input',
+              `${f.name} could not be converted: ffmpeg cannot read it.`,
+            );
+          throw e;
+        }
+      },
     },
     bulk: {
       plan: async ({ source }) => {
@@ -288,6 +344,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const g = await deps.grants.use(source.grant);
         if (g.folder)
           throw new BridgeFault('invalid_input', `${g.name} is a folder: choose a CSV or JSON file.`);
+        if (!isImportFileName(g.name)) throw new BridgeFault('invalid_input', notAnImportFile(g.name));
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
         return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' });
       },

@@ -156,7 +156,7 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       }
       throw new BridgeFault(
         'network',
-        `The service did not confirm the post yet. It is saved (outbox entry ${entry.id}) and is sent as soon as the service answers; do not create it again.`,
+        'The service did not confirm the post yet. It is saved on this computer and is sent as soon as the service answers; do not create it again.',
         undefined,
         { code: QUEUED_CODE },
       );

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../common/logger';
 import type { SettingsService } from '../services';
 import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
-import { BridgeFault, notConnected, unavailable } from './bridge-fault';
+import { BridgeFault, notConnected, toBridgeError, unavailable } from './bridge-fault';
 import { toSettingsPatch, toSettingsView } from '../../../src-shared/ipc/settings';
 import {
   moveProxyPasswordToKeychain,
@@ -61,8 +61,17 @@ export interface BridgeSession {
   close(): Promise<void>;
 }
 
-const messageOf = (e: unknown): string =>
-  e instanceof BridgeFault || e instanceof Error ? e.message : 'the connection failed';
+/** What Connect shows later about a failed attempt: the same words the failed call answered. */
+const messageOf = (e: unknown): string => toBridgeError(e).message;
+
+/**
+ * The key check at Connect is a person waiting on a form: one quick retry and a short connect timeout, so a
+ * wrong address is said in a few seconds rather than after the full backoff every other call gets.
+ */
+const PROBE: Pick<ApiClientOptions, 'retry' | 'timeouts'> = {
+  retry: { retries: 1, minTimeoutMs: 150, maxTimeoutMs: 500 },
+  timeouts: { connectMs: 4_000, headersMs: 20_000 },
+};
 
 export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const env = opts.env ?? process.env;
@@ -74,9 +83,14 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   let lastError: string | null = null;
 
   const keyFromStore = () => resolveApiKey(opts.secrets, env);
-  const clientFor = (baseUrl: string, apiKey: ApiClientOptions['apiKey']): ApiClient => {
+  const clientFor = (
+    baseUrl: string,
+    apiKey: ApiClientOptions['apiKey'],
+    extra: Pick<ApiClientOptions, 'retry' | 'timeouts'> = {},
+  ): ApiClient => {
     const s = opts.settings.get();
     return build({
+      ...extra,
       baseUrl,
       aliasUrl: s.aliasUrl,
       proxyUrl: s.proxyUrl,
@@ -139,7 +153,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     status,
     async connect(baseUrl, apiKey) {
       registerSecret(apiKey);
-      const probe = clientFor(baseUrl, apiKey);
+      const probe = clientFor(baseUrl, apiKey, PROBE);
       try {
         await probe.listAccounts();
       } catch (e) {

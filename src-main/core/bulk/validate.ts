@@ -1,7 +1,7 @@
 import { BulkItem } from '../../../src-shared/api/bulk';
 import type { Target } from '../../../src-shared/api/common';
 import { toFieldIssue } from '../api/errors';
-import { checkFile } from '../media/check';
+import { checkFile, cliHint } from '../media/check';
 import type { FileCheck } from '../media/check';
 import type { Tools } from '../media/tools';
 import { isTimeZone, parseAction, parseMedia, parseScheduledAt, parseTargets } from './fields';
@@ -27,7 +27,10 @@ export interface RowProblem {
   readonly row: number | null;
   readonly line: number | null;
   readonly field: string | null;
+  /** Written for a person, the same in every face. */
   readonly message: string;
+  /** The command line's own addition (the command that fixes it); the app leaves it out. */
+  readonly cliHint?: string;
 }
 
 /** A row that passed every check, in the shape batches are built from. */
@@ -70,7 +73,7 @@ export interface ValidateOptions extends ParseOptions {
 
 /** Why a row of a CSV a page sent may not name a file. */
 export const NO_LOCAL_MEDIA =
-  'names a file by its path, which a CSV sent through the page may not; use the asset ids of uploaded media';
+  'names a media file on your computer, and a file sent through a browser page may not open other files there, so it cannot be read. Import this file from the Postdesk desktop app or the command line, which may open the files it names, or name media that is already uploaded by its asset id';
 
 // Stands in for the asset id a media file will get, so the contract schema can check everything else now.
 const PLACEHOLDER_ASSET = '00000000-0000-4000-8000-000000000000';
@@ -260,11 +263,13 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
       for (const p of check?.problems ?? []) {
         if (p.severity !== 'error') continue;
         fine = false;
+        const hint = cliHint(p, m.given);
         problems.push({
           row: d.row,
           line: d.line,
           field: 'media',
           message: p.message.replaceAll(m.path, m.given),
+          ...(hint ? { cliHint: hint } : {}),
         });
       }
     }
@@ -277,5 +282,5 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
 /** `row 3 (line 4), targets: …` */
 export function formatProblem(p: RowProblem): string {
   const where = p.row === null ? 'file' : `row ${p.row}${p.line !== null ? ` (line ${p.line})` : ''}`;
-  return `${where}${p.field ? `, ${p.field}` : ''}: ${p.message}`;
+  return `${where}${p.field ? `, ${p.field}` : ''}: ${p.message}${p.cliHint ?? ''}`;
 }

@@ -34,10 +34,22 @@ export interface CalendarQuery {
   readonly statuses: readonly string[];
 }
 
+/** How current the index is for the current service: what a screen says beside a list read from it. */
+export interface IndexFreshness {
+  /** When a refresh from the service last succeeded (ms since the epoch), or null: never in this session. */
+  readonly refreshedAt: number | null;
+  /** A refresh is under way. */
+  readonly refreshing: boolean;
+  /** Why the last refresh failed; null when it succeeded (or none ended yet). */
+  readonly error: unknown;
+}
+
 /** What the bridge reads: `posts:list` and `calendar:range` answered from the local index. */
 export interface DeliveryIndexPort {
   list(query: Readonly<z.output<typeof PostsListQuery>>): Promise<PostsPage>;
   range(query: Readonly<CalendarQuery>): Promise<readonly Delivery[]>;
+  /** How current the last answer was; absent: the port cannot tell. */
+  freshness?(): IndexFreshness;
 }
 
 export interface DeliveryFeed extends DeliveryIndexPort {
@@ -63,14 +75,19 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const waitMs = o.waitMs ?? 5_000;
   const log = o.log ?? silentLogger;
   const refreshing = new Map<string, Promise<void>>();
+  /** When each scope's last refresh ended, whatever its outcome: a failed one is not repeated at once either. */
   const lastDone = new Map<string, number>();
+  const outcome = new Map<string, { readonly refreshedAt: number | null; readonly error: unknown }>();
 
   async function refreshNow(client: Lister): Promise<void> {
     const slot = createLimit(PARALLEL);
     let firstError: unknown = null;
     await Promise.all(
       REFRESH_QUERIES.map((q) =>
-        slot(() => client.listPosts({ ...q, limit: LIMITS.pageSizeMax })).catch((err: unknown) => {
+        // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
+        slot(async () => {
+          if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
+        }).catch((err: unknown) => {
           firstError ??= err;
         }),
       ),
@@ -100,8 +117,17 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
         return Promise.resolve();
       }
       const p = refreshNow(client)
-        .then(() => void lastDone.set(scope, Date.now()))
-        .finally(() => refreshing.delete(scope));
+        .then(
+          () => void outcome.set(scope, { refreshedAt: Date.now(), error: null }),
+          (error: unknown) => {
+            outcome.set(scope, { refreshedAt: outcome.get(scope)?.refreshedAt ?? null, error });
+            throw error;
+          },
+        )
+        .finally(() => {
+          lastDone.set(scope, Date.now());
+          refreshing.delete(scope);
+        });
       refreshing.set(scope, p);
       return p;
     },
@@ -121,6 +147,15 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
         limit: query.limit ?? 50,
       });
       return { posts: [...page.items], offset, total: page.total };
+    },
+    freshness() {
+      const scope = o.scope();
+      const last = outcome.get(scope);
+      return {
+        refreshedAt: last?.refreshedAt ?? null,
+        refreshing: refreshing.has(scope),
+        error: last?.error ?? null,
+      };
     },
     async range(q) {
       const scope = o.scope();

@@ -2,7 +2,9 @@ import { errorText } from '../common/error-text';
 import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
 import { runAgentProcess, type AgentCommand, type AgentExit } from './agent-process';
+import { runCardAgent } from './agents/card-agent';
 import { runFolderAgent } from './agents/folder-agent';
+import { defaultTools, type Tools } from '../media/tools';
 import { confineLaunch, type ConfinementSource } from './confine/launch';
 import { formatLogLine, type LogLine } from './run-log';
 import { appendPrivateFile } from '../private-files';
@@ -64,11 +66,18 @@ export function processAgent(command: AgentCommand, confinement?: ConfinementSou
 export const NO_FOLDER =
   'folder agent: no folder is set for this automation on this computer; choose one in Settings, under Automation folders';
 
+/** A built-in agent's work: the run's inputs, where to say its steps; a failure's message for the run. */
+type InProcessWork = (
+  inv: AgentInvocation,
+  say: (line: string) => void,
+) => Promise<{ readonly ok: true } | { readonly ok: false; readonly message: string }>;
+
 /**
- * The built-in folder agent, run inside the executor's process (no spawn, same behaviour). Its folder is
- * the user's setting for the automation, never a line of the instructions or the skill.
+ * A built-in agent run inside the executor's process (no spawn), with an agent's contract all the same: its
+ * `::step` lines become steps and log lines, it is stopped by the timeout and by a cancel, and a failure is
+ * the exit of a program that said why on stderr.
  */
-export function inProcessFolderAgent(): AgentRunner {
+function inProcessAgent(label: string, work: InProcessWork): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
@@ -79,8 +88,6 @@ export function inProcessFolderAgent(): AgentRunner {
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
     };
-    const folder = inv.folder;
-    if (!folder) return { kind: 'exited', code: 1, signal: null, stderrTail: NO_FOLDER };
     let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<AgentExit>((resolve) => {
       timer = setTimeout(() => resolve({ kind: 'timeout', stderrTail: '' }), inv.timeoutMs);
@@ -93,24 +100,48 @@ export function inProcessFolderAgent(): AgentRunner {
       if (inv.signal.aborted) onAbort();
       else inv.signal.addEventListener('abort', onAbort, { once: true });
     });
-    const work = runFolderAgent({ folder, outputFile: inv.outputFile, runId: inv.runId, say }).then(
+    const done = work(inv, say).then(
       (r): AgentExit =>
         r.ok
           ? { kind: 'exited', code: 0, signal: null, stderrTail: '' }
-          : { kind: 'exited', code: 1, signal: null, stderrTail: `folder agent: ${r.message}` },
+          : { kind: 'exited', code: 1, signal: null, stderrTail: `${label}: ${r.message}` },
       (err: unknown): AgentExit => ({
         kind: 'exited',
         code: 1,
         signal: null,
-        stderrTail: `folder agent: ${errorText(err)}`,
+        stderrTail: `${label}: ${errorText(err)}`,
       }),
     );
     try {
-      return await Promise.race([work, stopped]);
+      return await Promise.race([done, stopped]);
     } finally {
       clearTimeout(timer);
     }
   };
+}
+
+/**
+ * The built-in folder agent, run inside the executor's process (no spawn, same behaviour). Its folder is
+ * the user's setting for the automation, never a line of the instructions or the skill.
+ */
+export function inProcessFolderAgent(): AgentRunner {
+  return async (inv) => {
+    if (!inv.folder) return { kind: 'exited', code: 1, signal: null, stderrTail: NO_FOLDER };
+    const folder = inv.folder;
+    return inProcessAgent('folder agent', (i, say) =>
+      runFolderAgent({ folder, outputFile: i.outputFile, runId: i.runId, say }),
+    )(inv);
+  };
+}
+
+/**
+ * The built-in caption-card agent (agents/card-agent.ts): needs no folder and no AI, so an automation
+ * works out of the box (the offline demo's do). `tools`: the ffmpeg it draws with.
+ */
+export function inProcessCardAgent(tools: Tools = defaultTools()): AgentRunner {
+  return inProcessAgent('caption-card agent', (inv, say) =>
+    runCardAgent({ runDir: inv.runDir, outputFile: inv.outputFile, tools, signal: inv.signal, say }),
+  );
 }
 
 /** The one-line story of an agent that did not succeed, for the run's failure message. */

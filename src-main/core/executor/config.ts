@@ -1,6 +1,6 @@
 import type { Logger } from '../common/logger';
 import type { AgentCommand } from './agent-process';
-import { inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
+import { inProcessCardAgent, inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
 import type { Clock } from './clock';
 import type { ConfinementSource } from './confine/launch';
 import type { RetentionPolicy } from './prune';
@@ -31,6 +31,11 @@ export interface ExecutorConfig {
   readonly folderFor?: (automationId: string) => string | undefined;
   /** The folder of automations without one of their own (`postdesk executor --folder`). */
   readonly folder?: string;
+  /**
+   * The agent the user chose for one automation (the `automationAgents` setting), read at each run; none
+   * (or undefined for this automation): the executor's own agent runs it.
+   */
+  readonly agentFor?: (automationId: string) => AgentRunner | undefined;
   /** How an agent command is confined (the `agentConfinement` settings); none given: never. */
   readonly confinement?: ConfinementSource;
   /** How long run directories are kept; pruned at start and every six hours while started. None: kept. */
@@ -124,5 +129,6 @@ export function agentRunnerOf(
   if (typeof agent === 'function') return agent;
   if (agent) return processAgent(agent, confinement);
   if (agentType === 'folder') return inProcessFolderAgent();
+  if (agentType === 'card') return inProcessCardAgent();
   throw new Error(`no command is configured for the agent type "${agentType}"`);
 }

@@ -509,7 +509,7 @@ export class Executor {
         clock: this.clock,
         executorId: this.sync.id,
         runsDir: join(config.dataDir, 'runs'),
-        agent: this.agent,
+        agent: config.agentFor?.(a.id) ?? this.agent,
         folderFor: (automationId) => config.folderFor?.(automationId) ?? config.folder,
         runTimeoutMs: tuning.runTimeoutMs,
         leaseSeconds: tuning.leaseSeconds,

@@ -1,7 +1,7 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../services';
-import type { Settings } from '../../../src-shared/settings';
+import { agentOf, type Settings } from '../../../src-shared/settings';
 import { executorDataDir } from '../paths';
 import { errorText } from '../common/error-text';
 import { silentLogger } from '../common/logger';
@@ -9,6 +9,8 @@ import { resolveApiKeyWithSource } from '../secrets/secret-store';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
+import { inProcessCardAgent, inProcessFolderAgent, processAgent, type AgentRunner } from './agent-runner';
+import type { ConfinementSource } from './confine/launch';
 import type { Clock } from './clock';
 import { EXECUTOR_DEFAULTS, type ExecutorConfig } from './config';
 import { confinementFromSettings } from './confine/policy';
@@ -64,6 +66,41 @@ export function automationFolderOf(
   };
 }
 
+/**
+ * The agent the user chose for an automation (the `automationAgents` setting), read at each run so a change
+ * applies to the next one. With the offline sandbox (`demo`), an automation with no agent and no folder chosen,
+ * where no agent command is configured either, runs the built-in caption card: the demo works out of the box.
+ * A chosen agent type that is no longer configured fails the run and says so, rather than running another.
+ */
+export function automationAgentOf(
+  settings: () => Readonly<Settings>,
+  confinement: ConfinementSource | undefined,
+  o: { readonly demo: boolean; readonly folder?: string | undefined },
+): (automationId: string) => AgentRunner | undefined {
+  // The card draws with the ffmpeg of the settings, read at each use like every other media tool.
+  const card = inProcessCardAgent(createSettingsTools(() => toolSettingsOf(settings())));
+  const folder = inProcessFolderAgent();
+  return (automationId) => {
+    const s = settings();
+    const { type, source } = agentOf(automationId, {
+      agents: s.automationAgents,
+      folders: s.automationFolders,
+      commands: Object.keys(s.agentCommands),
+      demo: o.demo,
+      folder: o.folder,
+    });
+    if (source === 'executor' || type === null) return undefined;
+    if (type === 'card') return card;
+    if (type === 'folder') return folder;
+    const command = Object.hasOwn(s.agentCommands, type) ? s.agentCommands[type] : undefined;
+    if (command) return processAgent(command, confinement);
+    return async () => ({
+      kind: 'spawn-error',
+      message: `the agent "${type}" chosen for this automation is not configured on this computer any more; choose another on the Automations screen`,
+    });
+  };
+}
+
 /** What the executor needs of the core; the desktop app builds one per connection from its own parts. */
 export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client' | 'settings'> & {
   readonly endpoint: {
@@ -77,6 +114,7 @@ export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client'
 export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOptions = {}): Promise<Executor> {
   const s = core.settings.get();
   const { agentType, agent } = chooseAgent(s.agentCommands, o.agentType);
+  const confinement = confinementFromSettings(() => core.settings.get(), [core.dataDir]);
   const logger = o.overrides?.logger ?? silentLogger;
   const key = core.endpoint.sandbox
     ? null
@@ -98,7 +136,11 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
     agent,
     folderFor: automationFolderOf(() => core.settings.get()),
     ...(o.folder !== undefined ? { folder: o.folder } : {}),
-    confinement: confinementFromSettings(() => core.settings.get(), [core.dataDir]),
+    agentFor: automationAgentOf(() => core.settings.get(), confinement, {
+      demo: core.endpoint.sandbox !== null,
+      folder: o.folder,
+    }),
+    confinement,
     retention: () => retentionOf(core.settings.get()),
     clock: o.clock,
     concurrency: s.concurrency,

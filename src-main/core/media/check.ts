@@ -30,9 +30,25 @@ export interface Problem {
   readonly rule: ProblemRule;
   /** Errors stop an upload; warnings are worth reading but do not. */
   readonly severity: 'error' | 'warning';
+  /** Written for a person, the same in every face: no command to type, no errno, no temporary path. */
   readonly message: string;
   readonly limit?: number;
   readonly actual?: number;
+  /**
+   * What would make the file acceptable, for each face to offer in its own way: the app a Convert button,
+   * the command line the command (`cliHint`). `maxBytes`: compress it to fit.
+   */
+  readonly fix?: { readonly kind: 'convert'; readonly maxBytes?: number };
+  /** A tool's own words about the file (ffprobe's last line), for the command line only. */
+  readonly detail?: string;
+}
+
+/** The command line's own addition to a problem: the command that fixes it, and the tool's words. */
+export function cliHint(p: Pick<Problem, 'fix' | 'detail'>, path: string): string {
+  const tool = p.detail ? ` (${p.detail})` : '';
+  if (!p.fix) return tool;
+  const size = p.fix.maxBytes ? ` --max-size ${Math.floor(p.fix.maxBytes / (1024 * 1024))}MiB` : '';
+  return `${tool}; ${p.fix.maxBytes ? 'compress' : 'convert'} it with \`postdesk media convert ${path}${size}\``;
 }
 
 export interface FileCheck {
@@ -77,22 +93,24 @@ export function unrecognised(name: string): string {
 }
 
 /** A file that cannot be opened, said for a person rather than as an errno. */
-function unreadable(code: string | undefined, path: string): string {
-  if (code === 'ENOENT') return `no such file (${path})`;
+function unreadable(code: string | undefined): string {
+  if (code === 'ENOENT') return 'no such file: it was moved, renamed or deleted';
   if (code === 'EISDIR') return 'is a folder, not a file';
   if (code === 'EACCES' || code === 'EPERM') return 'you are not allowed to read this file';
-  return `cannot read the file${code ? ` (${code})` : ''}`;
+  return 'the file cannot be read';
+}
+
+/** Why a tool could not be run, in a person's words: the program they chose is not there, or none is. */
+function toolMissing(err: ToolNotFoundError): string {
+  const chosen = /^the setting (.+)$/.exec(err.tried[0] ?? '')?.[1];
+  return chosen
+    ? `because the ${err.tool} program chosen in Settings, under Media tools, is not there (${chosen})`
+    : `because ${err.tool} is not installed on this computer`;
 }
 
 const limitText = (limit: number): string => `${formatBytes(limit)} (${limit} bytes)`;
 
-function sizeProblems(
-  name: string,
-  size: number,
-  detected: Detected,
-  purpose: CheckPurpose,
-  path: string,
-): Problem[] {
+function sizeProblems(name: string, size: number, detected: Detected, purpose: CheckPurpose): Problem[] {
   const problems: Problem[] = [];
   if (purpose === 'direct-upload') {
     if (detected.format !== 'mp4') {
@@ -101,8 +119,9 @@ function sizeProblems(
         rule: 'direct-upload-type',
         severity: 'error',
         message: `${name}: direct uploads take MP4 video only; this file is ${aOrAn(detected.label)}${
-          detected.convertible ? `; convert it with \`postdesk media convert ${path}\`` : ''
+          detected.convertible ? ', which can be converted to MP4' : ''
         }`,
+        ...(detected.convertible ? { fix: { kind: 'convert' as const } } : {}),
       });
     }
     const limit = LIMITS.directUploadBytes;
@@ -113,7 +132,8 @@ function sizeProblems(
         severity: 'error',
         limit,
         actual: size,
-        message: `${name}: direct uploads are limited to ${limitText(limit)}; this file is ${formatBytes(size)}; compress it with \`postdesk media convert ${path} --max-size 64MiB\``,
+        message: `${name}: direct uploads are limited to ${limitText(limit)}; this file is ${formatBytes(size)}, and can be compressed to fit`,
+        fix: { kind: 'convert', maxBytes: limit },
       });
     }
     return problems;
@@ -121,18 +141,16 @@ function sizeProblems(
   if (detected.mime) {
     const limit = uploadLimitFor(detected.mime);
     if (size > limit) {
-      const what = detected.mime === 'video/mp4' ? 'MP4 uploads' : 'image uploads';
-      const hint =
-        detected.mime === 'video/mp4'
-          ? `; compress it with \`postdesk media convert ${path} --max-size 200MiB\``
-          : '';
+      const video = detected.mime === 'video/mp4';
+      const what = video ? 'MP4 uploads' : 'image uploads';
       problems.push({
         file: name,
         rule: 'size',
         severity: 'error',
         limit,
         actual: size,
-        message: `${name}: ${what} are limited to ${limitText(limit)}; this file is ${formatBytes(size)}${hint}`,
+        message: `${name}: ${what} are limited to ${limitText(limit)}; this file is ${formatBytes(size)}${video ? ', and can be compressed to fit' : ''}`,
+        ...(video ? { fix: { kind: 'convert' as const, maxBytes: limit } } : {}),
       });
     }
   }
@@ -186,7 +204,8 @@ async function integrityProblems(
           file: name,
           rule: 'integrity',
           severity: 'warning',
-          message: `${name}: could not verify the video (${err.message})`,
+          message: `${name}: the video could not be checked, ${toolMissing(err)}; it is sent unchecked`,
+          detail: err.message,
         });
       } else if (err instanceof ToolFailedError) {
         if (problems.length === 0) {
@@ -194,7 +213,8 @@ async function integrityProblems(
             file: name,
             rule: 'integrity',
             severity: 'error',
-            message: `${name}: the MP4 is corrupt: ffprobe cannot read it (${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'})`,
+            message: `${name}: the MP4 is damaged and cannot be read as a video`,
+            detail: `ffprobe: ${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'}`,
           });
         }
       } else {
@@ -226,7 +246,7 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
     size = st.size;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return fail({ rule: 'file', message: `${name}: ${unreadable(code, path)}` });
+    return fail({ rule: 'file', message: `${name}: ${unreadable(code)}` });
   }
   if (size === 0) {
     return fail({
@@ -248,8 +268,9 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
         detected.format === 'unknown'
           ? `${name}: ${unrecognised(name)}`
           : detected.convertible
-            ? `${name}: ${aOrAn(detected.label)} is not accepted as it is; convert it to MP4 with \`postdesk media convert ${path}\``
+            ? `${name}: ${aOrAn(detected.label)} is not accepted as it is; it can be converted to MP4`
             : `${name}: ${aOrAn(detected.label)} is not accepted; uploads take ${ACCEPTED}`,
+      ...(detected.format !== 'unknown' && detected.convertible ? { fix: { kind: 'convert' as const } } : {}),
     });
   }
   if (extFormat && extFormat !== detected.format && detected.format !== 'unknown') {
@@ -262,7 +283,7 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
       }`,
     });
   }
-  problems.push(...sizeProblems(name, size, detected, purpose, path));
+  problems.push(...sizeProblems(name, size, detected, purpose));
 
   let probe: ProbeResult | null = null;
   const mode = opts.probe ?? 'video';
@@ -284,7 +305,8 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
           file: name,
           rule: 'integrity',
           severity: 'error',
-          message: `${name}: the file is corrupt: ffprobe cannot read it (${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'})`,
+          message: `${name}: the file is damaged and cannot be read`,
+          detail: `ffprobe: ${err.stderrTail.trim().split('\n').at(-1) ?? 'no detail'}`,
         });
       }
     }

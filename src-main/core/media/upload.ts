@@ -9,7 +9,7 @@ import { errorText } from '../common/error-text';
 import { createLimit } from '../common/limit';
 import { retry } from '../common/retry';
 import type { Store } from '../store/store';
-import { checkFile } from './check';
+import { checkFile, cliHint } from './check';
 import type { CheckOptions } from './check';
 import { hashFile } from './hash';
 import type { Digests } from './hash';
@@ -402,7 +402,9 @@ export function createUploader(opts: UploaderOptions): Uploader {
       signal: opts.signal,
     });
     if (!check.ok || !check.contentType) {
-      const errors = check.problems.filter((p) => p.severity === 'error').map((p) => p.message);
+      const errors = check.problems
+        .filter((p) => p.severity === 'error')
+        .map((p) => `${p.message}${cliHint(p, abs)}`);
       throw new UploadError(
         'check',
         file,

@@ -8,6 +8,7 @@ import { useAppStore } from '../stores/use-app-store';
 import { useConnectionStore } from '../stores/use-connection-store';
 import { useDeepLinksStore } from '../stores/use-deep-links-store';
 import { useDeliveryFailuresStore } from '../stores/use-delivery-failures-store';
+import { useLinkStore } from '../stores/use-link-store';
 import { useOutboxStore } from '../stores/use-outbox-store';
 import { Shell } from './Shell';
 
@@ -16,6 +17,7 @@ export function App() {
   const { status, load, listen } = useConnectionStore(
     useShallow((s) => ({ status: s.status, load: s.load, listen: s.listen })),
   );
+  const link = useLinkStore((s) => s.state);
   useEffect(() => {
     const off = listen();
     const offNotices = useAppStore.getState().listen();
@@ -34,8 +36,16 @@ export function App() {
     };
   }, [load, listen]);
 
+  // The host no longer knows this page (it restarted, or this tab kept another launch's session).
+  if (link === 'refused') return <NoBridge reason="ended" />;
   return (
     <>
+      {link === 'reconnecting' ? (
+        <p className="link-banner" role="alert">
+          Postdesk is not answering this page. Trying again… If Postdesk was closed, start it again and open
+          the link it shows.
+        </p>
+      ) : null}
       {status === null ? (
         <div className="splash">
           <LoadingState label="Starting Postdesk…" />
@@ -53,21 +63,33 @@ export function App() {
   );
 }
 
+const NO_BRIDGE = {
+  'no-link': {
+    title: 'Postdesk is not attached',
+    text: 'Open the link shown in the terminal where Postdesk is running. Each link opens one page.',
+  },
+  'used-link': {
+    title: 'This link was already used',
+    text: 'Each link opens Postdesk in one page, once. Open the newest link shown in the terminal where Postdesk is running.',
+  },
+  ended: {
+    title: 'Postdesk is not attached',
+    text: 'This page belongs to a Postdesk that has stopped or restarted, so it can no longer reach it. Open the newest link shown in the terminal where Postdesk is running; this page will not try again.',
+  },
+} as const;
+
 /**
- * Shown when the page has no bridge: a stray tab, an address without a link's code, or a link that was
- * already used (each one opens a single page).
+ * Shown when the page has no bridge: a stray tab, an address without a link's code, a link that was
+ * already used (each one opens a single page), or a session the host no longer accepts.
  */
-export function NoBridge({ usedLink = false }: { readonly usedLink?: boolean }) {
+export function NoBridge({ reason }: { readonly reason: keyof typeof NO_BRIDGE }) {
+  const { title, text } = NO_BRIDGE[reason];
   return (
     <div className="splash">
       <div className="card connect-card">
         <div className="card__body form-stack">
-          <h1>{usedLink ? 'This link was already used' : 'Postdesk is not attached'}</h1>
-          <p className="muted">
-            {usedLink
-              ? 'Each link opens Postdesk in one page, once. Open the newest link shown in the terminal where Postdesk is running.'
-              : 'Open the link shown in the terminal where Postdesk is running. Each link opens one page.'}
-          </p>
+          <h1>{title}</h1>
+          <p className="muted">{text}</p>
         </div>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useConnectionStore } from '../stores/use-connection-store';
+import { useServiceStore } from '../stores/use-service-store';
 import { hrefOf } from './router';
 import { ROUTES, type RouteDef } from './routes';
 
@@ -23,6 +24,10 @@ function onNavKey(e: KeyboardEvent<HTMLElement>) {
 
 export function Sidebar({ current }: { readonly current: string }) {
   const status = useConnectionStore(useShallow((s) => s.status));
+  const failing = useServiceStore((s) => s.failing);
+  const where = status?.offline
+    ? 'Offline sandbox'
+    : (status?.base_url?.replace(/^https?:\/\//, '') ?? 'Connected');
   return (
     <aside className="sidebar">
       <div className="sidebar__brand">
@@ -59,15 +64,24 @@ export function Sidebar({ current }: { readonly current: string }) {
         ))}
       </nav>
       <div className="sidebar__footer">
-        <div className="connection-pill" title={status?.base_url ?? undefined}>
+        <div
+          className={`connection-pill${failing ? ' connection-pill--failing' : ''}`}
+          role="status"
+          title={failing ? `${where}: the service is not answering` : (status?.base_url ?? undefined)}
+        >
           <span
-            className={`connection-pill__dot${status?.offline ? ' connection-pill__dot--offline' : ''}`}
+            className={`connection-pill__dot${failing ? ' connection-pill__dot--failing' : status?.offline ? ' connection-pill__dot--offline' : ''}`}
             aria-hidden="true"
           />
           <span className="connection-pill__text">
-            {status?.offline
-              ? 'Offline sandbox'
-              : (status?.base_url?.replace(/^https?:\/\//, '') ?? 'Connected')}
+            {failing ? (
+              <>
+                <strong>The service is not answering</strong>
+                <span className="connection-pill__where">{where}</span>
+              </>
+            ) : (
+              where
+            )}
           </span>
         </div>
         <span className="faint">

@@ -1,22 +1,18 @@
 import ReactMarkdown, { type Components } from 'react-markdown';
-import { useAppStore } from '../stores/use-app-store';
+import remarkGfm from 'remark-gfm';
+import { ExternalLink } from './ExternalLink';
 
 /**
- * Markdown as React elements: raw HTML in the source is not rendered (react-markdown's default), so
- * nothing reaches the DOM as HTML. Links open in the system browser instead of navigating the window.
+ * Markdown as React elements: raw HTML in the source is not rendered (`skipHtml`), so nothing reaches the
+ * DOM as HTML. GitHub's tables, strikethrough and task lists are read (remark-gfm). A link is a link only
+ * when it is https on the allowlist (`ExternalLink`); otherwise its text stays, inert.
  */
 const components: Components = {
-  a: ({ href, children }) => (
-    <a
-      href={href}
-      rel="noreferrer noopener"
-      onClick={(e) => {
-        e.preventDefault();
-        if (href && /^https:\/\//.test(href)) void useAppStore.getState().openExternal(href);
-      }}
-    >
-      {children}
-    </a>
+  a: ({ href, children }) => <ExternalLink href={href}>{children}</ExternalLink>,
+  table: ({ children }) => (
+    <div className="markdown__table">
+      <table>{children}</table>
+    </div>
   ),
   img: ({ alt }) => <span className="faint">[image: {alt || 'untitled'}]</span>,
 };
@@ -24,7 +20,7 @@ const components: Components = {
 export function Markdown({ source, label }: { readonly source: string; readonly label?: string }) {
   return (
     <div className="markdown" aria-label={label}>
-      <ReactMarkdown components={components} skipHtml>
+      <ReactMarkdown components={components} remarkPlugins={[remarkGfm]} skipHtml>
         {source}
       </ReactMarkdown>
     </div>

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { QueuedPost } from '../../../src-shared/ipc/posts';
+import { plainName } from '../app/bidi';
 import { formatDateTime, formatRelative, plural } from '../app/format';
 import { platformLabel } from '../app/platforms';
 import { useNow } from '../app/use-now';
@@ -11,7 +12,7 @@ function where(q: Readonly<QueuedPost>): string {
   return `${platforms} · ${plural(q.targets.length, 'account')}`;
 }
 
-const captionOf = (q: Readonly<QueuedPost>): string => q.caption || '(no caption)';
+const captionOf = (q: Readonly<QueuedPost>): string => (q.caption ? plainName(q.caption) : '(no caption)');
 
 /**
  * Posts the host saved on this computer that the service has not confirmed. Most wait for the service and need

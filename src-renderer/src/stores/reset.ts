@@ -11,6 +11,7 @@ import { useMediaStore } from './use-media-store';
 import { useOutboxStore } from './use-outbox-store';
 import { usePostsStore } from './use-posts-store';
 import { useRunsStore } from './use-runs-store';
+import { useServiceStore } from './use-service-store';
 import { useSettingsStore } from './use-settings-store';
 import { useSkillsStore } from './use-skills-store';
 
@@ -33,6 +34,7 @@ export function resetSessionStores(): void {
   resetStore(useOutboxStore);
   resetStore(usePostsStore);
   resetStore(useRunsStore);
+  resetStore(useServiceStore);
   resetStore(useSettingsStore);
   resetStore(useSkillsStore);
 }

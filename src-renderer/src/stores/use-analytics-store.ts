@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { AnalyticsResponse } from '../../../src-shared/api/analytics';
 import type { Platform } from '../../../src-shared/api/common';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 export interface AnalyticsFilters {
   readonly platform: Platform | 'all';
@@ -37,21 +38,23 @@ export const useAnalyticsStore = create<AnalyticsState>()((set, get) => {
       const mine = ++generation;
       const f = get().filters;
       set({ overview: loading(get().overview) });
-      const r = await settle(() =>
-        bridge().analytics.overview({
-          platform: f.platform === 'all' ? undefined : f.platform,
-          account_id: f.accountId === 'all' ? undefined : f.accountId,
-          start_date: f.start ?? undefined,
-          end_date: f.end ?? undefined,
-          limit: 20,
-        }),
+      const r = noteService(
+        await settle(() =>
+          bridge().analytics.overview({
+            platform: f.platform === 'all' ? undefined : f.platform,
+            account_id: f.accountId === 'all' ? undefined : f.accountId,
+            start_date: f.start ?? undefined,
+            end_date: f.end ?? undefined,
+            limit: 20,
+          }),
+        ),
       );
       if (mine !== generation) return;
       set({ overview: settleInto(get().overview, r) });
     },
     async loadPost(postId) {
       set({ postId, post: loading(idle()) });
-      const r = await settle(() => bridge().analytics.post({ post_id: postId }));
+      const r = noteService(await settle(() => bridge().analytics.post({ post_id: postId })));
       if (get().postId !== postId) return;
       set({ post: settleInto(get().post, r) });
     },

@@ -8,8 +8,6 @@ interface AppState {
   load(): Promise<void>;
   /** Relays the host's notices (an update is ready, …) as toasts. */
   listen(): () => void;
-  /** Opens an https link in the system browser (the host allows only its allowlist). */
-  openExternal(url: string): Promise<void>;
 }
 
 export const useAppStore = create<AppState>()((set) => ({
@@ -20,9 +18,5 @@ export const useAppStore = create<AppState>()((set) => ({
   },
   listen() {
     return bridge().app.onDidNotify((n) => toast(n.level, n.message));
-  },
-  async openExternal(url) {
-    const r = await settle(() => bridge().app.openExternal({ url }));
-    if (!r.ok || !r.value.opened) toast('warning', `Postdesk did not open ${url}.`);
   },
 }));

@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import type { Article, CreateArticleRequest, CreateArticleResponse } from '../../../src-shared/api/articles';
 import type { BridgeResult } from '../../../src-shared/ipc';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 interface ArticlesState {
   readonly articles: Loadable<readonly Article[]>;
@@ -17,7 +18,7 @@ export const useArticlesStore = create<ArticlesState>()((set, get) => ({
   saving: null,
   async load() {
     set({ articles: loading(get().articles) });
-    const r = await settle(() => bridge().articles.list({ limit: LIMITS.pageSizeMax }));
+    const r = noteService(await settle(() => bridge().articles.list({ limit: LIMITS.pageSizeMax })));
     set({ articles: settleInto(get().articles, r.ok ? { ok: true, value: r.value.articles } : r) });
   },
   async create(request) {

@@ -5,6 +5,7 @@ import type {
 } from '../../../src-shared/api/automation-editing';
 import type { AutomationView, BridgeResult, RunRecord } from '../../../src-shared/ipc';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 /** Status changes the screen offers, one bridge channel each. */
 export type AutomationStatusChange = 'pause' | 'resume' | 'remove';
@@ -42,7 +43,7 @@ export const useAutomationsStore = create<AutomationsState>()((set, get) => {
     saving: null,
     async load() {
       set({ automations: loading(get().automations) });
-      const r = await settle(() => bridge().automations.list());
+      const r = noteService(await settle(() => bridge().automations.list()));
       set({
         automations: settleInto(get().automations, r.ok ? { ok: true, value: r.value.automations } : r),
         ...(r.ok ? { canEdit: r.value.can_edit } : {}),

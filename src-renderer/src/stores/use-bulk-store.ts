@@ -8,7 +8,9 @@ import type {
   BulkProgress,
   BulkSubmission,
 } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { isImportFileName, notAnImportFile } from '../../../src-shared/ipc/bulk';
+import { bridge, failed, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { noteService } from './use-service-store';
 
 interface BulkState {
   readonly plan: Loadable<BulkPlan>;
@@ -44,13 +46,23 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
   inspected: {},
   resubmitting: null,
   async planFrom(file) {
+    if (!isImportFileName(file.name)) {
+      // Said before its bytes are sent anywhere: a video dropped here by mistake is not uploaded to be refused.
+      const error: BridgeError = { kind: 'invalid_input', message: notAnImportFile(file.name) };
+      set({ plan: failed(idle(), error), submission: null, submitError: null, progress: null });
+      return;
+    }
     set({ plan: loading(idle()), submission: null, submitError: null, progress: null, batchesSent: 0 });
     const granted = await settle(() => bridge().files.grant([file]));
     const grant = granted.ok ? granted.value.files[0]?.grant : undefined;
     if (!grant) {
-      const why = granted.ok ? granted.value.skipped[0]?.reason : granted.error.message;
-      const error: BridgeError = { kind: 'invalid_input', message: `${file.name}: ${why ?? 'not received'}` };
-      set({ plan: settleInto(get().plan, { ok: false, error }) });
+      const error: BridgeError = granted.ok
+        ? {
+            kind: 'invalid_input',
+            message: `${file.name} was not received: ${granted.value.skipped[0]?.reason ?? 'Postdesk did not take it.'}`,
+          }
+        : granted.error;
+      set({ plan: failed(get().plan, error) });
       return;
     }
     const r = await settle(() => bridge().bulk.plan({ source: { grant } }));
@@ -84,7 +96,9 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
   async inspect(batchId) {
     const prev = get().inspected[batchId] ?? idle<BulkResult>();
     set({ inspected: { ...get().inspected, [batchId]: loading(prev) } });
-    const r = await settle(() => bridge().bulk.inspect({ batch_id: batchId, limit: LIMITS.pageSizeMax }));
+    const r = noteService(
+      await settle(() => bridge().bulk.inspect({ batch_id: batchId, limit: LIMITS.pageSizeMax })),
+    );
     set({ inspected: { ...get().inspected, [batchId]: settleInto(prev, r) } });
   },
   async resubmitFailed(batchId) {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError, ExecutorMetrics, ExecutorStatus } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface ExecutorState {
   readonly status: Loadable<ExecutorStatus>;
@@ -41,9 +41,7 @@ export const useExecutorStore = create<ExecutorState>()((set, get) => {
       set({ status: settleInto(get().status, r) });
     },
     listen() {
-      return bridge().executor.onDidChangeStatus((s) =>
-        set({ status: { data: s, loading: false, error: null } }),
-      );
+      return bridge().executor.onDidChangeStatus((s) => set({ status: loaded(s) }));
     },
     pause: () => act('pause'),
     resume: () => act('resume'),

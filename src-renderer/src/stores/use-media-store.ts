@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type {
   BridgeError,
   BridgeResult,
+  ConvertProgress,
   HashProgress,
   MediaAddResult,
   MediaFile,
@@ -10,9 +11,11 @@ import type {
   SkippedFile,
   UploadProgress,
 } from '../../../src-shared/ipc';
+import { describeError } from '../app/describe-error';
 import { bridge, settle } from './bridge';
 
-export type MediaPhase = 'checking' | 'rejected' | 'hashing' | 'uploading' | 'uploaded' | 'failed';
+export type MediaPhase =
+  'checking' | 'rejected' | 'converting' | 'hashing' | 'uploading' | 'uploaded' | 'failed';
 
 /** One file in the composer, from drop to managed upload. */
 export interface MediaItem {
@@ -23,6 +26,8 @@ export interface MediaItem {
   readonly inspection: MediaInspection | null;
   readonly hash: HashProgress | null;
   readonly upload: UploadProgress | null;
+  /** While `converting`: how far main's conversion to MP4 has come. */
+  readonly convert: ConvertProgress | null;
   readonly uploaded: MediaUploaded | null;
   readonly error: Readonly<BridgeError> | null;
 }
@@ -36,6 +41,11 @@ interface MediaState {
   /** The same for files (or a folder) chosen in the host's own dialog, where it has one (`file_dialog`). */
   pick(folder: boolean): Promise<void>;
   retry(id: string): Promise<void>;
+  /**
+   * Has main convert a file the service does not take as it is (a WebM, an MP4 too large) to one it does;
+   * the converted copy takes the original's place in the post, then is checked and uploaded.
+   */
+  convert(id: string): Promise<void>;
   remove(id: string): Promise<void>;
   clear(): void;
   dismissSkipped(): void;
@@ -64,7 +74,8 @@ export const useMediaStore = create<MediaState>()((set, get) => {
   const accept = async (r: BridgeResult<MediaAddResult>, sources: readonly File[]) => {
     if (!r.ok) {
       const names = sources.length ? sources.map((f) => f.name) : ['Your files'];
-      set({ skipped: [...get().skipped, ...names.map((name) => ({ name, reason: r.error.message }))] });
+      const reason = describeError(r.error);
+      set({ skipped: [...get().skipped, ...names.map((name) => ({ name, reason }))] });
       return;
     }
     const fresh = r.value.files.filter((f) => !has(f.id));
@@ -78,6 +89,7 @@ export const useMediaStore = create<MediaState>()((set, get) => {
         inspection: null,
         hash: null,
         upload: null,
+        convert: null,
         uploaded: null,
         error: null,
       };
@@ -114,6 +126,30 @@ export const useMediaStore = create<MediaState>()((set, get) => {
     async retry(id) {
       await process(id);
     },
+    async convert(id) {
+      const item = get().items.find((it) => it.file.id === id);
+      if (!item || item.phase === 'converting') return;
+      patch(id, { phase: 'converting', convert: { id, percent: null }, error: null });
+      const r = await settle(() => bridge().media.convert({ id }));
+      if (!has(id)) return;
+      if (!r.ok) return patch(id, { phase: 'rejected', convert: null, error: r.error });
+      const converted: MediaItem = {
+        file: r.value,
+        localPreview: null,
+        phase: 'checking',
+        inspection: null,
+        hash: null,
+        upload: null,
+        convert: null,
+        uploaded: null,
+        error: null,
+      };
+      // The copy takes the original's place; the original stays on disk, untouched, and leaves the post.
+      set({ items: get().items.map((it) => (it.file.id === id ? converted : it)) });
+      if (item.localPreview) URL.revokeObjectURL(item.localPreview);
+      void settle(() => bridge().media.remove({ id }));
+      await process(r.value.id);
+    },
     async remove(id) {
       const item = get().items.find((it) => it.file.id === id);
       if (item?.localPreview) URL.revokeObjectURL(item.localPreview);
@@ -140,9 +176,14 @@ export const useMediaStore = create<MediaState>()((set, get) => {
         const live = p.phase !== 'done' && p.phase !== 'failed';
         patch(p.id, moving && live ? { upload: p, phase: 'uploading' } : { upload: p });
       });
+      const offConvert = b.media.onDidConvertProgress((p) => {
+        const current = get().items.find((it) => it.file.id === p.id);
+        if (current?.phase === 'converting') patch(p.id, { convert: p });
+      });
       return () => {
         offHash();
         offUpload();
+        offConvert();
       };
     },
   };

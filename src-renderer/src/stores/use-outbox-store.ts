@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { BridgeError } from '../../../src-shared/ipc';
 import type { QueuedDecision, QueuedPost } from '../../../src-shared/ipc/posts';
+import { describeError } from '../app/describe-error';
 import { bridge, settle } from './bridge';
 
 /** The code `posts:create` answers when the post is saved locally and will be sent later. */
@@ -42,7 +43,7 @@ export const useOutboxStore = create<OutboxState>()((set, get) => ({
     set({
       deciding: null,
       decisionError: !r.ok
-        ? r.error.message
+        ? describeError(r.error)
         : r.value.ok
           ? null
           : 'That post is no longer waiting for a decision; the list is up to date now.',

@@ -2,7 +2,9 @@ import { create } from 'zustand';
 import type { Platform, Target } from '../../../src-shared/api/common';
 import type { CreatePostRequest, Delivery, DeliveryStatus } from '../../../src-shared/api/posts';
 import type { BridgeError, BridgeResult } from '../../../src-shared/ipc';
-import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
+import type { ListFreshness } from '../../../src-shared/ipc';
+import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
+import { noteService, useServiceStore } from './use-service-store';
 
 export interface PostFilters {
   readonly status: DeliveryStatus | 'all';
@@ -22,10 +24,13 @@ interface PostsState {
   readonly deliveries: Loadable<readonly Delivery[]>;
   /** How many deliveries match the filters (the local index's count), or null before the first page. */
   readonly total: number | null;
-  readonly lastLoadedAt: number | null;
   setFilters(patch: Partial<PostFilters>): void;
   /** `fresh`: ask the service now (screen opened, Refresh pressed) rather than within the refresh interval. */
-  load(opts?: { readonly fresh?: boolean }): Promise<void>;
+  load(opts?: {
+    readonly fresh?: boolean;
+    /** Asking again while the host's refresh is under way (not counted as a new load). */
+    readonly recheck?: boolean;
+  }): Promise<void>;
   listen(): () => void;
   create(
     request: CreatePostRequest,
@@ -36,6 +41,8 @@ interface PostsState {
 
 /** Rows per `posts:list` call: the first page paints at once, the rest follow in the background. */
 const PAGE = 500;
+/** How many times a load asks again while the host's refresh from the service is still under way. */
+const MAX_RECHECKS = 8;
 /** The most rows the screen holds. */
 export const MAX_ROWS = 10_000;
 
@@ -45,11 +52,12 @@ function fail(error: Readonly<BridgeError>): BridgeResult<never> {
 
 export const usePostsStore = create<PostsState>()((set, get) => {
   let generation = 0;
+  let recheck: ReturnType<typeof setTimeout> | undefined;
+  let rechecks = 0;
   return {
     filters: { status: 'all', platform: 'all' },
     deliveries: idle(),
     total: null,
-    lastLoadedAt: null,
     setFilters(patch) {
       // Other filters, other rows: start empty so the new ones show page by page.
       set({ filters: { ...get().filters, ...patch }, deliveries: idle(), total: null });
@@ -57,6 +65,8 @@ export const usePostsStore = create<PostsState>()((set, get) => {
     },
     async load(opts) {
       const mine = ++generation;
+      clearTimeout(recheck);
+      if (!opts?.recheck) rechecks = 0;
       const { filters } = get();
       const query = {
         status: filters.status === 'all' ? undefined : filters.status,
@@ -68,6 +78,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       set({ deliveries: loading(get().deliveries) });
       const rows: Delivery[] = [];
       let total = 0;
+      let freshness: ListFreshness | undefined;
       for (let offset = 0; offset < MAX_ROWS; offset += PAGE) {
         const r = await settle(() =>
           bridge().posts.list({
@@ -79,21 +90,29 @@ export const usePostsStore = create<PostsState>()((set, get) => {
         );
         if (mine !== generation) return; // a newer filter's answer wins
         if (!r.ok) {
+          noteService(r);
           set({ deliveries: settleInto(get().deliveries, r) });
           return;
         }
         rows.push(...r.value.posts);
         total = r.value.total;
+        if (offset === 0) freshness = r.value.freshness;
         const done = r.value.posts.length < PAGE || rows.length >= Math.min(total, MAX_ROWS);
         if (done) break;
         if (progressive || offset === 0) {
           const prev = get().deliveries.data;
           // On a refresh the first page replaces the top of the list; the old rest stays until the new one arrives.
           const shown = progressive || !prev ? [...rows] : [...rows, ...prev.slice(rows.length)];
-          set({ deliveries: { data: shown, loading: true, error: null }, total });
+          set({ deliveries: { ...get().deliveries, data: shown, loading: true }, total });
         }
       }
-      set({ deliveries: loaded([...rows]), total, lastLoadedAt: Date.now() });
+      set({ deliveries: fromIndex([...rows], freshness), total });
+      if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
+      // The host is still asking the service: ask again soon to learn how that ended.
+      if (freshness?.refreshing && rechecks < MAX_RECHECKS) {
+        rechecks += 1;
+        recheck = setTimeout(() => void get().load({ recheck: true }), RECHECK_MS);
+      }
     },
     listen() {
       return bridge().posts.onDidChange(() => void get().load());

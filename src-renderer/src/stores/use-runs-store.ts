@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface RunsState {
   readonly runs: Loadable<readonly RunRecord[]>;
@@ -20,7 +20,7 @@ const FINAL = new Set<RunRecord['state']>(['completed', 'failed', 'skipped', 'mi
 export const useRunsStore = create<RunsState>()((set, get) => {
   const refresh = async (id: string) => {
     const r = await settle(() => bridge().runs.get({ id }));
-    if (r.ok && get().selectedId === id) set({ detail: { data: r.value, loading: false, error: null } });
+    if (r.ok && get().selectedId === id) set({ detail: loaded(r.value) });
   };
   return {
     runs: idle(),

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeResult, SettingsPatch, SettingsView } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface SettingsState {
   readonly settings: Loadable<SettingsView>;
@@ -21,10 +21,10 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async update(patch) {
     set({ saving: true });
     const r = await settle(() => bridge().settings.update(patch));
-    set({ saving: false, ...(r.ok ? { settings: { data: r.value, loading: false, error: null } } : {}) });
+    set({ saving: false, ...(r.ok ? { settings: loaded(r.value) } : {}) });
     return r;
   },
   listen() {
-    return bridge().settings.onDidChange((s) => set({ settings: { data: s, loading: false, error: null } }));
+    return bridge().settings.onDidChange((s) => set({ settings: loaded(s) }));
   },
 }));

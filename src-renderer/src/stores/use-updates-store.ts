@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError, UpdateState } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface UpdatesState {
   readonly state: Loadable<UpdateState>;
@@ -31,9 +31,7 @@ export const useUpdatesStore = create<UpdatesState>()((set, get) => {
       set({ state: settleInto(get().state, r) });
     },
     listen() {
-      return bridge().updates.onDidChangeUpdateState((s) =>
-        set({ state: { data: s, loading: false, error: null } }),
-      );
+      return bridge().updates.onDidChangeUpdateState((s) => set({ state: loaded(s) }));
     },
     check: () => act('check'),
     restartNow: () => act('restart'),

@@ -7,7 +7,10 @@ import { startWebHost, type WebHost } from './web-host';
  * One `postdesk web --sandbox` per worker (the suite runs one worker), shared by the flows; `app` is a
  * page already connected to its offline sandbox.
  */
-export const test = base.extend<{ app: Page }, { host: WebHost; media: { png: TestFile; mp4: TestFile } }>({
+export const test = base.extend<
+  { app: Page },
+  { host: WebHost; media: { png: TestFile; mp4: TestFile; webm: TestFile } }
+>({
   host: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {

@@ -14,7 +14,7 @@ const { Emitter } = await import('../../../src-main/core/common/events');
 const DELIVERY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const RUN = '16fd2706-8baf-433b-82eb-8c7fada847da';
 
-function setup(opts: { maxPerMinute?: number; now?: () => number } = {}) {
+function setup(opts: { maxPerMinute?: number; now?: () => number; platform?: string } = {}) {
   electronFake.reset();
   const log = new MemoryLog();
   const router = new DeepLinkRouter(log);
@@ -144,6 +144,30 @@ describe('notice content', () => {
     expect(deliveryFailedNotice({ id: 'd1', post_id: 'p', platform: 'x', error: '' }).body).toBe(
       'The service gave no reason.',
     );
+  });
+
+  it('shows hostile service text inert: markup escaped where a Linux server renders it, no reordering, no escapes', () => {
+    const hostile =
+      'Failed <b>bold</b> <a href="https://evil.example">click</a> <img src=x> & \u001b[31mred\u001b[0m invoice\u202Egpj.exe';
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      const t = setup({ platform });
+      t.service.deliveryFailed({ id: DELIVERY, post_id: 'p1', platform: 'x', error: hostile });
+      const body = t.shown()[0]?.options.body ?? '';
+      expect(body).not.toContain('\u001b');
+      expect(body).not.toContain('\u202E');
+      expect(body).toContain('invoicegpj.exe');
+      expect(body).toContain(' red ');
+      expect(body).not.toContain('[31m');
+      if (platform === 'linux') {
+        expect(body).not.toMatch(/[<>]/);
+        expect(body).toContain(
+          '&lt;b&gt;bold&lt;/b&gt; &lt;a href="https://evil.example"&gt;click&lt;/a&gt;',
+        );
+        expect(body).toContain('&amp;');
+      } else {
+        expect(body).toContain('<b>bold</b>');
+      }
+    }
   });
 
   it('keeps an unparseable schedule as given, and says the executor’s reason', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, registerSecret } from '../../../src-main/core/api/errors';
+import { UNEXPECTED } from '../../../src-main/core/bridge/bridge-fault';
 import { createBridgeDispatcher } from '../../../src-main/core/bridge/dispatcher';
 import { createBridgeEvents } from '../../../src-main/core/bridge/events';
 import type { Handlers } from '../../../src-main/core/bridge/handlers';
@@ -50,7 +51,8 @@ describe('the dispatcher', () => {
       throw new TypeError('x is undefined');
     });
     const b = await bug.d.invoke('accounts:list', undefined);
-    expect(b).toEqual({ ok: false, error: { kind: 'internal', message: 'x is undefined' } });
+    // A bug's own words are for the log, not the page: it says what happened and what to do.
+    expect(b).toEqual({ ok: false, error: { kind: 'internal', message: UNEXPECTED } });
   });
 
   it('maps post-creation issues to paths', async () => {

@@ -59,6 +59,7 @@ const SAMPLES: Samples = {
   'files:pick': { purpose: 'media' },
   'media:inspect': (c) => ({ id: c.mediaId }),
   'media:upload': (c) => ({ id: c.mediaId }),
+  'media:convert': (c) => ({ id: c.mediaId }),
   'media:remove': (c) => ({ id: c.mediaId }),
   'bulk:plan': { source: { text: 'caption,scheduled_at\nhello,2031-01-01T00:00:00Z\n', name: 'x.csv' } },
   'bulk:submit': { plan_id: 'no-such-plan' },

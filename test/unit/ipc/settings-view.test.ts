@@ -56,6 +56,7 @@ const CHANGES: { [K in keyof Required<SettingsPatch>]: readonly [SettingsView[K]
   ffmpeg_path: ['/opt/ff/ffmpeg', '/opt/ff/ffmpeg'],
   ffprobe_path: ['/opt/ff/ffprobe', '/opt/ff/ffprobe'],
   automation_folders: [[{ automation_id: 'auto_1', folder: '~/clips' }], { auto_1: '~/clips' }],
+  automation_agents: [[{ automation_id: 'auto_1', agent_type: 'card' }], { auto_1: 'card' }],
 };
 const camel = (snake: string): string => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -121,6 +122,7 @@ describe('the settings the page sees', () => {
       [
         'agent_commands',
         'alias_url',
+        'automation_agents',
         'automation_folders',
         'base_url',
         'ffmpeg_path',

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createWsBridge, installWebBridge, type WebSocketLike } from '../../../src-shared/ipc/ws-client';
 import { readLaunchCode } from '../../../src-shared/ipc/ws-protocol';
 
@@ -70,6 +70,50 @@ describe('the browser bridge', () => {
     again.fire('open');
     expect(again.sent).toEqual([]);
     close();
+  });
+
+  it('waits longer after each reconnect that fails, and stops for good once the host refuses its secret', async () => {
+    vi.useFakeTimers();
+    try {
+      const sockets: HandSocket[] = [];
+      const states: string[] = [];
+      // The host's answer to the secret check after each socket that never opened: fine, fine, refused.
+      const answers = [404, 404, 403];
+      const checked: string[] = [];
+      const { bridge } = createWsBridge({
+        origin: 'http://127.0.0.1:5000',
+        token: SECRET,
+        reconnectMs: 100,
+        openSocket: (u) => (sockets.push(new HandSocket(u)), sockets.at(-1)!),
+        fetch: async (url) => {
+          checked.push(url);
+          return { status: answers.shift() ?? 403, json: async () => ({}) };
+        },
+        onLinkChange: (s) => states.push(s),
+      });
+      void bridge.accounts.list();
+      sockets[0]!.fire('close');
+      await vi.advanceTimersByTimeAsync(99);
+      expect(sockets).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sockets).toHaveLength(2); // after 100 ms
+      sockets[1]!.fire('close');
+      await vi.advanceTimersByTimeAsync(199);
+      expect(sockets).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(sockets).toHaveLength(3); // after 200 ms
+      sockets[2]!.fire('close');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(sockets).toHaveLength(3); // refused: no more attempts
+      expect(states).toEqual(['reconnecting', 'refused']);
+      expect(checked[0]).toBe(`http://127.0.0.1:5000/media/-?token=${SECRET}`);
+      expect(await bridge.accounts.list()).toMatchObject({
+        ok: false,
+        error: { kind: 'network', message: 'This page is no longer attached to Postdesk.' },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('installs window.postdesk from the session a reload finds in sessionStorage; no link, no bridge', async () => {

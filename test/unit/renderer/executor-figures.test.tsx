@@ -33,7 +33,7 @@ const FIGURES: ExecutorMetrics = {
 let container: HTMLDivElement;
 let root: Root;
 beforeEach(() => {
-  useExecutorStore.setState({ metrics: { data: null, loading: false, error: null } });
+  useExecutorStore.setState({ metrics: { data: null, loading: false, error: null, fetchedAt: null } });
   container = document.createElement('div');
   document.body.append(container);
   root = createRoot(container);

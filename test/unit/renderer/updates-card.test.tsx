@@ -71,7 +71,7 @@ let container: HTMLDivElement;
 let root: Root;
 beforeEach(() => {
   useUpdatesStore.setState({
-    state: { data: null, loading: false, error: null },
+    state: { data: null, loading: false, error: null, fetchedAt: null },
     busy: null,
     actionError: null,
   });

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatDate } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
@@ -26,6 +27,7 @@ export function AccountsScreen() {
           </button>
         }
       />
+      <Freshness state={accounts} what="the accounts" onRetry={() => void load()} />
       <section className="card" aria-label="Connected accounts">
         {list === null && accounts.loading ? (
           <LoadingState label="Loading accounts…" />

@@ -14,12 +14,14 @@ import {
 import { useShallow } from 'zustand/react/shallow';
 import type { AnalyticsResponse, Metrics } from '../../../../src-shared/api/analytics';
 import type { Platform } from '../../../../src-shared/api/common';
+import { plainName } from '../../app/bidi';
 import { formatCompact, formatDay } from '../../app/format';
 import { hrefOf, navigate, useRoute } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
 import { LabeledField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformLabel, PlatformMark } from '../../components/PlatformMark';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
@@ -159,6 +161,7 @@ function Overview() {
         </div>
       </div>
 
+      <Freshness state={overview} what="the figures" onRetry={() => void load()} />
       {data === null && overview.loading ? (
         <LoadingState label="Loading figures…" />
       ) : data === null && overview.error ? (
@@ -237,7 +240,7 @@ function Overview() {
                             {platform ? <PlatformMark platform={platform} /> : null}
                             <a href={hrefOf('analytics', { post: p.post_id })}>
                               {typeof p.caption === 'string' && p.caption
-                                ? p.caption.slice(0, 60)
+                                ? plainName(p.caption.slice(0, 60))
                                 : p.post_id.slice(0, 8)}
                             </a>
                           </span>
@@ -401,6 +404,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
           </button>
         }
       />
+      <Freshness state={post} what="the figures" onRetry={() => void loadPost(postId)} />
       {data === null && post.loading ? (
         <LoadingState label="Loading figures…" />
       ) : data === null && post.error ? (
@@ -416,7 +420,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
             <section className="card">
               <div className="card__body">
                 <p className="section-title">Caption</p>
-                <p>{data.post.caption}</p>
+                <p>{plainName(data.post.caption)}</p>
               </div>
             </section>
           ) : null}

@@ -2,15 +2,17 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Article, ArticleDestination, ArticleTargetResult } from '../../../../src-shared/api/articles';
 import type { BridgeError } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
 import { IconDoc } from '../../components/icons';
+import { ExternalLink } from '../../components/ExternalLink';
 import { Markdown } from '../../components/Markdown';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
 import { LabeledField } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
-import { useAppStore } from '../../stores/use-app-store';
 import { useArticlesStore } from '../../stores/use-articles-store';
 import { toast } from '../../stores/use-toast-store';
 import './articles.css';
@@ -52,6 +54,7 @@ export function ArticlesScreen() {
           <div className="card__header">
             <h2 id="articles-list-title">Your articles</h2>
           </div>
+          <Freshness state={articles} what="the articles" onRetry={() => void load()} />
           {articles.data === null && articles.loading ? (
             <LoadingState label="Loading articles…" />
           ) : articles.data === null && articles.error ? (
@@ -70,7 +73,7 @@ export function ArticlesScreen() {
                     aria-current={selected === a.id}
                     onClick={() => setSelected(a.id)}
                   >
-                    <span className="article-item__title">{a.title}</span>
+                    <span className="article-item__title">{plainName(a.title)}</span>
                     <span className="article-item__meta">
                       <StatusBadge status={a.status} />
                       <span className="faint">{formatDate(a.updated_at)}</span>
@@ -247,22 +250,11 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
 }
 
 function ResultRow({ result }: { readonly result: ArticleTargetResult }) {
-  const openExternal = useAppStore((s) => s.openExternal);
   return (
     <li className="destination-result" aria-label={DESTINATIONS[result.destination].label}>
       <strong>{DESTINATIONS[result.destination].label}</strong>
       <StatusBadge status={result.status} />
-      {result.url ? (
-        <a
-          href={result.url}
-          onClick={(e) => {
-            e.preventDefault();
-            if (result.url) void openExternal(result.url);
-          }}
-        >
-          {result.url}
-        </a>
-      ) : null}
+      {result.url ? <ExternalLink className="destination-result__url" href={result.url} /> : null}
       {result.error ? <span className="destination-result__error">{result.error}</span> : null}
     </li>
   );
@@ -276,7 +268,7 @@ function ArticleView({ article, onDeleted }: { readonly article: Article; readon
     <article className="card" aria-label={article.title}>
       <div className="card__header">
         <div>
-          <h2>{article.title}</h2>
+          <h2>{plainName(article.title)}</h2>
           <p className="muted">
             Created {formatDateTime(article.created_at)} · updated {formatDateTime(article.updated_at)}
           </p>

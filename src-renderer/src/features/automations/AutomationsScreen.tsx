@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { AutomationView, ExecutorStatus } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, formatRelative } from '../../app/format';
 import { useRoute } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { IconBolt, IconPlay, IconRefresh } from '../../components/icons';
 import { RefreshButton } from '../../components/RefreshButton';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -16,6 +18,7 @@ import { useExecutorStore } from '../../stores/use-executor-store';
 import { useRunsStore } from '../../stores/use-runs-store';
 import { toast } from '../../stores/use-toast-store';
 import { AutomationEditor } from './AutomationEditor';
+import { LocalSetup } from './LocalSetup';
 import { RunDetailPanel } from './RunDetailPanel';
 import './automations.css';
 
@@ -157,7 +160,7 @@ function AutomationRow({
     <li className="automation">
       <div className="automation__main">
         <div className="automation__title">
-          <span className="automation__name">{a.name}</span>
+          <span className="automation__name">{plainName(a.name)}</span>
           <StatusBadge status={a.status} />
           <span className="badge badge--plain">
             {a.execution_mode === 'auto' ? 'auto publish' : 'drafts'}
@@ -173,6 +176,7 @@ function AutomationRow({
             </span>
           ) : null}
         </div>
+        <LocalSetup automation={a} />
       </div>
       <div className="automation__next">
         <span className="faint">Next</span>
@@ -231,6 +235,7 @@ function AutomationList() {
           <RefreshButton onRefresh={() => void load()} />
         </div>
       </div>
+      <Freshness state={automations} what="the automations" onRetry={() => void load()} />
       {editing !== null ? (
         <AutomationEditor automation={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
@@ -279,6 +284,7 @@ function RunsSection() {
         <h2 id="runs-title">Runs</h2>
         <RefreshButton onRefresh={() => void load()} />
       </div>
+      <Freshness state={runs} what="the runs" onRetry={() => void load()} />
       <div className="runs">
         <div className="runs__list">
           {runs.data === null && runs.loading ? (
@@ -301,7 +307,7 @@ function RunsSection() {
                   >
                     <span className="run-item__top">
                       <span className="run-item__name">
-                        {r.automation_name ?? r.automation_id.slice(0, 8)}
+                        {r.automation_name ? plainName(r.automation_name) : 'An automation'}
                       </span>
                       <StatusBadge status={r.state} />
                     </span>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { RunDetail, RunStep } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDateTime, formatTime } from '../../app/format';
 import { StatusBadge } from '../../components/StatusBadge';
 
@@ -45,7 +46,7 @@ export function RunDetailPanel({ detail }: { readonly detail: RunDetail }) {
     <div className="run-detail">
       <div className="run-detail__head">
         <div>
-          <h2>{run.automation_name ?? 'Run'}</h2>
+          <h2>{run.automation_name ? plainName(run.automation_name) : 'Run'}</h2>
           <p className="muted">
             {run.scheduled_for ? `Due ${formatDateTime(run.scheduled_for)}` : 'Started by hand'}
             {run.started_at ? ` · started ${formatDateTime(run.started_at)}` : ''}

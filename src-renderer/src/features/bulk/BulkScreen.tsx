@@ -1,9 +1,11 @@
 import { Fragment, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BulkRow } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDateTime, plural } from '../../app/format';
 import { hrefOf } from '../../app/router';
 import { IconLayers, IconRefresh, IconUpload } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -41,12 +43,7 @@ export function BulkScreen() {
   }, [loadHistory, listen]);
 
   const readFile = async (file: File | undefined) => {
-    if (!file) return;
-    if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') {
-      toast('warning', `${file.name} is not a CSV file.`);
-      return;
-    }
-    await s.planFrom(file);
+    if (file) await s.planFrom(file);
   };
 
   const plan = s.plan.data;
@@ -71,13 +68,13 @@ export function BulkScreen() {
           onPick={fileDialog ? () => void s.planPicked() : undefined}
         />
       ) : null}
-      {s.plan.error ? <ErrorAlert error={s.plan.error} title="The CSV could not be read" /> : null}
+      {s.plan.error ? <ErrorAlert error={s.plan.error} title="This file cannot be imported" /> : null}
 
       {plan ? (
         <>
           <section className="card" aria-labelledby="bulk-plan-title">
             <div className="card__header">
-              <h2 id="bulk-plan-title">Dry run: {plan.source_name ?? 'CSV'}</h2>
+              <h2 id="bulk-plan-title">Dry run: {plan.source_name ? plainName(plan.source_name) : 'CSV'}</h2>
               <span className="muted">{s.submission ? 'Sent.' : 'Nothing has been sent yet.'}</span>
             </div>
             <div className="card__body form-stack">
@@ -108,7 +105,22 @@ export function BulkScreen() {
                   ))}
                 </ol>
               ) : null}
-              {plan.invalid_count > 0 ? (
+              {plan.file_issues && plan.file_issues.length > 0 ? (
+                <div className="alert alert--error" role="alert">
+                  <div>
+                    <p className="alert__title">Nothing can be sent until the file is fixed</p>
+                    <ul className="plain-list" aria-label="Problems with the file">
+                      {plan.file_issues.map((i) => (
+                        <li key={`${i.field}-${i.message}`}>
+                          {i.message.charAt(0).toUpperCase()}
+                          {i.message.slice(1)}
+                        </li>
+                      ))}
+                    </ul>
+                    <p>Fix the file, then drop it again.</p>
+                  </div>
+                </div>
+              ) : plan.invalid_count > 0 ? (
                 <p className="alert alert--warning">
                   {plural(plan.invalid_count, 'row')} with errors will be left out. Fix them in the file and
                   drop it again, or submit the valid rows now.
@@ -159,7 +171,9 @@ export function BulkScreen() {
               </div>
             </div>
           </section>
-          <ValidationTable rows={plan.rows} />
+          {plan.rows.length > 0 ? (
+            <ValidationTable rows={plan.rows} fileBlocked={(plan.file_issues?.length ?? 0) > 0} />
+          ) : null}
         </>
       ) : null}
 
@@ -215,7 +229,7 @@ function CsvDrop({
           <input
             ref={input}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.json,application/json"
             hidden
             aria-label="Choose a CSV file"
             onChange={(e) => {
@@ -229,7 +243,14 @@ function CsvDrop({
   );
 }
 
-function ValidationTable({ rows }: { readonly rows: readonly BulkRow[] }) {
+function ValidationTable({
+  rows,
+  fileBlocked,
+}: {
+  readonly rows: readonly BulkRow[];
+  /** The file as a whole has problems: rows were not checked one by one. */
+  readonly fileBlocked: boolean;
+}) {
   const [onlyErrors, setOnlyErrors] = useState(false);
   const sorted = onlyErrors ? rows.filter((r) => !r.ok) : rows;
   const shown =
@@ -260,7 +281,7 @@ function ValidationTable({ rows }: { readonly rows: readonly BulkRow[] }) {
           </thead>
           <tbody>
             {shown.map((r) => (
-              <tr key={r.line} className={r.ok ? undefined : 'row--error'}>
+              <tr key={r.line} className={r.issues.length > 0 ? 'row--error' : undefined}>
                 <td className="tabular">{r.line}</td>
                 <td className="bulk__caption" title={r.caption ?? undefined}>
                   {r.caption ?? <span className="faint">—</span>}
@@ -272,6 +293,10 @@ function ValidationTable({ rows }: { readonly rows: readonly BulkRow[] }) {
                 <td>
                   {r.ok ? (
                     <StatusBadge status="created" label="ok" />
+                  ) : r.issues.length === 0 ? (
+                    <span className="muted">
+                      {fileBlocked ? 'Not checked: fix the file first' : 'Not accepted'}
+                    </span>
                   ) : (
                     <ul className="row-issues">
                       {r.issues.map((i) => (
@@ -324,6 +349,7 @@ function BatchHistory() {
           <IconRefresh size={14} /> Refresh
         </button>
       </div>
+      <Freshness state={history} what="the batches" onRetry={() => void loadHistory()} />
       {batches === null && history.loading ? (
         <LoadingState label="Loading batches…" />
       ) : batches === null && history.error ? (
@@ -355,7 +381,7 @@ function BatchHistory() {
                   <Fragment key={b.batch_id}>
                     <tr>
                       <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
-                      <td>{b.source_name ?? <span className="faint">—</span>}</td>
+                      <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
                       <td className="tabular">{b.total}</td>
                       <td className="tabular">{b.created_count}</td>
                       <td className="tabular">{b.failed_count}</td>

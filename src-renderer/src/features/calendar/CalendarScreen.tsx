@@ -12,10 +12,12 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
+import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, localZone } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { IconRefresh } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { Segmented } from '../../components/Segmented';
@@ -71,7 +73,7 @@ export function CalendarScreen() {
           {
             id: d.id,
             start,
-            title: d.caption || '(no caption)',
+            title: d.caption ? plainName(d.caption) : '(no caption)',
             editable: draggable(d),
             classNames: ['cal-event', `cal-event--${d.platform}`, `cal-event--${d.status}`],
             extendedProps: { delivery: d },
@@ -177,7 +179,11 @@ export function CalendarScreen() {
           />
         </div>
       </div>
-      {deliveries.error ? <ErrorAlert error={deliveries.error} title="Could not load the calendar" /> : null}
+      {deliveries.error && deliveries.data === null ? (
+        <ErrorAlert error={deliveries.error} title="Could not load the calendar" />
+      ) : (
+        <Freshness state={deliveries} what="the calendar" onRetry={() => void reload()} />
+      )}
       <section className="card calendar__card" aria-label="Calendar">
         <FullCalendar
           ref={calendar}

@@ -8,6 +8,7 @@ import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from 
 import { navigate } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { PLATFORM_META } from '../../app/platforms';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
@@ -88,7 +89,7 @@ export function ComposeScreen() {
     blockers.push(`Pick at most ${LIMITS.addTargetsPerUpdate} accounts.`);
   if (items.length > LIMITS.mediaPerPost) blockers.push(`Attach at most ${LIMITS.mediaPerPost} files.`);
   if (items.some((i) => i.phase === 'rejected' || i.phase === 'failed'))
-    blockers.push('Remove or retry the media that failed.');
+    blockers.push('Convert, retry or remove the media that was not accepted.');
   if (items.some((i) => i.phase !== 'uploaded' && i.phase !== 'rejected' && i.phase !== 'failed'))
     blockers.push('Waiting for uploads to finish…');
   if (when === 'schedule' && (!scheduledAt || Date.parse(scheduledAt) <= now))
@@ -164,7 +165,8 @@ export function ComposeScreen() {
               <h2 id="compose-targets-title">Accounts</h2>
               <span className="muted">{targets.length > 0 ? `${targets.length} selected` : null}</span>
             </div>
-            <div className="card__body">
+            <div className="card__body form-stack">
+              <Freshness state={accounts} what="the accounts" onRetry={() => void loadAccounts()} />
               {accounts.data === null && accounts.loading ? (
                 <LoadingState label="Loading accounts…" />
               ) : accounts.data === null && accounts.error ? (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatBytes } from '../../../../src-shared/format-bytes';
 import { IconAlert, IconCheck, IconFilm, IconX } from '../../components/icons';
@@ -22,14 +23,14 @@ function Thumb({ item }: { readonly item: MediaItem }) {
       src={src}
       muted
       preload="metadata"
-      aria-label={`Preview of ${item.file.name}`}
+      aria-label={`Preview of ${plainName(item.file.name)}`}
       onError={() => setBroken(true)}
     />
   ) : (
     <img
       className="media-thumb"
       src={src}
-      alt={`Preview of ${item.file.name}`}
+      alt={`Preview of ${plainName(item.file.name)}`}
       onError={() => setBroken(true)}
     />
   );
@@ -38,6 +39,7 @@ function Thumb({ item }: { readonly item: MediaItem }) {
 const PHASE_LABEL: Readonly<Record<MediaItem['phase'], string>> = {
   checking: 'Checking…',
   rejected: 'Not accepted',
+  converting: 'Converting to MP4…',
   hashing: 'Hashing…',
   uploading: 'Uploading…',
   uploaded: 'Uploaded',
@@ -45,7 +47,12 @@ const PHASE_LABEL: Readonly<Record<MediaItem['phase'], string>> = {
 };
 
 function MediaCard({ item }: { readonly item: MediaItem }) {
-  const { remove, retry } = useMediaStore(useShallow((s) => ({ remove: s.remove, retry: s.retry })));
+  const name = plainName(item.file.name);
+  const { remove, retry, convert } = useMediaStore(
+    useShallow((s) => ({ remove: s.remove, retry: s.retry, convert: s.convert })),
+  );
+  const convertible =
+    item.phase === 'rejected' && (item.inspection?.checks ?? []).some((c) => c.fix === 'convert');
   const { file, inspection, hash, upload } = item;
   const facts = [
     formatBytes(file.size),
@@ -56,17 +63,17 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
   const uploadingOrDone = upload !== null && (item.phase === 'uploading' || item.phase === 'uploaded');
 
   return (
-    <li className={`media-card media-card--${item.phase}`} aria-label={file.name}>
+    <li className={`media-card media-card--${item.phase}`} aria-label={name}>
       <Thumb item={item} />
       <div className="media-card__body">
         <div className="media-card__top">
-          <span className="media-card__name" title={file.name}>
-            {file.name}
+          <span className="media-card__name" title={name}>
+            {name}
           </span>
           <button
             type="button"
             className="btn btn--ghost btn--icon btn--small"
-            aria-label={`Remove ${file.name}`}
+            aria-label={`Remove ${name}`}
             onClick={() => void remove(file.id)}
           >
             <IconX size={14} />
@@ -80,18 +87,18 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
             : PHASE_LABEL[item.phase]}
         </span>
         {hashing && hash ? (
-          <Progress label={`Hashing ${file.name}`} value={hash.bytes_done} max={hash.bytes_total} />
+          <Progress label={`Hashing ${name}`} value={hash.bytes_done} max={hash.bytes_total} />
         ) : null}
         {uploadingOrDone && upload ? (
           <Progress
-            label={`Uploading ${file.name}`}
+            label={`Uploading ${name}`}
             value={upload.bytes_sent}
             max={upload.bytes_total}
             state={item.phase === 'uploaded' ? 'done' : 'active'}
           />
         ) : null}
         {inspection && inspection.checks.length > 0 ? (
-          <ul className="media-checks" aria-label={`Checks for ${file.name}`}>
+          <ul className="media-checks" aria-label={`Checks for ${name}`}>
             {inspection.checks.map((c) => (
               <li key={`${c.code}-${c.message}`} className={`media-check media-check--${c.level}`}>
                 {c.level === 'error' ? <IconAlert size={12} /> : null}
@@ -99,6 +106,21 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
               </li>
             ))}
           </ul>
+        ) : null}
+        {item.phase === 'converting' ? (
+          <Progress label={`Converting ${name}`} value={item.convert?.percent ?? 0} max={100} />
+        ) : null}
+        {convertible ? (
+          <div className="btn-row">
+            <button
+              type="button"
+              className="btn btn--small btn--primary"
+              onClick={() => void convert(file.id)}
+            >
+              Convert to MP4
+            </button>
+            <span className="field__hint">Makes a copy the service accepts; your file stays as it is.</span>
+          </div>
         ) : null}
         {item.error ? (
           <p className="media-check media-check--error">
@@ -126,7 +148,7 @@ export function MediaList() {
             <ul className="plain-list">
               {skipped.map((s, i) => (
                 <li key={`${s.name}-${i}`}>
-                  <strong>{s.name}</strong>: {s.reason}
+                  <strong>{plainName(s.name)}</strong>: {s.reason}
                 </li>
               ))}
             </ul>

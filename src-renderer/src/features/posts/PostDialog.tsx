@@ -4,6 +4,7 @@ import type { Account } from '../../../../src-shared/api/accounts';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import type { BridgeError } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
 import { formatDateTime, fromLocalInput, localZone, toLocalInput } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { hrefOf } from '../../app/router';
@@ -12,7 +13,7 @@ import { Dialog } from '../../components/Dialog';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
-import { useAppStore } from '../../stores/use-app-store';
+import { useLinkAllowed } from '../../components/ExternalLink';
 import { usePostsStore, type PostChange } from '../../stores/use-posts-store';
 import { toast } from '../../stores/use-toast-store';
 
@@ -34,7 +35,6 @@ export function PostDialog({
   readonly onClose: () => void;
 }) {
   const { update, remove } = usePostsStore(useShallow((s) => ({ update: s.update, remove: s.remove })));
-  const openExternal = useAppStore((s) => s.openExternal);
   const [caption, setCaption] = useState(delivery.caption);
   const [localAt, setLocalAt] = useState(() =>
     toLocalInput(delivery.scheduled_at ?? new Date(Date.now() + 3_600_000).toISOString()),
@@ -178,7 +178,7 @@ export function PostDialog({
         <div className="field">
           <span className="field__label">Caption</span>
           <p className="post-dialog__caption">
-            {delivery.caption || <span className="faint">(no caption)</span>}
+            {delivery.caption ? plainName(delivery.caption) : <span className="faint">(no caption)</span>}
           </p>
         </div>
       )}
@@ -244,19 +244,7 @@ export function PostDialog({
         >
           View figures
         </a>
-        {delivery.external_url ? (
-          <a
-            className="post-dialog__url"
-            href={delivery.external_url}
-            title={delivery.external_url}
-            onClick={(e) => {
-              e.preventDefault();
-              if (delivery.external_url) void openExternal(delivery.external_url);
-            }}
-          >
-            Open on {PLATFORM_META[delivery.platform].label}
-          </a>
-        ) : null}
+        {delivery.external_url ? <PublishedLink delivery={delivery} /> : null}
         <span className="spacer" />
         {delivery.status === 'scheduled' ? (
           <button
@@ -290,5 +278,24 @@ export function PostDialog({
         )}
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * Where the platform shows the published post: a link only when it is https on the allowlist; otherwise
+ * the address is shown as text, so a hostile `javascript:` or `file:` URL can never be followed.
+ */
+function PublishedLink({ delivery }: { readonly delivery: Delivery }) {
+  const url = delivery.external_url;
+  const allowed = useLinkAllowed(url);
+  if (!url) return null;
+  return allowed ? (
+    <a className="post-dialog__url" href={url} target="_blank" rel="noopener noreferrer">
+      Open on {PLATFORM_META[delivery.platform].label}
+    </a>
+  ) : (
+    <span className="post-dialog__url link-text">
+      Published at <bdi>{url}</bdi>
+    </span>
   );
 }

@@ -3,13 +3,14 @@ import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 're
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { Delivery, DeliveryStatus } from '../../../../src-shared/api/posts';
-import { formatDateTime, formatRelative } from '../../app/format';
+import { plainName } from '../../app/bidi';
+import { formatDateTime } from '../../app/format';
 import { hrefOf, useRoute } from '../../app/router';
-import { useNow } from '../../app/use-now';
 import { PLATFORM_META } from '../../app/platforms';
 import { LabeledField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconRefresh } from '../../components/icons';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -33,12 +34,11 @@ const ROW_HEIGHT = 56;
 const REFRESH_MS = 30_000;
 
 export function PostsScreen() {
-  const { filters, deliveries, total, lastLoadedAt, setFilters, load, listen } = usePostsStore(
+  const { filters, deliveries, total, setFilters, load, listen } = usePostsStore(
     useShallow((s) => ({
       filters: s.filters,
       deliveries: s.deliveries,
       total: s.total,
-      lastLoadedAt: s.lastLoadedAt,
       setFilters: s.setFilters,
       load: s.load,
       listen: s.listen,
@@ -51,7 +51,6 @@ export function PostsScreen() {
   const [openId, setOpenId] = useState<string | null>(() => route.params.get('id'));
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
-  const now = useNow(15_000);
 
   useEffect(() => {
     void load({ fresh: true });
@@ -99,10 +98,9 @@ export function PostsScreen() {
       <PageHeader
         title="Posts"
         subtitle={
-          lastLoadedAt ? (
+          deliveries.data ? (
             <span aria-live="polite">
-              {count.toLocaleString()} {count === 1 ? 'delivery' : 'deliveries'} · updated{' '}
-              {formatRelative(new Date(lastLoadedAt).toISOString(), Math.max(now, lastLoadedAt))}
+              {count.toLocaleString()} {count === 1 ? 'delivery' : 'deliveries'}, one row per account
             </span>
           ) : (
             'Every delivery, one row per account.'
@@ -144,11 +142,16 @@ export function PostsScreen() {
         </LabeledField>
       </div>
 
+      <Freshness state={deliveries} what="the posts" onRetry={() => void load({ fresh: true })} />
       <section className="card posts__card" aria-label="Post list">
-        {deliveries.data === null && deliveries.loading ? (
+        {(deliveries.data === null || count === 0) && deliveries.loading ? (
           <LoadingState label="Loading posts…" />
         ) : deliveries.data === null && deliveries.error ? (
-          <ErrorState error={deliveries.error} title="Could not load posts" onRetry={() => void load()} />
+          <ErrorState
+            error={deliveries.error}
+            title="Could not load posts"
+            onRetry={() => void load({ fresh: true })}
+          />
         ) : count === 0 ? (
           <EmptyState
             title={deliveries.data?.length ? 'Nothing matches' : 'No posts yet'}
@@ -167,11 +170,6 @@ export function PostsScreen() {
         ) : (
           <PostTable rows={rows} count={count} accounts={accountsById} onOpen={setOpenId} />
         )}
-        {deliveries.error && deliveries.data ? (
-          <p className="posts__stale" role="status">
-            Showing the last list: refreshing failed ({deliveries.error.message}).
-          </p>
-        ) : null}
       </section>
 
       {open ? (
@@ -286,8 +284,8 @@ const PostRow = memo(function PostRow({
         <PlatformMark platform={d.platform} />
         <span className="post-table__ellipsis">{account?.name ?? PLATFORM_META[d.platform].label}</span>
       </span>
-      <span role="cell" className="post-table__caption post-table__ellipsis" title={d.caption}>
-        {d.caption || <span className="faint">(no caption)</span>}
+      <span role="cell" className="post-table__caption post-table__ellipsis" title={plainName(d.caption)}>
+        {d.caption ? plainName(d.caption) : <span className="faint">(no caption)</span>}
       </span>
       <span role="cell">
         <StatusBadge status={d.status} />

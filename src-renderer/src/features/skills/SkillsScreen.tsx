@@ -1,7 +1,9 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { plainName } from '../../app/bidi';
 import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
+import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
@@ -36,6 +38,7 @@ export function SkillsScreen() {
           <div className="card__header">
             <h2 id="skills-list-title">Library</h2>
           </div>
+          <Freshness state={skills} what="the skills" onRetry={() => void load()} />
           {skills.data === null && skills.loading ? (
             <LoadingState label="Loading skills…" />
           ) : skills.data === null && skills.error ? (
@@ -52,7 +55,7 @@ export function SkillsScreen() {
                     aria-current={selected?.id === s.id}
                     onClick={() => void select(s.id)}
                   >
-                    <span className="skill-item__name">{s.name}</span>
+                    <span className="skill-item__name">{plainName(s.name)}</span>
                     <span className="skill-item__desc muted">{s.description}</span>
                     <span className="badge badge--plain">v{s.latest_version}</span>
                   </button>
@@ -78,7 +81,7 @@ export function SkillsScreen() {
             <>
               <div className="card__header">
                 <div>
-                  <h2>{d.skill.name}</h2>
+                  <h2>{plainName(d.skill.name)}</h2>
                   <p className="muted">{d.skill.description}</p>
                 </div>
                 <div className="field skill-version">

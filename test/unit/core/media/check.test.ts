@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFile, checkFiles } from '../../../../src-main/core/media/check';
+import { checkFile, checkFiles, cliHint } from '../../../../src-main/core/media/check';
 import { mediaFixtures } from '../../../helpers/media-fixtures';
 
 describe('checkFile', () => {
@@ -73,7 +73,10 @@ describe('checkFile', () => {
       const c = await checkFile(f);
       expect(c.ok).toBe(false);
       expect(c.problems[0]?.rule).toBe('type');
-      expect(c.problems[0]?.message).toContain(`convert it to MP4 with \`postdesk media convert ${f}\``);
+      // The words are for a person in every face; the command is the command line's own hint.
+      expect(c.problems[0]?.message).toContain('is not accepted as it is; it can be converted to MP4');
+      expect(c.problems[0]?.fix).toEqual({ kind: 'convert' });
+      expect(cliHint(c.problems[0]!, f)).toBe(`; convert it with \`postdesk media convert ${f}\``);
       expect(c.probe?.video).toMatchObject({ codec, width: 64, height: 48 });
     }
     const gif = await checkFile(fx.gif);
@@ -102,7 +105,7 @@ describe('checkFile', () => {
     const c = await checkFile('/no/such/file.mp4');
     expect(c.problems[0]).toMatchObject({
       rule: 'file',
-      message: 'file.mp4: no such file (/no/such/file.mp4)',
+      message: 'file.mp4: no such file: it was moved, renamed or deleted',
     });
   });
 });
