@@ -41,12 +41,8 @@ export async function runSandboxCli(argv: readonly string[]): Promise<void> {
     ...(o.aliasPort !== undefined ? { aliasPort: o.aliasPort } : {}),
     quiet: o.quiet ?? false,
   });
-  // The address bound, not a loopback name for it: with --host 0.0.0.0 the network reaches it too.
-  process.stdout.write(`sandbox listening on ${sandbox.listening}\n`);
-  if (sandbox.apiKey && !o.seed) process.stdout.write(`api key: ${sandbox.apiKey}\n`);
-  if (sandbox.aliasListening) process.stdout.write(`alias listening on ${sandbox.aliasListening}\n`);
-
-  await new Promise<void>((done) => {
+  // Handlers first: whoever reads the listening line may signal at once, and must find the graceful stop in place.
+  const stopped = new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -58,6 +54,11 @@ export async function runSandboxCli(argv: readonly string[]): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // The address bound, not a loopback name for it: with --host 0.0.0.0 the network reaches it too.
+  process.stdout.write(`sandbox listening on ${sandbox.listening}\n`);
+  if (sandbox.apiKey && !o.seed) process.stdout.write(`api key: ${sandbox.apiKey}\n`);
+  if (sandbox.aliasListening) process.stdout.write(`alias listening on ${sandbox.aliasListening}\n`);
+  await stopped;
 }
 
 const isMain =

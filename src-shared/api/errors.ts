@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Every named error code of the service's error table. */
 export const ERROR_CODES = [
   'INVALID_POST_UPDATE',
@@ -58,11 +56,3 @@ const KNOWN_CODES: ReadonlySet<string> = new Set([...ERROR_CODES, ...SANDBOX_COD
 /** A code from the wire is one Postdesk can act on; any other stays text, shown but never acted on. */
 export const isErrorCode = (code: unknown): code is ErrorCode =>
   typeof code === 'string' && KNOWN_CODES.has(code);
-
-/** The common error body: `{error, code}`; post creation 400s carry `issues` instead of `code`. */
-export const ErrorBody = z.looseObject({
-  error: z.string(),
-  code: z.string().optional(),
-  issues: z.record(z.string(), z.unknown()).optional(),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;

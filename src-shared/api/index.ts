@@ -1,5 +1,6 @@
 export * from './limits';
 export * from './errors';
+export * from './error-body';
 export * from './common';
 export * from './accounts';
 export * from './posts';

@@ -1,6 +1,6 @@
 import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
-import { ErrorBody } from '../../../src-shared/api/errors';
+import { ErrorBody } from '../../../src-shared/api/error-body';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
