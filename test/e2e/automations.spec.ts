@@ -44,7 +44,7 @@ test('an automation run shows its steps arrive live, then its outcome', async ({
   await expect(first).toContainText('Next');
   const name = (await first.locator('.automation__name').textContent()) ?? '';
   await expect(page.getByRole('heading', { name: 'Executor' })).toBeVisible();
-  await list.getByRole('button', { name: `Run ${name} now` }).click();
+  await list.getByRole('button', { name: `Run now: ${name}` }).click();
 
   const detail = page.getByRole('region', { name: 'Run detail' });
   await expect(detail.getByRole('heading', { name })).toBeVisible();

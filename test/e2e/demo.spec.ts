@@ -39,7 +39,7 @@ test('Try offline: both demo automations run to completion out of the box, and s
 
   const detail = page.getByRole('region', { name: 'Run detail' });
   for (const name of names) {
-    await list.getByRole('button', { name: `Run ${name} now` }).click();
+    await list.getByRole('button', { name: `Run now: ${name}` }).click();
     await expect(detail.getByRole('heading', { name })).toBeVisible();
     await expect(detail.getByRole('status', { name: 'Run completed' })).toBeVisible({ timeout: 60_000 });
     // Item 13: the agent's own steps appear in order inside its `agent` step.
@@ -81,7 +81,7 @@ test('Try offline: both demo automations run to completion out of the box, and s
   );
 
   // Item 13: a run that fails says why once, above its steps (the log keeps its own lines).
-  await list.getByRole('button', { name: `Run ${names[0]} now` }).click();
+  await list.getByRole('button', { name: `Run now: ${names[0]}` }).click();
   await expect(detail.getByRole('status', { name: 'Run failed' })).toBeVisible({ timeout: 60_000 });
   const why = 'no folder is set for this automation on this computer';
   await expect(detail.getByRole('note')).toContainText(why);

@@ -2,8 +2,9 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { IconX } from './icons';
 
 /**
- * A modal on the native <dialog>: the browser traps focus, Esc closes it (the `cancel` event),
- * and focus returns to the opener.
+ * A modal on the native <dialog>: the browser traps focus, Esc closes it (the `cancel` event), and focus
+ * returns to the opener, also when the dialog leaves the page still open (screens unmount it on close,
+ * where the browser alone would leave focus on the body); the main column if the opener is gone.
  */
 export function Dialog({
   open,
@@ -25,9 +26,14 @@ export function Dialog({
 
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
-    if (open && !el.open) el.showModal();
-    if (!open && el.open) el.close();
+    if (!el || !open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!el.open) el.showModal();
+    return () => {
+      if (el.open) el.close();
+      const back = opener?.isConnected ? opener : document.getElementById('main');
+      back?.focus({ preventScroll: true });
+    };
   }, [open]);
 
   useEffect(() => {

@@ -197,7 +197,7 @@ function AutomationRow({
         className="btn btn--small"
         disabled={a.status !== 'active' || starting !== null}
         onClick={() => void start()}
-        aria-label={`Run ${a.name} now`}
+        aria-label={`Run now: ${plainName(a.name)}`}
       >
         <IconPlay size={12} /> {starting === a.id ? 'Starting…' : 'Run now'}
       </button>

@@ -208,6 +208,9 @@ export function CalendarScreen() {
           eventDrop={(arg) => void onDrop(arg)}
           eventClick={(arg: EventClickArg) => setOpenId(arg.event.id)}
           eventContent={renderEvent}
+          // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
+          // cell's name; the date stays a link of its own, and the cell is named by what it holds.
+          dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
         />
       </section>
       {!deliveries.loading && deliveries.data && deliveries.data.length === 0 ? (
