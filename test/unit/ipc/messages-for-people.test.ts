@@ -50,6 +50,7 @@ const RULES: readonly (readonly [RegExp, string])[] = [
     "zod's words",
   ],
   [/\b[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}\b/, 'an error code or variable name'],
+  [/\b(a|an) unrecognised data\b/, 'a format label where a sentence belongs'],
 ];
 
 interface Seen {
@@ -230,6 +231,11 @@ describe('messages the bridge carries are written for people', () => {
     await mkdir(dir, { recursive: true });
     const empty = join(dir, 'empty.jpg');
     await writeFile(empty, '');
+    // Bytes no format knows, under an image's name and a video's.
+    const noise = join(dir, 'noise.jpg');
+    await writeFile(noise, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+    const noiseVideo = join(dir, 'noise.mov');
+    await copyFile(noise, noiseVideo);
     const files = [
       fx.webm,
       fx.mov,
@@ -239,6 +245,8 @@ describe('messages the bridge carries are written for people', () => {
       fx.oversizeJpeg,
       fx.oversizeMp4,
       empty,
+      noise,
+      noiseVideo,
     ];
     const added = (await invoke('media:add', { grants: await grant(tb, ...files) })) as BridgeResult<{
       files: { id: string; name: string }[];
