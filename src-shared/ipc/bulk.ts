@@ -32,6 +32,8 @@ export const BulkRowIssue = z.object({ field: z.string(), message: z.string() })
 /** One CSV data row after validation. `line` is the 1-based line in the file. */
 export const BulkRow = z.object({
   line: z.number().int().min(1),
+  /** The 1-based position among the data rows (the header is not one): "row 3" in every report and result. */
+  row: z.number().int().min(1).optional(),
   item_key: z.string().nullable(),
   ok: z.boolean(),
   issues: z.array(BulkRowIssue),
@@ -72,6 +74,8 @@ export const BulkSubmission = z.object({
   batches: z.array(BatchSummary),
   created_count: z.number().int(),
   failed_count: z.number().int(),
+  /** The same file was imported before: its batches were reported (or finished), nothing was created twice. */
+  already_imported: z.boolean().optional(),
 });
 export type BulkSubmission = z.infer<typeof BulkSubmission>;
 

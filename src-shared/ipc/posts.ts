@@ -52,6 +52,8 @@ export const PostsListQuery = ListPostsQuery.extend({
   limit: z.coerce.number().int().min(1).max(1000).default(50).optional(),
   /** Ask the service now rather than within the index's refresh interval (the user opened or refreshed the list). */
   refresh: z.boolean().optional(),
+  /** Only the deliveries of this post (the edit dialog lists the accounts it already goes to). */
+  post_id: z.string().min(1).max(200).optional(),
 });
 export type PostsListQuery = z.input<typeof PostsListQuery>;
 

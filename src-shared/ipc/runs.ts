@@ -29,6 +29,8 @@ export const RunStep = z.object({
   status: z.enum(RUN_EVENT_STATUSES),
   message: z.string().nullable(),
   at: DateTime,
+  /** Who reported it: the executor's own steps, or the agent's (`::step` lines), which happen inside `agent`. */
+  source: z.enum(['executor', 'agent']).optional(),
 });
 export type RunStep = z.infer<typeof RunStep>;
 

@@ -34,6 +34,7 @@ test('an automation run shows its steps arrive live, then its outcome', async ({
     JSON.stringify({ 'e2e-agent': { command: process.execPath, args } }),
   ]);
   await page.getByRole('button', { name: 'Disconnect' }).click();
+  await page.getByRole('button', { name: 'Yes, disconnect' }).click();
   await page.getByRole('button', { name: 'Try offline' }).click();
 
   await goTo(page, 'Automations');
@@ -48,15 +49,22 @@ test('an automation run shows its steps arrive live, then its outcome', async ({
   const detail = page.getByRole('region', { name: 'Run detail' });
   await expect(detail.getByRole('heading', { name })).toBeVisible();
   const steps = detail.getByRole('list', { name: 'Steps' });
-  const think = steps.getByRole('listitem').filter({ hasText: 'think' });
+  // The agent's own steps appear inside the executor's `agent` step, in their order.
+  const agentSteps = detail.getByRole('list', { name: 'Steps of agent' });
+  const think = agentSteps.getByRole('listitem').filter({ hasText: 'think' });
   // While the agent thinks, the page shows that step running and the run live, with no reload…
   await expect(think).toContainText('running', { timeout: 20_000 });
   await expect(detail.getByRole('status', { name: 'Run running' })).toBeVisible();
-  await expect(steps.getByRole('listitem').filter({ hasText: 'render' })).toHaveCount(0);
+  await expect(agentSteps.getByRole('listitem').filter({ hasText: 'render' })).toHaveCount(0);
   await screenshot(page, 'automation-run-live');
   // …then the step completes, the next ones arrive, and the run ends.
   await expect(think).toContainText('completed', { timeout: 20_000 });
-  await expect(steps.getByRole('listitem').filter({ hasText: 'render' })).toBeVisible();
+  await expect(agentSteps.getByRole('listitem').filter({ hasText: 'render' })).toBeVisible();
+  await expect(agentSteps.locator(':scope > li .timeline__name')).toHaveText(['think', 'render']);
+  // …inside the executor's own steps, which stay in theirs.
+  await expect(steps.locator(':scope > li > .timeline__body > .timeline__top .timeline__name')).toContainText(
+    ['prepare', 'agent'],
+  );
   await expect(detail.getByRole('status', { name: 'Run completed' })).toBeVisible({ timeout: 30_000 });
   await expect(detail.getByLabel('Run logs')).toContainText('::step think started');
   await expect(page.getByRole('list', { name: 'Run history' }).getByRole('listitem').first()).toContainText(

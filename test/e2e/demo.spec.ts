@@ -42,9 +42,16 @@ test('Try offline: both demo automations run to completion out of the box, and s
     await list.getByRole('button', { name: `Run ${name} now` }).click();
     await expect(detail.getByRole('heading', { name })).toBeVisible();
     await expect(detail.getByRole('status', { name: 'Run completed' })).toBeVisible({ timeout: 60_000 });
-    await expect(detail.getByRole('list', { name: 'Steps' })).toContainText('render');
+    // Item 13: the agent's own steps appear in order inside its `agent` step.
+    await expect(
+      detail.getByRole('list', { name: 'Steps of agent' }).locator(':scope > li .timeline__name'),
+    ).toHaveText(['render', 'write']);
     await screenshot(page, `demo-run-${name.startsWith('Hourly tip') ? 'tip' : 'recap'}`);
   }
+  // The selected run is in the address: a reload shows it again.
+  expect(page.url()).toMatch(/#\/automations\?run=/);
+  await page.reload();
+  await expect(detail.getByRole('heading', { name: names[1] })).toBeVisible();
   // The service agrees: both runs completed, none failed.
   const state = await sandboxApi<RunsState>(host, '/_sandbox/state');
   expect(state.runs.completed ?? 0).toBeGreaterThanOrEqual(2);
@@ -72,4 +79,18 @@ test('Try offline: both demo automations run to completion out of the box, and s
   await expect(list.getByRole('listitem').filter({ hasText: names[0] })).toContainText(
     'On this computer: Folder agent (built in) · no folder chosen',
   );
+
+  // Item 13: a run that fails says why once, above its steps (the log keeps its own lines).
+  await list.getByRole('button', { name: `Run ${names[0]} now` }).click();
+  await expect(detail.getByRole('status', { name: 'Run failed' })).toBeVisible({ timeout: 60_000 });
+  const why = 'no folder is set for this automation on this computer';
+  await expect(detail.getByRole('note')).toContainText(why);
+  const times = await detail.evaluate((el, text) => {
+    const e = el as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
+    return Array.from(e.querySelectorAll('.alert, .timeline__message')).filter((n) =>
+      (n.textContent ?? '').includes(text),
+    ).length;
+  }, why);
+  expect(times).toBe(1);
+  await screenshot(page, 'demo-run-failed');
 });

@@ -37,7 +37,7 @@ test('bulk: a problem with the file as a whole, an empty file and a file that is
     csv('typo.csv', `caption,targets,schedule_at\n"Hello",x:${x?.id},${dayAfter(3)}T09:00:00Z\n`),
   ]);
   const fileProblems = page.getByRole('list', { name: 'Problems with the file' });
-  await expect(fileProblems).toContainText('unknown column "schedule_at"');
+  await expect(fileProblems).toContainText('Unknown column "schedule_at"');
   await expect(page.getByRole('alert').filter({ hasText: 'Nothing can be sent' })).toBeVisible();
   await expect(
     page.getByRole('table', { name: 'Validation' }).getByRole('row').filter({ hasText: 'Hello' }),

@@ -2,6 +2,7 @@ import type { BridgeError, BridgeErrorKind, BridgeIssue } from '../../../src-sha
 import { issuesText, namingFields } from '../../../src-shared/ipc/field-labels';
 import { ApiError, CredentialMissingError, NetworkError, ValidationError, redact } from '../api/errors';
 import { UploadError } from '../media/upload-errors';
+import { BulkInterruptedError } from '../bulk/bulk';
 import { KeychainUnavailableError } from '../secrets/secret-store';
 
 /** A failure a handler raises on purpose, with the kind the renderer should see. */
@@ -187,6 +188,12 @@ export function toBridgeError(e: unknown): BridgeError {
       if (e.kind === 'conflict')
         return { kind: 'api', message: e.message, status: 409, code: 'MEDIA_UPLOAD_CONFLICT' };
       return { kind: 'api', message: e.message };
+    }
+    if (e instanceof BulkInterruptedError) {
+      return {
+        kind: 'network',
+        message: `The service stopped answering partway: ${e.pending.length === 1 ? '1 batch is' : `${e.pending.length} batches are`} not confirmed yet. Submit the same file again to finish: the service creates nothing twice.`,
+      };
     }
     if (e instanceof KeychainUnavailableError) {
       return {

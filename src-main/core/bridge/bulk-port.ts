@@ -128,6 +128,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       batches: views,
       created_count: views.reduce((n, b) => n + b.created_count, 0),
       failed_count: views.reduce((n, b) => n + b.failed_count, 0),
+      ...(report.resumed ? { already_imported: true } : {}),
     };
   };
 
@@ -172,6 +173,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
           .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) }));
         return {
           line: raw.line ?? raw.row + 1,
+          row: raw.row,
           item_key: ok ? `row-${raw.row}` : null,
           ok: Boolean(ok) && issues.length === 0,
           issues,

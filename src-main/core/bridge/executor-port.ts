@@ -121,6 +121,7 @@ export function executorPortFor(current: () => Executor | null): ExecutorPort {
         status: s.status as RunDetail['steps'][number]['status'],
         message: s.message,
         at: s.at,
+        source: s.source,
       }));
       const logs = row.run_dir ? await readRunLog(join(row.run_dir, 'run.log'), 500) : [];
       return { run: toRunRecord(row), steps, logs };
@@ -145,7 +146,7 @@ export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Dispo
       events.emit('runs:didStepRun', {
         run_id: s.localId,
         automation_id: s.automationId,
-        step: { step_id: s.stepId, status: s.status, message: s.message || null, at: s.at },
+        step: { step_id: s.stepId, status: s.status, message: s.message || null, at: s.at, source: s.source },
       }),
     ),
     ex.onDidLogRun((l) =>

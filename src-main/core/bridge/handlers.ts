@@ -163,14 +163,15 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         const client = await api(); // not connected: say so rather than answer from the index
         if (core.index)
           return { ...(await core.index.list({ ...query, offset, refresh: _refresh })), ...freshness() };
-        // Without the index: one service page, which has no offset.
-        const { limit, ...filter } = query;
-        const res = offset
+        // Without the index: one service page, which has no offset (nor a post filter: done here).
+        const { limit, post_id, ...filter } = query;
+        const page = offset
           ? { posts: [] }
           : await client.listPosts({
               ...filter,
               limit: Math.min(limit ?? LIMITS.pageSizeDefault.posts, LIMITS.pageSizeMax),
             });
+        const res = post_id ? { ...page, posts: page.posts.filter((d) => d.post_id === post_id) } : page;
         return { ...res, offset: offset ?? 0, total: res.posts.length };
       },
       create: async (body) => {

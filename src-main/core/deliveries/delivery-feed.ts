@@ -143,6 +143,7 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
         scope,
         status: query.status,
         platform: query.platform,
+        postId: query.post_id,
         offset,
         limit: query.limit ?? 50,
       });

@@ -10,6 +10,8 @@ export interface DeliveryQuery {
   /** One status, or any of several. */
   readonly status?: string | readonly string[] | undefined;
   readonly platform?: string | undefined;
+  /** Only the deliveries of this post. */
+  readonly postId?: string | undefined;
   /** Only deliveries whose `scheduled_at` (else `published_at`) is in [from, to). */
   readonly from?: string | undefined;
   readonly to?: string | undefined;
@@ -207,6 +209,10 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     if (q.platform !== undefined) {
       where.push('platform = @platform');
       params.platform = q.platform;
+    }
+    if (q.postId !== undefined) {
+      where.push('post_id = @post_id');
+      params.post_id = q.postId;
     }
     const ranged = q.from !== undefined || q.to !== undefined;
     if (ranged) where.push('when_ms IS NOT NULL');

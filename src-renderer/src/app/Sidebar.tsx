@@ -50,6 +50,7 @@ export function Sidebar({ current }: { readonly current: string }) {
                     href={hrefOf(r.screen)}
                     aria-current={current === r.screen ? 'page' : undefined}
                     aria-keyshortcuts={`g ${r.key}`}
+                    title={r.label}
                   >
                     {r.icon}
                     <span className="nav-link__label">{r.label}</span>

@@ -34,3 +34,11 @@ export function hrefOf(screen: string, params?: Readonly<Record<string, string>>
 export function navigate(screen: string, params?: Readonly<Record<string, string>>): void {
   window.location.hash = hrefOf(screen, params);
 }
+
+/**
+ * Puts what a screen shows into its address without a new history entry or a remount (the run selected on
+ * Automations): a reload, a copied link or a bookmark opens the same.
+ */
+export function replaceRoute(screen: string, params?: Readonly<Record<string, string>>): void {
+  window.history.replaceState(window.history.state, '', hrefOf(screen, params));
+}

@@ -37,6 +37,8 @@ export const useAnalyticsStore = create<AnalyticsState>()((set, get) => {
     async load() {
       const mine = ++generation;
       const f = get().filters;
+      // A range that ends before it starts selects nothing: the screen says so at the fields instead.
+      if (f.start !== null && f.end !== null && f.start >= f.end) return;
       set({ overview: loading(get().overview) });
       const r = noteService(
         await settle(() =>

@@ -36,6 +36,8 @@ interface PostsState {
     request: CreatePostRequest,
   ): Promise<BridgeResult<{ readonly postId: string; readonly count: number }>>;
   update(id: string, change: PostChange): Promise<BridgeResult<true>>;
+  /** Every delivery of one post, whatever the list's filters: what a change to the post reaches. */
+  deliveriesOf(postId: string): Promise<BridgeResult<readonly Delivery[]>>;
   remove(id: string): Promise<BridgeResult<true>>;
 }
 
@@ -140,6 +142,10 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       if (!r.ok) return fail(r.error);
       void get().load();
       return { ok: true, value: true };
+    },
+    async deliveriesOf(postId) {
+      const r = await settle(() => bridge().posts.list({ post_id: postId, limit: 1000 }));
+      return r.ok ? { ok: true, value: r.value.posts } : r;
     },
     async remove(id) {
       const r = await settle(() => bridge().posts.delete({ id }));

@@ -15,6 +15,7 @@ import {
 } from '../../../src-main/core/api/errors';
 import { UploadError } from '../../../src-main/core/media/upload-errors';
 import { KeychainUnavailableError } from '../../../src-main/core/secrets/secret-store';
+import { BulkInterruptedError } from '../../../src-main/core/bulk/bulk';
 import { toBridgeError } from '../../../src-main/core/bridge/bridge-fault';
 import { NO_TERMINAL } from '../../../src-main/cli/web/terminal-confirm';
 import { startSandboxInProcess } from '../../../src-main/cli/sandbox-connect';
@@ -377,6 +378,7 @@ describe('messages the bridge carries are written for people', () => {
         'run `postdesk login`, or set POSTDESK_API_KEY_FILE',
       ),
       new KeychainUnavailableError('org.freedesktop.secrets was not provided', 'linux'),
+      new BulkInterruptedError('imp-1', ['b1', 'b2'], 'bulkCreate failed: network error (reset ECONNRESET)'),
       new UploadError(
         'network',
         'clip.mp4',

@@ -59,21 +59,30 @@ function DayFilter({
   label,
   end,
   value,
+  error,
   onChange,
 }: {
   readonly id: string;
   readonly label: string;
   readonly end: boolean;
   readonly value: string | null;
+  /** Why this end of the range cannot be used (From after To), shown at the field. */
+  readonly error?: string | null;
   readonly onChange: (iso: string | null) => void;
 }) {
   return (
-    <LabeledField id={id} label={label}>
+    <LabeledField
+      id={id}
+      label={label}
+      hint={error ? <span className="field__error">{error}</span> : undefined}
+    >
       <input
         id={id}
         className="input"
         type="date"
         value={toDateInput(value, end)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-hint` : undefined}
         onChange={(e) => onChange(dayBound(e.target.value, end))}
       />
     </LabeledField>
@@ -100,16 +109,29 @@ function Overview() {
   }, [load, ensureAccounts]);
 
   const names = useMemo(() => new Map((accounts.data ?? []).map((a) => [a.id, a.name])), [accounts.data]);
+  // The accounts of the chosen platform only: an account of another one would select nothing.
   const accountOptions = useMemo(
     () => [
       { value: 'all', label: 'All accounts' },
-      ...(accounts.data ?? []).map((a) => ({
-        value: a.id,
-        label: `${PLATFORM_META[a.platform].label} · ${a.name}`,
-      })),
+      ...(accounts.data ?? [])
+        .filter((a) => filters.platform === 'all' || a.platform === filters.platform)
+        .map((a) => ({
+          value: a.id,
+          label: `${PLATFORM_META[a.platform].label} · ${a.name}`,
+        })),
     ],
-    [accounts.data],
+    [accounts.data, filters.platform],
   );
+  const backwards = filters.start !== null && filters.end !== null && filters.start >= filters.end;
+  const presetOf = (days: number | null): boolean => {
+    if (days === null) return filters.start === null && filters.end === null;
+    if (!filters.start || !filters.end) return false;
+    const span = Math.round((Date.parse(filters.end) - Date.parse(filters.start)) / 86_400_000);
+    const tomorrow = new Date();
+    tomorrow.setHours(0, 0, 0, 0);
+    tomorrow.setDate(tomorrow.getDate() + 1);
+    return span === days && Date.parse(filters.end) === tomorrow.getTime();
+  };
   const data = overview.data;
   const preset = (days: number) => {
     const end = new Date();
@@ -127,7 +149,11 @@ function Overview() {
         <PlatformFilter
           id="an-platform"
           value={filters.platform}
-          onChange={(platform) => setFilters({ platform })}
+          onChange={(platform) => {
+            const chosen = (accounts.data ?? []).find((a) => a.id === filters.accountId);
+            const keep = platform === 'all' || !chosen || chosen.platform === platform;
+            setFilters(keep ? { platform } : { platform, accountId: 'all' });
+          }}
         />
         <SelectFilter
           id="an-account"
@@ -141,23 +167,29 @@ function Overview() {
           label="From"
           end={false}
           value={filters.start}
+          error={backwards ? 'From is after To: pick an earlier day.' : null}
           onChange={(start) => setFilters({ start })}
         />
-        <DayFilter id="an-to" label="To" end value={filters.end} onChange={(end) => setFilters({ end })} />
+        <DayFilter
+          id="an-to"
+          label="To"
+          end
+          value={filters.end}
+          error={backwards ? 'To is before From: pick a later day.' : null}
+          onChange={(end) => setFilters({ end })}
+        />
         <div className="btn-row" role="group" aria-label="Date presets">
-          <button type="button" className="btn btn--small" onClick={() => preset(7)}>
-            7 days
-          </button>
-          <button type="button" className="btn btn--small" onClick={() => preset(30)}>
-            30 days
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            onClick={() => setFilters({ start: null, end: null })}
-          >
-            All time
-          </button>
+          {([7, 30, null] as const).map((days) => (
+            <button
+              key={days ?? 'all'}
+              type="button"
+              className="btn btn--small"
+              aria-pressed={presetOf(days)}
+              onClick={() => (days === null ? setFilters({ start: null, end: null }) : preset(days))}
+            >
+              {days === null ? 'All time' : `${days} days`}
+            </button>
+          ))}
         </div>
       </div>
 
@@ -209,7 +241,7 @@ function Overview() {
                   layout="vertical"
                   data={(data.by_account ?? []).map((a) => ({
                     ...a,
-                    label: names.get(a.account_id) ?? a.account_id.slice(0, 8),
+                    label: names.get(a.account_id) ?? 'An account no longer connected',
                   }))}
                   margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
                 >
@@ -217,7 +249,8 @@ function Overview() {
                   <XAxis type="number" tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} />
                   <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
                   <Tooltip {...tooltipStyle(colors)} />
-                  <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[1]} />
+                  <Legend />
+                  <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
                 </BarChart>
               </ChartCard>
               {data.top_posts && data.top_posts.length > 0 ? (
@@ -241,7 +274,7 @@ function Overview() {
                             <a href={hrefOf('analytics', { post: p.post_id })}>
                               {typeof p.caption === 'string' && p.caption
                                 ? plainName(p.caption.slice(0, 60))
-                                : p.post_id.slice(0, 8)}
+                                : '(no caption)'}
                             </a>
                           </span>
                         </td>
@@ -397,7 +430,11 @@ function PostFigures({ postId }: { readonly postId: string }) {
     <div className="page">
       <PageHeader
         title="Post figures"
-        subtitle={<code>{postId}</code>}
+        subtitle={
+          typeof data?.post?.caption === 'string' && data.post.caption
+            ? `“${plainName(data.post.caption.slice(0, 80))}${data.post.caption.length > 80 ? '…' : ''}”`
+            : 'Impressions and engagement of one post, per delivery.'
+        }
         actions={
           <button type="button" className="btn" onClick={() => navigate('analytics')}>
             Back to overview
@@ -427,6 +464,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
           <ChartCard title="Engagement" wide height={220}>
             <BarChart data={METRICS.map((m) => ({ metric: METRIC_LABEL[m], value: data.totals[m] }))}>
               {columnFrame(colors, 'metric')}
+              <Legend />
               <Bar {...COLUMN} dataKey="value" name="Count" fill={colors.series[0]} />
             </BarChart>
           </ChartCard>
@@ -443,7 +481,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
                     {typeof d.platform === 'string' && d.platform in PLATFORM_META ? (
                       <PlatformLabel platform={d.platform as Platform} />
                     ) : (
-                      <code>{d.id.slice(0, 8)}</code>
+                      <span className="faint">A delivery</span>
                     )}
                   </td>
                   <MetricCells value={(m) => (typeof d[m] === 'number' ? (d[m] as number) : null)} />

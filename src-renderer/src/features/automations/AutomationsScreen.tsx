@@ -4,7 +4,7 @@ import type { AutomationView, ExecutorStatus } from '../../../../src-shared/ipc'
 import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, formatRelative } from '../../app/format';
-import { useRoute } from '../../app/router';
+import { replaceRoute, useRoute } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { IconBolt, IconPlay, IconRefresh } from '../../components/icons';
 import { RefreshButton } from '../../components/RefreshButton';
@@ -154,6 +154,7 @@ function AutomationRow({
       return;
     }
     void selectRun(r.value.id);
+    replaceRoute('automations', { run: r.value.id });
     document.getElementById('runs-title')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   };
   return (
@@ -303,7 +304,11 @@ function RunsSection() {
                     type="button"
                     className="list__button run-item"
                     aria-current={selectedId === r.id}
-                    onClick={() => void select(r.id)}
+                    onClick={() => {
+                      void select(r.id);
+                      // The selected run is in the address: a reload or a copied link opens it again.
+                      replaceRoute('automations', { run: r.id });
+                    }}
                   >
                     <span className="run-item__top">
                       <span className="run-item__name">

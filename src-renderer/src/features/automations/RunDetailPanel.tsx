@@ -8,26 +8,37 @@ interface StepView {
   readonly stepId: string;
   readonly status: RunStep['status'];
   readonly events: readonly RunStep[];
+  /** The agent's own steps (its `::step` lines), which happen inside the executor's `agent` step. */
+  readonly inner: readonly StepView[];
 }
 
 /** Events grouped by step, in the order each step first appeared; a step's status is its last non-info event. */
 function groupSteps(steps: readonly RunStep[]): StepView[] {
-  const order: string[] = [];
-  const byId = new Map<string, { status: RunStep['status']; events: RunStep[] }>();
-  for (const s of steps) {
-    let v = byId.get(s.step_id);
-    if (!v) {
-      v = { status: s.status, events: [] };
-      byId.set(s.step_id, v);
-      order.push(s.step_id);
+  const build = (list: readonly RunStep[]): StepView[] => {
+    const order: string[] = [];
+    const byId = new Map<string, { status: RunStep['status']; events: RunStep[] }>();
+    for (const s of list) {
+      let v = byId.get(s.step_id);
+      if (!v) {
+        v = { status: s.status, events: [] };
+        byId.set(s.step_id, v);
+        order.push(s.step_id);
+      }
+      v.events.push(s);
+      if (s.status !== 'info') v.status = s.status;
     }
-    v.events.push(s);
-    if (s.status !== 'info') v.status = s.status;
-  }
-  return order.map((id) => {
-    const v = byId.get(id) as { status: RunStep['status']; events: RunStep[] };
-    return { stepId: id, status: v.status, events: v.events };
-  });
+    return order.map((id) => {
+      const v = byId.get(id) as { status: RunStep['status']; events: RunStep[] };
+      return { stepId: id, status: v.status, events: v.events, inner: [] };
+    });
+  };
+  const own = build(steps.filter((s) => s.source !== 'agent'));
+  const agents = build(steps.filter((s) => s.source === 'agent'));
+  if (agents.length === 0) return own;
+  // The agent's steps go inside its `agent` step, in their own order; an agent step with no home stays last.
+  const host = own.find((g) => g.stepId === 'agent');
+  if (!host) return [...own, ...agents];
+  return own.map((g) => (g === host ? { ...g, inner: agents } : g));
 }
 
 const ACTIVE = new Set(['claimed', 'running', 'pending']);
@@ -77,23 +88,7 @@ export function RunDetailPanel({ detail }: { readonly detail: RunDetail }) {
         ) : (
           <ol className="timeline" aria-label="Steps" aria-live="polite">
             {grouped.map((g) => (
-              <li key={g.stepId} className={`timeline__step timeline__step--${g.status}`}>
-                <span className="timeline__dot" aria-hidden="true" />
-                <div className="timeline__body">
-                  <div className="timeline__top">
-                    <span className="timeline__name">{g.stepId}</span>
-                    <StatusBadge status={g.status === 'started' ? 'running' : g.status} />
-                    <span className="faint tabular">{formatTime(g.events[g.events.length - 1]?.at)}</span>
-                  </div>
-                  {g.events
-                    .filter((e) => e.message)
-                    .map((e, i) => (
-                      <p key={`${e.at}-${i}`} className="timeline__message">
-                        {e.message}
-                      </p>
-                    ))}
-                </div>
-              </li>
+              <StepItem key={g.stepId} step={g} reason={run.reason} />
             ))}
           </ol>
         )}
@@ -117,5 +112,37 @@ export function RunDetailPanel({ detail }: { readonly detail: RunDetail }) {
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * One step: its status, its messages (the one that only repeats the run's reason, shown above, is left out,
+ * so the error sentence appears once), and the agent's own steps inside it.
+ */
+function StepItem({ step, reason }: { readonly step: StepView; readonly reason: string | null }) {
+  const messages = step.events.filter((e) => e.message && e.message !== reason);
+  return (
+    <li className={`timeline__step timeline__step--${step.status}`}>
+      <span className="timeline__dot" aria-hidden="true" />
+      <div className="timeline__body">
+        <div className="timeline__top">
+          <span className="timeline__name">{step.stepId}</span>
+          <StatusBadge status={step.status === 'started' ? 'running' : step.status} />
+          <span className="faint tabular">{formatTime(step.events[step.events.length - 1]?.at)}</span>
+        </div>
+        {messages.map((e, i) => (
+          <p key={`${e.at}-${i}`} className="timeline__message">
+            {e.message}
+          </p>
+        ))}
+        {step.inner.length > 0 ? (
+          <ol className="timeline timeline--inner" aria-label={`Steps of ${step.stepId}`}>
+            {step.inner.map((g) => (
+              <StepItem key={g.stepId} step={g} reason={reason} />
+            ))}
+          </ol>
+        ) : null}
+      </div>
+    </li>
   );
 }

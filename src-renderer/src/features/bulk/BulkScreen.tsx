@@ -74,8 +74,27 @@ export function BulkScreen() {
         <>
           <section className="card" aria-labelledby="bulk-plan-title">
             <div className="card__header">
-              <h2 id="bulk-plan-title">Dry run: {plan.source_name ? plainName(plan.source_name) : 'CSV'}</h2>
-              <span className="muted">{s.submission ? 'Sent.' : 'Nothing has been sent yet.'}</span>
+              <h2 id="bulk-plan-title">
+                {s.submission?.already_imported
+                  ? 'Imported before'
+                  : s.submission
+                    ? 'Imported'
+                    : s.submitting
+                      ? 'Sending'
+                      : 'Dry run'}
+                : {plan.source_name ? plainName(plan.source_name) : 'CSV'}
+              </h2>
+              <span className="muted">
+                {s.submission?.already_imported
+                  ? 'Nothing was sent again.'
+                  : s.submission
+                    ? 'Sent to the service.'
+                    : s.submitting
+                      ? 'Sending to the service…'
+                      : s.submitError
+                        ? 'Not all of it was sent.'
+                        : 'Nothing has been sent yet.'}
+              </span>
             </div>
             <div className="card__body form-stack">
               <dl className="stats" aria-label="Plan summary">
@@ -146,8 +165,9 @@ export function BulkScreen() {
                   className={`alert ${s.submission.failed_count > 0 ? 'alert--warning' : 'alert--success'}`}
                   role="status"
                 >
-                  Submitted {plural(s.submission.batches.length, 'batch', 'batches')}:{' '}
-                  {s.submission.created_count} created, {s.submission.failed_count} failed.
+                  {s.submission.already_imported
+                    ? `This file was imported already, so nothing was sent again: its ${plural(s.submission.batches.length, 'batch', 'batches')} stand at ${s.submission.created_count} created, ${s.submission.failed_count} failed.`
+                    : `Submitted ${plural(s.submission.batches.length, 'batch', 'batches')}: ${s.submission.created_count} created, ${s.submission.failed_count} failed.`}
                 </div>
               ) : null}
               {s.submitError ? <ErrorAlert error={s.submitError} title="Submission stopped" /> : null}
@@ -270,7 +290,7 @@ function ValidationTable({
         <table className="table" aria-label="Validation">
           <thead>
             <tr>
-              <th scope="col">Line</th>
+              <th scope="col">Row</th>
               <th scope="col">Caption</th>
               <th scope="col">Action</th>
               <th scope="col">Scheduled (local)</th>
@@ -282,7 +302,9 @@ function ValidationTable({
           <tbody>
             {shown.map((r) => (
               <tr key={r.line} className={r.issues.length > 0 ? 'row--error' : undefined}>
-                <td className="tabular">{r.line}</td>
+                <td className="tabular" title={`Line ${r.line} of the file`}>
+                  {r.row ?? r.line}
+                </td>
                 <td className="bulk__caption" title={r.caption ?? undefined}>
                   {r.caption ?? <span className="faint">—</span>}
                 </td>
@@ -436,8 +458,9 @@ function BatchHistory() {
                             >
                               {detail.data.items.map((it) => (
                                 <li key={it.item_key} className="batch-item">
-                                  <span className="tabular faint batch-item__index">#{it.index + 1}</span>
-                                  <code className="batch-item__key">{it.item_key}</code>
+                                  <span className="tabular faint batch-item__index">
+                                    Row {/^row-(\d+)$/.exec(it.item_key)?.[1] ?? it.index + 1}
+                                  </span>
                                   <StatusBadge status={it.status} />
                                   <span className={it.error ? 'batch-item__error' : 'muted'}>
                                     {it.error ?? plural(it.social_post_ids.length, 'delivery', 'deliveries')}

@@ -216,18 +216,7 @@ export function CalendarScreen() {
         </p>
       ) : null}
       {open ? (
-        <PostDialog
-          delivery={open}
-          accounts={accounts.data ?? []}
-          siblings={
-            new Set(
-              (deliveries.data ?? [])
-                .filter((d) => d.post_id === open.post_id)
-                .map((d) => d.social_account_id),
-            )
-          }
-          onClose={() => setOpenId(null)}
-        />
+        <PostDialog delivery={open} accounts={accounts.data ?? []} onClose={() => setOpenId(null)} />
       ) : null}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import { LIMITS } from '../../../../src-shared/api/limits';
@@ -25,16 +25,25 @@ const EDITABLE = new Set(['draft', 'scheduled']);
 export function PostDialog({
   delivery,
   accounts,
-  siblings,
   onClose,
 }: {
   readonly delivery: Delivery;
   readonly accounts: readonly Account[];
-  /** Accounts the parent post already delivers to. */
-  readonly siblings: ReadonlySet<string>;
   readonly onClose: () => void;
 }) {
-  const { update, remove } = usePostsStore(useShallow((s) => ({ update: s.update, remove: s.remove })));
+  const { update, remove, deliveriesOf } = usePostsStore(
+    useShallow((s) => ({ update: s.update, remove: s.remove, deliveriesOf: s.deliveriesOf })),
+  );
+  // The post's every delivery, whatever the list shows: what a caption or a cancel reaches, and which
+  // accounts it goes to already (never offered again).
+  const [post, setPost] = useState<readonly Delivery[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    void deliveriesOf(delivery.post_id).then((r) => live && setPost(r.ok ? r.value : [delivery]));
+    return () => {
+      live = false;
+    };
+  }, [deliveriesOf, delivery]);
   const [caption, setCaption] = useState(delivery.caption);
   const [localAt, setLocalAt] = useState(() =>
     toLocalInput(delivery.scheduled_at ?? new Date(Date.now() + 3_600_000).toISOString()),
@@ -47,10 +56,21 @@ export function PostDialog({
 
   const account = accounts.find((a) => a.id === delivery.social_account_id);
   const editable = EDITABLE.has(delivery.status);
-  const candidates = useMemo(
-    () => accounts.filter((a) => !siblings.has(a.id) && !PLATFORM_META[a.platform].postsUnavailable),
-    [accounts, siblings],
+  const targets = useMemo(
+    () => new Set([delivery.social_account_id, ...(post ?? []).map((d) => d.social_account_id)]),
+    [delivery, post],
   );
+  const candidates = useMemo(
+    () =>
+      post === null
+        ? []
+        : accounts.filter((a) => !targets.has(a.id) && !PLATFORM_META[a.platform].postsUnavailable),
+    [accounts, targets, post],
+  );
+  /** How many deliveries a change to the post reaches, and the words for them. */
+  const reach = Math.max(1, post?.length ?? 1);
+  const all = reach > 1 ? `all ${reach} deliveries of this post` : 'this post';
+  const where = account?.name ?? PLATFORM_META[delivery.platform].label;
 
   const run = async (action: Action, change: PostChange | null, done: string) => {
     setBusy(action);
@@ -132,11 +152,24 @@ export function PostDialog({
                   caption === delivery.caption ||
                   caption.length > LIMITS.captionLength
                 }
-                onClick={() => void run('caption', { kind: 'caption', caption }, 'Caption saved.')}
+                onClick={() =>
+                  void run(
+                    'caption',
+                    { kind: 'caption', caption },
+                    reach > 1 ? `Caption saved on ${all}.` : 'Caption saved.',
+                  )
+                }
               >
-                {busy === 'caption' ? 'Saving…' : 'Save caption'}
+                {busy === 'caption'
+                  ? 'Saving…'
+                  : reach > 1
+                    ? `Save caption for all ${reach}`
+                    : 'Save caption'}
               </button>
             </div>
+            {reach > 1 ? (
+              <span className="field__hint">The caption belongs to the post: saving it changes {all}.</span>
+            ) : null}
             {error?.action === 'caption' ? <ErrorAlert error={error.error} context="update" /> : null}
           </div>
 
@@ -251,14 +284,30 @@ export function PostDialog({
             type="button"
             className="btn btn--small"
             disabled={busy !== null}
-            onClick={() => void run('cancel', { kind: 'cancel' }, 'Moved back to drafts.')}
+            onClick={() =>
+              void run(
+                'cancel',
+                { kind: 'cancel' },
+                reach > 1 ? `Moved ${all} back to drafts.` : 'Moved back to drafts.',
+              )
+            }
+            title={reach > 1 ? `Cancels ${all}, not only this one.` : undefined}
           >
-            {busy === 'cancel' ? 'Cancelling…' : 'Cancel to draft'}
+            {busy === 'cancel'
+              ? 'Cancelling…'
+              : reach > 1
+                ? `Cancel all ${reach} to draft`
+                : 'Cancel to draft'}
           </button>
         ) : null}
         {confirmDelete ? (
           <>
-            <span className="muted">Delete this delivery?</span>
+            <span className="muted">
+              Delete the delivery to {where}?{' '}
+              {reach > 1
+                ? `The post's ${reach - 1} other ${reach === 2 ? 'delivery stays' : 'deliveries stay'}.`
+                : ''}
+            </span>
             <button type="button" className="btn btn--small" onClick={() => setConfirmDelete(false)}>
               Keep
             </button>
@@ -266,7 +315,15 @@ export function PostDialog({
               type="button"
               className="btn btn--small btn--danger"
               disabled={busy !== null}
-              onClick={() => void run('delete', null, 'Post deleted.')}
+              onClick={() =>
+                void run(
+                  'delete',
+                  null,
+                  reach > 1
+                    ? `The delivery to ${where} was deleted; the post's others stay.`
+                    : 'Post deleted.',
+                )
+              }
             >
               {busy === 'delete' ? 'Deleting…' : 'Yes, delete'}
             </button>

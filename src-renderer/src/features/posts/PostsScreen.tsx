@@ -83,15 +83,6 @@ export function PostsScreen() {
   const count = deferredQuery ? rows.length : Math.max(rows.length, Math.min(total ?? 0, MAX_ROWS));
 
   const open = openId ? (deliveries.data ?? []).find((d) => d.id === openId) : undefined;
-  const siblings = useMemo(
-    () =>
-      new Set(
-        open
-          ? (deliveries.data ?? []).filter((d) => d.post_id === open.post_id).map((d) => d.social_account_id)
-          : [],
-      ),
-    [open, deliveries.data],
-  );
 
   return (
     <div className="page page--full">
@@ -173,12 +164,7 @@ export function PostsScreen() {
       </section>
 
       {open ? (
-        <PostDialog
-          delivery={open}
-          accounts={accounts.data ?? []}
-          siblings={siblings}
-          onClose={() => setOpenId(null)}
-        />
+        <PostDialog delivery={open} accounts={accounts.data ?? []} onClose={() => setOpenId(null)} />
       ) : null}
     </div>
   );
@@ -290,7 +276,11 @@ const PostRow = memo(function PostRow({
       <span role="cell">
         <StatusBadge status={d.status} />
       </span>
-      <span role="cell" className="post-table__when tabular">
+      <span
+        role="cell"
+        className="post-table__when post-table__ellipsis tabular"
+        title={when ? formatDateTime(when) : undefined}
+      >
         {when ? formatDateTime(when) : <span className="faint">—</span>}
       </span>
       <span role="cell" className="post-table__actions">

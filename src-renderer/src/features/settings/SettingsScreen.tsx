@@ -8,6 +8,7 @@ import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAppStore } from '../../stores/use-app-store';
 import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useConnectionStore } from '../../stores/use-connection-store';
+import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
@@ -148,6 +149,17 @@ function SettingsForm({
   const dirty = Object.keys(patch).length > 0;
   const fieldErrors = issuesByField(error);
   const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft({ ...draft, [k]: v });
+  // The name the executor goes by now: what an empty field means.
+  const { executorName, loadExecutor, executorLoaded } = useExecutorStore(
+    useShallow((s) => ({
+      executorName: s.status.data?.name ?? null,
+      loadExecutor: s.load,
+      executorLoaded: s.status.data !== null || s.status.loading || s.status.error !== null,
+    })),
+  );
+  useEffect(() => {
+    if (!executorLoaded) void loadExecutor();
+  }, [executorLoaded, loadExecutor]);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -162,6 +174,8 @@ function SettingsForm({
     label: string,
     hint: string,
     type = 'url',
+    /** What applies while the field is empty, shown in it. */
+    effective?: string,
   ) => (
     <div className="field">
       <label className="field__label" htmlFor={`settings-${key}`}>
@@ -172,6 +186,7 @@ function SettingsForm({
         className="input"
         type={type}
         value={draft[key]}
+        placeholder={effective}
         onChange={(e) => set(key, e.target.value)}
         aria-invalid={Boolean(fieldErrors[key])}
         aria-describedby={`settings-${key}-hint`}
@@ -201,7 +216,15 @@ function SettingsForm({
         </div>
         <div className="card__body form-stack">
           <div className="form-grid">
-            {text('executor_name', 'Executor name', 'How this computer appears in the dashboard.', 'text')}
+            {text(
+              'executor_name',
+              'Executor name',
+              executorName && !draft.executor_name.trim()
+                ? `How this computer appears in the dashboard. Empty: “${executorName}”.`
+                : 'How this computer appears in the dashboard.',
+              'text',
+              executorName ?? undefined,
+            )}
             <div className="field">
               <label className="field__label" htmlFor="settings-concurrency">
                 Concurrent runs
@@ -485,6 +508,8 @@ function ConnectionCard() {
   const { status, busy, disconnect, forgetKey } = useConnectionStore(
     useShallow((s) => ({ status: s.status, busy: s.busy, disconnect: s.disconnect, forgetKey: s.forgetKey })),
   );
+  const [confirming, setConfirming] = useState(false);
+  const where = status?.offline ? 'the offline sandbox' : (status?.base_url ?? 'the service');
   return (
     <section className="card" aria-labelledby="settings-connection-title">
       <div className="card__header">
@@ -511,10 +536,47 @@ function ConnectionCard() {
               Forget API key
             </button>
           ) : null}
-          <button type="button" className="btn" disabled={busy !== null} onClick={() => void disconnect()}>
-            {busy === 'disconnect' ? 'Disconnecting…' : 'Disconnect'}
-          </button>
+          {confirming ? null : (
+            <button
+              type="button"
+              className="btn"
+              disabled={busy !== null}
+              onClick={() => setConfirming(true)}
+            >
+              Disconnect
+            </button>
+          )}
         </div>
+        {confirming ? (
+          <div className="alert alert--warning settings__confirm" role="group" aria-label="Disconnect?">
+            <div>
+              <p className="alert__title">Disconnect from {where}?</p>
+              <p>
+                Postdesk stops reaching it from this computer: screens show nothing from it and automations
+                stop running here until you connect again.{' '}
+                {status?.has_key && !status.offline ? 'The stored API key stays, for the next connect.' : ''}
+              </p>
+              <div className="btn-row">
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  autoFocus
+                  onClick={() => setConfirming(false)}
+                >
+                  Stay connected
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--small btn--danger"
+                  disabled={busy !== null}
+                  onClick={() => void disconnect()}
+                >
+                  {busy === 'disconnect' ? 'Disconnecting…' : 'Yes, disconnect'}
+                </button>
+              </div>
+            </div>
+          </div>
+        ) : null}
       </div>
     </section>
   );
