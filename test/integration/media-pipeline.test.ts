@@ -134,7 +134,7 @@ describe('every fixture: checked, converted where asked, hashed, uploaded, read 
     );
     expect(errors[2]?.message).toMatch(/the MP4 is truncated/);
     expect(errors[3]?.message).toMatch(/GIF image is not accepted/);
-    expect(errors[4]?.message).toMatch(/convert it to MP4/);
+    expect(errors[4]?.message).toMatch(/converted to MP4/);
     expect(await sb.control.state()).toEqual(before);
   });
 
