@@ -17,6 +17,7 @@ import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { createComposeHandlers } from './compose-port';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -144,6 +145,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      compose: createComposeHandlers({ store: o.store, media, scope: () => current() && scopeOf(current()) }),
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
