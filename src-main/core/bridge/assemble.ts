@@ -145,7 +145,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
-      compose: createComposeHandlers({ store: o.store, media, scope: () => current() && scopeOf(current()) }),
+      compose: createComposeHandlers({
+        store: o.store,
+        media,
+        scope: () => current() && scopeOf(current()),
+        mediaScope: () => current()?.baseUrl ?? null,
+      }),
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),

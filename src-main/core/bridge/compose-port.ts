@@ -13,6 +13,8 @@ export interface ComposeDeps {
   readonly store: Store;
   /** The current connection's scope (the same the uploads and the delivery index use); null: not connected. */
   readonly scope: () => string | null;
+  /** The scope the uploader records uploads under (the client's base URL); null: not connected. */
+  readonly mediaScope: () => string | null;
   /** Where a library file is registered so the page can preview it through the host's media URL. */
   readonly media: MediaRegistry;
   readonly clock?: () => Date;
@@ -35,6 +37,11 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
   const library = openMediaLibrary(deps.store);
   const scope = (): string => {
     const s = deps.scope();
+    if (s === null) throw notConnected();
+    return s;
+  };
+  const mediaScope = (): string => {
+    const s = deps.mediaScope();
     if (s === null) throw notConnected();
     return s;
   };
@@ -72,35 +79,33 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
     uploaded_at: r.uploadedAt,
     file: await fileOf(r, r.mtimeMs),
   });
-  const viewOf = async (s: string, d: DraftRecord): Promise<ComposeDraft> => {
+  const viewOf = async (d: DraftRecord): Promise<ComposeDraft> => {
     const { media, ...rest } = d.content;
     return {
       ...rest,
       id: d.id,
       created_at: d.createdAt,
       updated_at: d.updatedAt,
-      media: await Promise.all(library.find(s, media).map(itemOf)),
+      media: await Promise.all(library.find(mediaScope(), media).map(itemOf)),
     };
   };
 
   return {
     current: async () => {
-      const s = scope();
-      const d = drafts.current(s);
-      return { draft: d ? await viewOf(s, d) : null };
+      const d = drafts.current(scope());
+      return { draft: d ? await viewOf(d) : null };
     },
     save: async ({ id, content }) => {
       const s = scope();
       // Only assets this connection uploaded stay: the page names uploads, it cannot bring in others.
-      const known = new Set(library.find(s, content.media).map((r) => r.assetId));
+      const known = new Set(library.find(mediaScope(), content.media).map((r) => r.assetId));
       const media = content.media.filter((a) => known.has(a));
       return { draft: summaryOf(drafts.save(s, id, { ...content, media })) };
     },
     open: async ({ id }) => {
-      const s = scope();
-      const d = drafts.open(s, id);
+      const d = drafts.open(scope(), id);
       if (!d) throw new BridgeFault('not_found', 'That draft is no longer kept on this computer.');
-      return { draft: await viewOf(s, d) };
+      return { draft: await viewOf(d) };
     },
     startNew: async () => {
       drafts.startNew(scope());
@@ -108,7 +113,7 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
     },
     drafts: async () => ({ drafts: drafts.list(scope()).map(summaryOf) }),
     discard: async ({ id }) => ({ discarded: drafts.discard(scope(), id) }),
-    library: async () => ({ items: await Promise.all(library.list(scope()).map(itemOf)) }),
+    library: async () => ({ items: await Promise.all(library.list(mediaScope()).map(itemOf)) }),
   };
 }
 

@@ -74,6 +74,8 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 let generation = 0;
 /** One save at a time, so a new draft is created once, not once per keystroke in flight. */
 let saving: Promise<void> = Promise.resolve();
+/** The last list asked for: an older answer arriving later is not shown. */
+let draftsAsked = 0;
 
 export const useComposeStore = create<ComposeState>()((set, get) => {
   const contentOf = (): ComposeDraftContent => {
@@ -206,8 +208,10 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
       restore(null);
     },
     async loadDrafts() {
+      const asked = ++draftsAsked;
       set({ drafts: loading(get().drafts) });
       const r = await settle(() => bridge().compose.drafts());
+      if (asked !== draftsAsked) return;
       set({ drafts: settleInto(get().drafts, r.ok ? { ok: true, value: r.value.drafts } : r) });
     },
     async loadLibrary() {

@@ -29,7 +29,7 @@ export function LocalDrafts() {
         ) : (
           <ul className="local-drafts" aria-label="Local drafts">
             {others.map((d) => {
-              const title = d.caption.trim() ? plainName(d.caption) : '(no caption)';
+              const title = d.caption.trim() ? plainName(d.caption) : '(no text yet)';
               return (
                 <li key={d.id} className="local-draft" aria-label={title}>
                   <span className="local-draft__text">

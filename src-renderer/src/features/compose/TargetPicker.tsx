@@ -78,7 +78,7 @@ function TargetGroup({
               />
               <span className="chip__avatar" aria-hidden="true">
                 {initialsOf(a.name)}
-                <span className={`chip__badge platform-mark--${platform}`}>{meta.mark}</span>
+                <span className={`platform-mark chip__badge platform-mark--${platform}`}>{meta.mark}</span>
               </span>
               <span className="chip__name">{a.name}</span>
             </label>

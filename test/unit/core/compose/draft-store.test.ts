@@ -108,10 +108,12 @@ describe('compose channels over the store', () => {
     media.complete(rec.id, `https://cdn.example/${assetId}.png`, '{}');
   }
 
-  const handlers = (scope: string | null) =>
+  /** Drafts are kept per connection; the library reads the uploader's scope (the client's base URL). */
+  const handlers = (scope: string | null, mediaScope = scope) =>
     createComposeHandlers({
       store,
       scope: () => scope,
+      mediaScope: () => mediaScope,
       media: createMediaRegistry({ previewUrl: (id) => `/media/${id}` }),
     });
 
@@ -136,8 +138,8 @@ describe('compose channels over the store', () => {
   it('keeps only media the connection uploaded, and restores them with the draft', async () => {
     const png = join(dir, 'a.png');
     writeFileSync(png, Buffer.from('89504e470d0a1a0a', 'hex'));
-    uploaded('s', png);
-    const h = handlers('s');
+    uploaded('http://127.0.0.1:4010', png);
+    const h = handlers('sandbox', 'http://127.0.0.1:4010');
     const saved = await h.save({
       id: null,
       content: content('with media', { media: [ASSET, '99999999-9999-4999-8999-999999999999'] }),
