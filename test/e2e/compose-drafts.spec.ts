@@ -1,7 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Delivery } from '../../src-shared/api/posts';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test } from './support/fixtures';
+import type { TestFile } from './support/media-files';
 import { dropFiles, goTo, screenshot } from './support/page';
 import { sandboxApi, type WebHost } from './support/web-host';
 
@@ -119,16 +125,32 @@ test('"n" starts a fresh post and keeps the previous one as a local draft', asyn
   await expect(page.getByRole('textbox', { name: 'Caption' })).toHaveValue(first);
 });
 
+/**
+ * A portrait PNG of its own (made by ffmpeg), so no other flow on this shared host has uploaded the same
+ * bytes: the other flows' "Uploaded" stays theirs.
+ */
+async function portraitPng(): Promise<TestFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'postdesk-e2e-library-'));
+  try {
+    const file = join(dir, 'portrait.png');
+    const args = ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'];
+    await promisify(execFile)('ffmpeg', [...args, '-i', 'smptebars=size=360x640', '-frames:v', '1', file]);
+    return { name: 'portrait.png', type: 'image/png', base64: (await readFile(file)).toString('base64') };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function sandboxMedia(host: WebHost) {
   return (await sandboxApi<{ media: { pending?: number; uploaded?: number } }>(host, '/_sandbox/state'))
     .media;
 }
 
-test('media from the library is reused without uploading it again', async ({ app: page, host, media }) => {
+test('media from the library is reused without uploading it again', async ({ app: page, host }) => {
   await freshCompose(page);
-  await dropFiles(page, page.getByRole('group', { name: 'Media drop zone' }), [media.png]);
+  await dropFiles(page, page.getByRole('group', { name: 'Media drop zone' }), [await portraitPng()]);
   const attached = page.getByRole('list', { name: 'Attached media' });
-  await expect(attached.getByRole('listitem', { name: 'sunrise.png' })).toContainText(/Uploaded|reused/, {
+  await expect(attached.getByRole('listitem', { name: 'portrait.png' })).toContainText('Uploaded', {
     timeout: 20_000,
   });
   // The drop zone gives the post its room once a file is in.
@@ -153,17 +175,29 @@ test('media from the library is reused without uploading it again', async ({ app
 
   await page.getByRole('button', { name: 'Reuse uploaded media' }).click();
   const library = page.getByRole('list', { name: 'Media library' });
-  const item = library.getByRole('listitem', { name: 'sunrise.png' }).first();
-  await expect(item.getByRole('img', { name: 'Preview of sunrise.png' })).toBeVisible();
-  await item.getByRole('button', { name: 'Add sunrise.png to the post' }).click();
-  await expect(attached.getByRole('listitem', { name: 'sunrise.png' })).toContainText(
+  const item = library.getByRole('listitem', { name: 'portrait.png' }).first();
+  await expect(item.getByRole('img', { name: 'Preview of portrait.png' })).toBeVisible();
+  await item.getByRole('button', { name: 'Add portrait.png to the post' }).click();
+  await expect(attached.getByRole('listitem', { name: 'portrait.png' })).toContainText(
     'Already uploaded, reused',
   );
-  await expect(item.getByRole('button', { name: 'sunrise.png is in the post' })).toBeDisabled();
+  await expect(item.getByRole('button', { name: 'portrait.png is in the post' })).toBeDisabled();
 
   const text = caption();
   await page.getByRole('textbox', { name: 'Caption' }).fill(text);
   await page.getByRole('checkbox', { name: /Demo Instagram/ }).check();
+  await page.getByRole('checkbox', { name: /Demo X/ }).check();
+  // The 9:16 image in each feed's frame: Instagram keeps at most 4:5 of it, X at most 3:4.
+  const shape = async (platform: string) => {
+    const box = await page
+      .getByRole('article', { name: `Preview on ${platform}` })
+      .getByRole('img', { name: 'First image, portrait.png' })
+      .boundingBox();
+    return box ? box.width / box.height : 0;
+  };
+  await expect.poll(() => shape('Instagram')).toBeCloseTo(4 / 5, 1);
+  await expect.poll(() => shape('X')).toBeCloseTo(3 / 4, 1);
+  await page.getByRole('checkbox', { name: /Demo X/ }).uncheck();
   await page.getByRole('radio', { name: 'Save draft' }).click();
   await screenshot(page, 'compose-library');
   // Previews, chips, the library and the local drafts, in light and dark: nothing serious for axe.

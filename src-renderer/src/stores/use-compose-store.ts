@@ -70,12 +70,24 @@ const FRESH = () => ({
 });
 
 let timer: ReturnType<typeof setTimeout> | null = null;
-/** Bumped by anything that replaces the post, so an answer about the one before cannot overwrite it. */
+/** Bumped each time another post takes the composer's place; each post is known by its generation. */
 let generation = 0;
-/** One save at a time, so a new draft is created once, not once per keystroke in flight. */
-let saving: Promise<void> = Promise.resolve();
+/** The kept draft of each generation's post (null until its first save answers). */
+const keptIds = new Map<number, string | null>();
+/**
+ * Every call about drafts goes through this one chain, in order: a new draft is created once (not once per
+ * keystroke in flight), and "New post" reaches main after the old post's last save, never before.
+ */
+let chain: Promise<unknown> = Promise.resolve();
+const inOrder = <T>(work: () => Promise<T>): Promise<T> => {
+  const next = chain.then(work, work);
+  chain = next.catch(() => undefined);
+  return next;
+};
 /** The last list asked for: an older answer arriving later is not shown. */
 let draftsAsked = 0;
+/** What was last kept (or restored): the same content again is not kept again, so opening a draft does not touch it. */
+let lastKept = '';
 
 export const useComposeStore = create<ComposeState>()((set, get) => {
   const contentOf = (): ComposeDraftContent => {
@@ -85,36 +97,53 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
   };
   const isEmpty = (c: ComposeDraftContent) =>
     c.caption.trim() === '' && c.account_ids.length === 0 && c.media.length === 0;
-
-  const saveNow = (): Promise<void> => {
+  const stopTimer = (): boolean => {
+    const pending = timer !== null;
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    saving = saving.then(async () => {
-      const gen = generation;
-      const content = contentOf();
-      const id = get().draftId;
+    return pending;
+  };
+
+  /** Keeps the post as it is now (read at once, sent in order). */
+  const saveNow = (): Promise<void> => {
+    stopTimer();
+    const gen = generation;
+    const content = contentOf();
+    const text = JSON.stringify(content);
+    return inOrder(async () => {
+      const id = keptIds.get(gen) ?? null;
+      const current = gen === generation;
       if (isEmpty(content)) {
         // Nothing worth keeping: an emptied post leaves no draft behind.
         if (id !== null) {
           await settle(() => bridge().compose.discard({ id }));
+          keptIds.set(gen, null);
           if (gen === generation) set({ draftId: null, save: 'idle' });
         }
         return;
       }
-      set({ save: 'saving' });
+      if (current && id !== null && text === lastKept) return;
+      if (current) set({ save: 'saving' });
       const r = await settle(() => bridge().compose.save({ id, content }));
+      if (r.ok) keptIds.set(gen, r.value.draft.id);
       if (gen !== generation) return;
-      if (r.ok) set({ draftId: r.value.draft.id, save: 'saved', saveError: null });
-      else set({ save: 'failed', saveError: r.error });
+      if (r.ok) {
+        lastKept = text;
+        set({ draftId: r.value.draft.id, save: 'saved', saveError: null });
+      } else set({ save: 'failed', saveError: r.error });
     });
-    return saving;
   };
   const later = () => {
     if (!get().loaded) return;
-    if (timer !== null) clearTimeout(timer);
+    stopTimer();
     timer = setTimeout(() => void saveNow(), SAVE_DELAY_MS);
   };
-  const restore = (d: ComposeDraft | null) => {
+  /** Another post takes the composer's place, at once: what is typed from now on belongs to it. */
+  const replace = (d: ComposeDraft | null) => {
+    // What the outgoing post waited to keep is kept first, under its own generation.
+    if (stopTimer()) void saveNow();
+    generation++;
+    keptIds.set(generation, d?.id ?? null);
     set({
       loaded: true,
       ...FRESH(),
@@ -130,14 +159,8 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
         : {}),
     });
     useMediaStore.getState().attach(d?.media ?? [], true);
+    lastKept = d ? JSON.stringify(contentOf()) : '';
   };
-  /** Finishes what is pending on the current post before another takes its place. */
-  const leave = async () => {
-    if (timer !== null) await saveNow();
-    await saving;
-    generation++;
-  };
-
   return {
     loaded: false,
     ...FRESH(),
@@ -146,9 +169,9 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
     async load() {
       if (get().loaded) return;
       const gen = generation;
-      const r = await settle(() => bridge().compose.current());
+      const r = await inOrder(() => settle(() => bridge().compose.current()));
       if (gen !== generation || get().loaded) return;
-      if (r.ok) restore(r.value.draft);
+      if (r.ok) replace(r.value.draft);
       else set({ loaded: true, save: 'failed', saveError: r.error });
     },
     setCaption(caption) {
@@ -171,46 +194,49 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
     mediaChanged() {
       later();
     },
-    flush: async () => {
-      if (timer !== null) await saveNow();
-      await saving;
+    async flush() {
+      if (stopTimer()) await saveNow();
+      await chain;
     },
     async startNew() {
-      await leave();
-      await settle(() => bridge().compose.startNew());
-      generation++; // a restore asked for before "New post" must not bring the old one back
-      restore(null);
+      replace(null);
+      await inOrder(() => settle(() => bridge().compose.startNew()));
       void get().loadDrafts();
     },
     async open(id) {
-      await leave();
-      const r = await settle(() => bridge().compose.open({ id }));
+      if (stopTimer()) void saveNow();
+      const gen = generation;
+      const r = await inOrder(() => settle(() => bridge().compose.open({ id })));
       if (!r.ok) {
         set({ drafts: { ...get().drafts, error: r.error } });
         return void get().loadDrafts();
       }
-      restore(r.value.draft);
+      // Unless another post took the composer's place meanwhile ("New post" while it opened).
+      if (gen === generation) replace(r.value.draft);
       void get().loadDrafts();
     },
     async discard(id) {
       if (id === get().draftId) {
-        await leave();
-        restore(null);
+        stopTimer();
+        replace(null);
       }
-      await settle(() => bridge().compose.discard({ id }));
+      await inOrder(() => settle(() => bridge().compose.discard({ id })));
       await get().loadDrafts();
     },
     async sent() {
-      const id = get().draftId;
-      await leave();
-      if (id !== null) await settle(() => bridge().compose.discard({ id }));
-      await settle(() => bridge().compose.startNew());
-      restore(null);
+      stopTimer();
+      const gen = generation;
+      replace(null);
+      await inOrder(async () => {
+        const id = keptIds.get(gen) ?? null;
+        if (id !== null) await settle(() => bridge().compose.discard({ id }));
+        await settle(() => bridge().compose.startNew());
+      });
     },
     async loadDrafts() {
       const asked = ++draftsAsked;
       set({ drafts: loading(get().drafts) });
-      const r = await settle(() => bridge().compose.drafts());
+      const r = await inOrder(() => settle(() => bridge().compose.drafts()));
       if (asked !== draftsAsked) return;
       set({ drafts: settleInto(get().drafts, r.ok ? { ok: true, value: r.value.drafts } : r) });
     },
@@ -220,9 +246,9 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
       set({ library: settleInto(get().library, r.ok ? { ok: true, value: r.value.items } : r) });
     },
     forget() {
-      if (timer !== null) clearTimeout(timer);
-      timer = null;
+      stopTimer();
       generation++;
+      keptIds.clear();
       set({ loaded: false, ...FRESH(), drafts: idle(), library: idle() });
     },
   };

@@ -102,18 +102,26 @@ function PreviewFrame({
   readonly total: number;
 }) {
   const [broken, setBroken] = useState(false);
-  const ratio = frameFor(platform, first.width, first.height);
+  // Without the pipeline's dimensions (a file from the library), the loaded image says its own shape.
+  const [natural, setNatural] = useState<readonly [number, number] | null>(null);
+  const ratio = frameFor(platform, first.width ?? natural?.[0], first.height ?? natural?.[1]);
   const name = plainName(first.name);
   return (
     <div className="preview__frame" style={{ aspectRatio: String(ratio) }}>
       {first.src && !broken && first.kind === 'image' ? (
-        <img src={first.src} alt={`First image, ${name}`} onError={() => setBroken(true)} />
+        <img
+          src={first.src}
+          alt={`First image, ${name}`}
+          onLoad={(e) => setNatural([e.currentTarget.naturalWidth, e.currentTarget.naturalHeight])}
+          onError={() => setBroken(true)}
+        />
       ) : first.src && !broken && first.kind === 'video' ? (
         <video
           src={first.src}
           muted
           preload="metadata"
           aria-label={`First video, ${name}`}
+          onLoadedMetadata={(e) => setNatural([e.currentTarget.videoWidth, e.currentTarget.videoHeight])}
           onError={() => setBroken(true)}
         />
       ) : (
