@@ -15,6 +15,7 @@ import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
+import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
@@ -135,6 +136,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       updates: o.updates,
       deliveries,
       index: feed,
+      queue: createQueuePort({
+        store: o.store,
+        feed,
+        client: current,
+        scope: () => scopeOf(current()),
+        posts,
+      }),
     },
     {
       host: o.host,
