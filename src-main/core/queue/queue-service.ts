@@ -1,3 +1,4 @@
+import type { Target } from '../../../src-shared/api/common';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
 import type { AccountQueue, QueueSchedule } from '../../../src-shared/queue';
 import type {
@@ -41,9 +42,11 @@ export interface QueueService {
   upcoming(q?: {
     accountIds?: readonly string[] | undefined;
     count?: number | undefined;
+    /** Ask the service first even if the index was refreshed moments ago. */
+    force?: boolean;
   }): Promise<AccountUpcoming[]>;
   /** Where posts would go now, without creating anything (the taken slots read from the refreshed index). */
-  plan(posts: readonly { readonly targets: CreatePostRequest['targets'] }[]): Promise<Placement[][]>;
+  plan(posts: readonly { readonly targets: readonly Target[] }[]): Promise<Placement[][]>;
   add(post: Readonly<QueueAddRequest>): Promise<QueueAddResult>;
   moveTo(postId: string, to: string): Promise<QueueMoved>;
   moveToTop(postId: string, accountId: string): Promise<QueueMoved>;
@@ -113,7 +116,7 @@ export function createQueueService(o: QueueServiceOptions): QueueService {
       }));
   }
 
-  async function plan(posts: readonly { readonly targets: CreatePostRequest['targets'] }[]) {
+  async function plan(posts: readonly { readonly targets: readonly Target[] }[]) {
     await o.refresh(true);
     const after = now();
     return placeInQueue(posts, { schedules: schedulesById(), taken: takenFrom(scheduledFrom(after)), after });

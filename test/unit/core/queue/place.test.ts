@@ -195,3 +195,24 @@ describe('queue service: next free slot from the local delivery index', () => {
     ]);
   });
 });
+
+describe('parseSlotSpec', () => {
+  it('reads ranges, lists, named sets and several times', async () => {
+    const { parseSlotSpec } = await import('../../../../src-main/core/queue/slot-spec');
+    const r = parseSlotSpec('mon-wed 13:00,09:00');
+    expect(r.ok && r.slots.map((s) => `${s.weekday} ${s.time}`)).toEqual([
+      '1 09:00',
+      '1 13:00',
+      '2 09:00',
+      '2 13:00',
+      '3 09:00',
+      '3 13:00',
+    ]);
+    const w = parseSlotSpec('fri-mon 08:00');
+    expect(w.ok && w.slots.map((s) => s.weekday)).toEqual([1, 5, 6, 7]);
+    const named = parseSlotSpec('weekends 10:30');
+    expect(named.ok && named.slots.map((s) => s.weekday)).toEqual([6, 7]);
+    expect(parseSlotSpec('mon 9am')).toMatchObject({ ok: false });
+    expect(parseSlotSpec('someday 09:00')).toMatchObject({ ok: false });
+  });
+});
