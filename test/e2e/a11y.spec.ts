@@ -11,6 +11,7 @@ import { goTo, screenshot } from './support/page';
 const SCREENS = [
   'Compose',
   'Posts',
+  'Queue',
   'Calendar',
   'Bulk',
   'Articles',

@@ -116,6 +116,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
   const routes = createRouteInbox(events);
+  const queue = createQueuePort({
+    store: o.store,
+    feed,
+    client: current,
+    scope: () => scopeOf(current()),
+    posts,
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -130,6 +137,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          queue: () => queue,
         }),
       executor: o.executor,
       posts,

@@ -114,7 +114,8 @@ export type BulkPlanSource =
   | { readonly file: string; readonly name: string; readonly localMedia: boolean };
 
 export interface BulkPort {
-  plan(source: BulkPlanSource): Promise<BulkPlan>;
+  /** `queue`: rows fill the posting queue's next free slots instead of reading a time. */
+  plan(source: BulkPlanSource, opts?: { readonly queue?: boolean | undefined }): Promise<BulkPlan>;
   submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
   history(): Promise<readonly BatchSummary[]>;
   resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
