@@ -3,7 +3,7 @@ import { Cron } from 'croner';
 import type { Account } from '../../src-shared/api/accounts';
 import type { Delivery } from '../../src-shared/api/posts';
 import { expect, test } from './support/fixtures';
-import { goTo, screenshot } from './support/page';
+import { dropFiles, goTo, screenshot } from './support/page';
 import { sandboxApi } from './support/web-host';
 
 interface SandboxState {
@@ -157,4 +157,64 @@ test('slots for 3 accounts in 3 zones; 5 posts added to the queue land on the ne
   const moved = (await scheduled(host)).find((d) => d.caption === `Queued ${tag} #5` && d.platform === 'x');
   expect(iso(moved?.scheduled_at as string)).toBe(xSlots[6]);
   await screenshot(page, 'queue-moved');
+});
+
+test('a CSV imported with "Fill my queue" takes the next free slots, not its times; the same file again sends nothing', async ({
+  app: page,
+  host,
+}) => {
+  const { accounts } = await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts');
+  const tiktok = accounts.find((a) => a.platform === 'tiktok') as Account;
+  const tag = Date.now().toString(36);
+
+  await goTo(page, 'Queue');
+  const form = page.getByRole('form', { name: `Posting times of ${tiktok.name}` });
+  for (const d of ALL_DAYS) await form.getByRole('checkbox', { name: new RegExp(`^${d}`) }).check();
+  await form.getByLabel('Times').fill('07:15');
+  await form.getByLabel('Time zone').fill('Australia/Sydney');
+  await form.getByRole('button', { name: 'Save posting times' }).click();
+  await expect(page.getByText('7 slots a week · Australia/Sydney')).toBeVisible();
+
+  const held = new Set(
+    (await scheduled(host))
+      .filter((d) => d.social_account_id === tiktok.id && d.scheduled_at)
+      .map((d) => iso(d.scheduled_at as string)),
+  );
+  const expected = new Cron('15 7 * * *', { timezone: 'Australia/Sydney', paused: true })
+    .nextRuns(3 + held.size)
+    .map((d) => d.toISOString())
+    .filter((t) => !held.has(t))
+    .slice(0, 3);
+  const csv = [
+    'caption,targets,scheduled_at',
+    // The file's times (even one in the past) are not read when the queue fills the rows.
+    ...Array.from(
+      { length: 3 },
+      (_, i) => `"Bulk queue ${tag} #${i + 1}",tiktok:${tiktok.id},2020-01-0${i + 1}T09:00:00Z`,
+    ),
+  ].join('\n');
+  const file = { name: `queue-${tag}.csv`, type: 'text/csv', base64: Buffer.from(csv).toString('base64') };
+  await goTo(page, 'Bulk');
+  await page.getByRole('checkbox', { name: /^Fill my queue/ }).check();
+  await dropFiles(page, page.getByRole('group', { name: 'CSV drop zone' }), [file]);
+  const title = page.locator('#bulk-plan-title');
+  await expect(title).toHaveText(`Dry run: queue-${tag}.csv`);
+  await page.getByRole('button', { name: /^Submit 3 posts/ }).click();
+  await expect(title).toHaveText(`Imported: queue-${tag}.csv`, { timeout: 30_000 });
+  await screenshot(page, 'queue-bulk');
+
+  const mine = async () =>
+    (await scheduled(host))
+      .filter((d) => d.caption.startsWith(`Bulk queue ${tag}`))
+      .map((d) => [iso(d.scheduled_at as string), d.caption])
+      .sort(([a], [b]) => (a as string).localeCompare(b as string));
+  expect(await mine()).toEqual(expected.map((t, i) => [t, `Bulk queue ${tag} #${i + 1}`]));
+
+  const state = await sandboxApi<SandboxState>(host, '/_sandbox/state');
+  await page.getByRole('button', { name: 'Import another CSV' }).click();
+  await dropFiles(page, page.getByRole('group', { name: 'CSV drop zone' }), [file]);
+  await page.getByRole('button', { name: /^Submit 3 posts/ }).click();
+  await expect(title).toHaveText(`Imported before: queue-${tag}.csv`, { timeout: 30_000 });
+  expect((await sandboxApi<SandboxState>(host, '/_sandbox/state')).posts).toBe(state.posts);
+  expect(await mine()).toEqual(expected.map((t, i) => [t, `Bulk queue ${tag} #${i + 1}`]));
 });
