@@ -47,6 +47,11 @@ export function queueServiceFor(core: Core): QueueService {
       return null;
     },
     reschedule: async (id, at) => void (await learning.updatePost({ id, scheduled_at: at })),
+    // A create the outbox has not had confirmed keeps its slot, as the service will hold it.
+    pending: () =>
+      core.outbox
+        .list({ states: ['pending', 'sending', 'unconfirmed', 'needs_decision'] })
+        .map((e) => ({ targets: e.request.targets, scheduled_at: e.request.scheduled_at ?? null })),
   });
 }
 

@@ -43,6 +43,8 @@ export function createQueuePort(o: QueuePortOptions): QueueService {
       if (!client) throw notConnected();
       await client.updatePost({ id, scheduled_at: at });
     },
+    // A create the outbox holds unconfirmed (queued, or waiting for a decision) keeps its slot.
+    pending: () => (o.client() ? o.posts.queued() : []),
     ...(o.now ? { now: o.now } : {}),
   });
 }

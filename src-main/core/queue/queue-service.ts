@@ -10,6 +10,7 @@ import type {
 } from '../../../src-shared/ipc/queue';
 import { MAX_PAGE, type DeliveryIndex } from '../deliveries/delivery-index';
 import type { Store } from '../store/store';
+import { createLimit } from '../common/limit';
 import { placeInQueue, type Placement, type Taken } from './place';
 import { openQueueStore } from './queue-store';
 import { upcomingSlots } from './slots';
@@ -32,6 +33,14 @@ export interface QueueServiceOptions {
   readonly create: (req: Readonly<CreatePostRequest>) => Promise<string | null>;
   /** Moves a post (every still-scheduled delivery of it: the service's rule) to another time. */
   readonly reschedule: (postId: string, at: string) => Promise<void>;
+  /**
+   * Posts saved in the outbox that the service has not confirmed yet: the index cannot know them, but their slots
+   * are as good as taken.
+   */
+  readonly pending?: () => readonly {
+    readonly targets: readonly Target[];
+    readonly scheduled_at: string | null;
+  }[];
   readonly now?: () => Date;
 }
 
@@ -74,14 +83,18 @@ export function createQueueService(o: QueueServiceOptions): QueueService {
   };
   const takenFrom = (deliveries: readonly Delivery[]): Taken => {
     const taken: Taken = new Map();
-    for (const d of deliveries) {
-      if (!d.scheduled_at) continue;
-      const set = taken.get(d.social_account_id) ?? new Set<number>();
-      set.add(Date.parse(d.scheduled_at));
-      taken.set(d.social_account_id, set);
-    }
+    const hold = (account: string, at: string) => {
+      const set = taken.get(account) ?? new Set<number>();
+      set.add(Date.parse(at));
+      taken.set(account, set);
+    };
+    for (const d of deliveries) if (d.scheduled_at) hold(d.social_account_id, d.scheduled_at);
+    for (const p of o.pending?.() ?? [])
+      if (p.scheduled_at) for (const t of p.targets) hold(t.social_account_id, p.scheduled_at);
     return taken;
   };
+  // One placement or move at a time: two adds at once would both see the same slot free.
+  const serial = createLimit(1);
   const schedulesById = () => new Map(queues.all(o.scope()).map((q) => [q.account_id, q]));
 
   async function upcoming(
@@ -131,50 +144,53 @@ export function createQueueService(o: QueueServiceOptions): QueueService {
     set: (accountId, schedule) => queues.set(o.scope(), accountId, schedule),
     upcoming,
     plan,
-    async add(post) {
-      const [placements = []] = await plan([post]);
-      const out: QueueAddResult['posts'] = [];
-      // One create per instant, earliest first; each goes through the outbox on its own.
-      for (const p of placements) {
-        const at = p.at.toISOString();
-        const post_id = await o.create({
-          caption: post.caption,
-          ...(post.title !== undefined ? { title: post.title } : {}),
-          ...(post.media?.length ? { media: post.media } : {}),
-          targets: [...p.targets],
-          scheduled_at: at,
-        });
-        out.push({ at, targets: [...p.targets], post_id });
-      }
-      return { posts: out };
-    },
-    async moveTo(postId, to) {
-      const from = whenOf(postId);
-      await o.reschedule(postId, to);
-      return { moved: [{ post_id: postId, from, to }] };
-    },
-    async moveToTop(postId, accountId) {
-      const [account] = await upcoming({ accountIds: [accountId], count: 200, force: true });
-      if (!account || account.slots.length === 0) throw new Error('that account has no queue slots');
-      const slots = account.slots;
-      const from = whenOf(postId);
-      const own = slots.findIndex((s) => s.posts.some((p) => p.post_id === postId));
-      const others = (i: number): string[] => [
-        ...new Set((slots[i]?.posts ?? []).map((p) => p.post_id).filter((id) => id !== postId)),
-      ];
-      // The post takes the first slot; the posts in the slots before its old one each move one slot later,
-      // until a slot that was free (or the one it left) takes the last of them.
-      const moves: { post_id: string; from: string | null; to: string }[] = [];
-      const first = slots[0] as (typeof slots)[number];
-      if (own !== 0) moves.push({ post_id: postId, from, to: first.at });
-      let carry = own === 0 ? [] : others(0);
-      for (let i = 1; carry.length > 0 && i < slots.length; i += 1) {
-        const slot = slots[i] as (typeof slots)[number];
-        for (const id of carry) moves.push({ post_id: id, from: slots[i - 1]?.at ?? null, to: slot.at });
-        carry = i === own ? [] : others(i);
-      }
-      for (const m of moves) await o.reschedule(m.post_id, m.to);
-      return { moved: moves };
-    },
+    add: (post) =>
+      serial(async () => {
+        const [placements = []] = await plan([post]);
+        const out: QueueAddResult['posts'] = [];
+        // One create per instant, earliest first; each goes through the outbox on its own.
+        for (const p of placements) {
+          const at = p.at.toISOString();
+          const post_id = await o.create({
+            caption: post.caption,
+            ...(post.title !== undefined ? { title: post.title } : {}),
+            ...(post.media?.length ? { media: post.media } : {}),
+            targets: [...p.targets],
+            scheduled_at: at,
+          });
+          out.push({ at, targets: [...p.targets], post_id });
+        }
+        return { posts: out };
+      }),
+    moveTo: (postId, to) =>
+      serial(async () => {
+        const from = whenOf(postId);
+        await o.reschedule(postId, to);
+        return { moved: [{ post_id: postId, from, to }] };
+      }),
+    moveToTop: (postId, accountId) =>
+      serial(async () => {
+        const [account] = await upcoming({ accountIds: [accountId], count: 200, force: true });
+        if (!account || account.slots.length === 0) throw new Error('that account has no queue slots');
+        const slots = account.slots;
+        const from = whenOf(postId);
+        const own = slots.findIndex((s) => s.posts.some((p) => p.post_id === postId));
+        const others = (i: number): string[] => [
+          ...new Set((slots[i]?.posts ?? []).map((p) => p.post_id).filter((id) => id !== postId)),
+        ];
+        // The post takes the first slot; the posts in the slots before its old one each move one slot later,
+        // until a slot that was free (or the one it left) takes the last of them.
+        const moves: { post_id: string; from: string | null; to: string }[] = [];
+        const first = slots[0] as (typeof slots)[number];
+        if (own !== 0) moves.push({ post_id: postId, from, to: first.at });
+        let carry = own === 0 ? [] : others(0);
+        for (let i = 1; carry.length > 0 && i < slots.length; i += 1) {
+          const slot = slots[i] as (typeof slots)[number];
+          for (const id of carry) moves.push({ post_id: id, from: slots[i - 1]?.at ?? null, to: slot.at });
+          carry = i === own ? [] : others(i);
+        }
+        for (const m of moves) await o.reschedule(m.post_id, m.to);
+        return { moved: moves };
+      }),
   };
 }

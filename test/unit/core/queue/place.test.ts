@@ -166,6 +166,35 @@ describe('queue service: next free slot from the local delivery index', () => {
     expect(refreshed).toBe(2);
   });
 
+  it('keeps the slot of a post the outbox holds unconfirmed, and places two adds at once one after the other', async () => {
+    const created: string[] = [];
+    const queue = createQueueService({
+      store,
+      scope: () => 'svc',
+      index,
+      refresh: async () => undefined,
+      create: async (req) => {
+        // Slow enough that a second add started meanwhile would read the same free slot if not serialized.
+        await new Promise((r) => setTimeout(r, 20));
+        created.push(req.scheduled_at as string);
+        index.learn('svc', {
+          kind: 'records',
+          deliveries: [delivery(`c${created.length}`, A, req.scheduled_at as string)],
+        });
+        return `p${created.length}`;
+      },
+      reschedule: async () => undefined,
+      pending: () => [
+        { targets: [{ platform: 'x', social_account_id: A }], scheduled_at: '2030-01-07T08:00:00.000Z' },
+      ],
+      now: () => NOW,
+    });
+    queue.set(A, BERLIN);
+    const post = { caption: 'c', targets: [{ platform: 'x' as const, social_account_id: A }] };
+    await Promise.all([queue.add(post), queue.add(post)]);
+    expect(created).toEqual(['2030-01-07T12:00:00.000Z', '2030-01-08T08:00:00.000Z']);
+  });
+
   it('moves a post to the top: it takes the first slot and the posts before its old slot shift one down', async () => {
     index.learn('svc', {
       kind: 'records',
