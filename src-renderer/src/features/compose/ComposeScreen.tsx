@@ -26,6 +26,7 @@ import { MediaLibrary } from './MediaLibrary';
 import { MediaDropzone } from './MediaDropzone';
 import { MediaList } from './MediaList';
 import { TargetPicker } from './TargetPicker';
+import { AddToQueueButton } from '../queue/AddToQueueButton';
 import './compose.css';
 
 const WHEN_OPTIONS = [
@@ -297,6 +298,15 @@ export function ComposeScreen() {
               >
                 {submitting ? 'Sending…' : WHEN_OPTIONS.find((o) => o.value === when)?.label}
               </button>
+              <AddToQueueButton
+                request={{
+                  caption,
+                  targets,
+                  media: items.flatMap((i) => (i.uploaded ? [{ asset_id: i.uploaded.asset_id }] : [])),
+                }}
+                disabled={blockers.length > 0 || submitting}
+                onQueued={() => void compose.sent()}
+              />
               <SaveNote state={draft.save} error={draft.saveError} />
             </div>
           </section>
