@@ -67,6 +67,14 @@ test('the X preview counts a URL as 23 and warns past 280, naming X', async ({ a
   await screenshot(page, 'compose-previews');
   await ig.getByRole('button', { name: 'more' }).click();
   await expect(ig).toContainText(url);
+
+  // A short window: the submit button stays in view without scrolling, and after scrolling to the end.
+  await page.setViewportSize({ width: 1100, height: 520 });
+  const submit = page.getByRole('button', { name: 'Publish now', exact: true });
+  await expect(submit).toBeInViewport();
+  await page.getByRole('heading', { name: 'Local drafts' }).scrollIntoViewIfNeeded();
+  await expect(submit).toBeInViewport();
+  await page.screenshot({ path: 'test-results/screens/compose-short-window.png' });
 });
 
 test('the post being written survives leaving Compose and reloading the page', async ({ app: page }) => {
