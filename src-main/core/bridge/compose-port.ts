@@ -21,6 +21,8 @@ export interface ComposeDeps {
 }
 
 const EXCERPT = 160;
+/** More local drafts than anyone keeps by hand: past it, a new one waits until some are sent or discarded. */
+export const MAX_DRAFTS = 500;
 
 const summaryOf = (d: DraftRecord): ComposeDraftSummary => ({
   id: d.id,
@@ -97,6 +99,11 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
     },
     save: async ({ id, content }) => {
       const s = scope();
+      if ((id === null || !drafts.has(s, id)) && drafts.count(s) >= MAX_DRAFTS)
+        throw new BridgeFault(
+          'invalid_input',
+          `This computer keeps ${MAX_DRAFTS} local drafts already: send or discard some to keep this one.`,
+        );
       // Only assets this connection uploaded stay: the page names uploads, it cannot bring in others.
       const known = new Set(library.find(mediaScope(), content.media).map((r) => r.assetId));
       const media = content.media.filter((a) => known.has(a));

@@ -45,6 +45,8 @@ export interface DraftStore {
   /** Newest first. */
   list(scope: string, limit?: number): DraftRecord[];
   discard(scope: string, id: string): boolean;
+  has(scope: string, id: string): boolean;
+  count(scope: string): number;
 }
 
 interface Row {
@@ -90,6 +92,9 @@ export function openDraftStore(store: Store, clock: () => Date = () => new Date(
     `SELECT id, content, created_at, updated_at FROM compose_drafts WHERE scope = ?
      ORDER BY updated_at DESC, id LIMIT ?`,
   );
+  const countStmt = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM compose_drafts WHERE scope = ?',
+  );
   const del = db.prepare<[string, string]>('DELETE FROM compose_drafts WHERE scope = ? AND id = ?');
   const clearCurrentIf = db.prepare<[string, string]>(
     'UPDATE compose_current SET draft_id = NULL WHERE scope = ? AND draft_id = ?',
@@ -128,5 +133,7 @@ export function openDraftStore(store: Store, clock: () => Date = () => new Date(
         return rec ? [rec] : [];
       }),
     discard: (scope, id) => discard.immediate(scope, id),
+    has: (scope, id) => byId.get(scope, id) !== undefined,
+    count: (scope) => countStmt.get(scope)?.n ?? 0,
   };
 }

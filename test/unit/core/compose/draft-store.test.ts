@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ComposeDraftContent } from '../../../../src-shared/ipc/compose';
 import { openDraftStore } from '../../../../src-main/core/compose/draft-store';
 import { openMediaStore } from '../../../../src-main/core/media/media-store';
-import { createComposeHandlers } from '../../../../src-main/core/bridge/compose-port';
+import { MAX_DRAFTS, createComposeHandlers } from '../../../../src-main/core/bridge/compose-port';
 import { createMediaRegistry } from '../../../../src-main/core/bridge/media-registry';
 import { openStore, type Store } from '../../../../src-main/core/store/store';
 
@@ -148,6 +148,21 @@ describe('compose channels over the store', () => {
     const { draft } = await h.current();
     expect(draft?.media.map((m) => m.asset_id)).toEqual([ASSET]);
     expect(draft?.caption).toBe('with media');
+  });
+
+  it('refuses a new draft past the cap, but still keeps changes to one already kept', async () => {
+    const h = handlers('s');
+    const first = await h.save({ id: null, content: content('first') });
+    const drafts = openDraftStore(store);
+    store.db.transaction(() => {
+      for (let i = 1; i < MAX_DRAFTS; i++) drafts.save('s', null, content(`filler ${i}`));
+    })();
+    await expect(h.save({ id: null, content: content('one too many') })).rejects.toMatchObject({
+      kind: 'invalid_input',
+    });
+    await expect(h.save({ id: first.draft.id, content: content('first, edited') })).resolves.toMatchObject({
+      draft: { id: first.draft.id, caption: 'first, edited' },
+    });
   });
 
   it('says "not connected" without a connection', async () => {
