@@ -46,6 +46,7 @@ export interface PlanInput {
 }
 
 /** Characters a launcher cannot carry safely in a quoted path (sh, and cmd.exe's `set "…"`). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be refused
 const UNSAFE_IN_PATH = /[\0-\x1f"%!]/;
 
 /**
