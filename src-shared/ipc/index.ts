@@ -21,4 +21,5 @@ export * from '../settings';
 export * from './settings';
 export * from './secrets';
 export * from './updates';
+export * from './command-line';
 export * from './ws-protocol';

@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
 
 type HandlerFor<D> =
   D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
@@ -59,6 +60,8 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -429,6 +432,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -83,6 +83,16 @@ function etcPaths(platform: string): string[] {
   return [...lines('/etc/paths'), ...extra];
 }
 
+/**
+ * The PATH a new terminal gets, as far as an app can tell: its own, and on macOS the folders of /etc/paths and
+ * Homebrew's (an app started from the Dock gets launchd's short PATH). A Node that only a shell profile adds
+ * (nvm and the like) is not seen: the notes then say none was found, which the user can ignore.
+ */
+export function terminalPath(env: Readonly<Record<string, string | undefined>>, platform: string): string {
+  if (platform !== 'darwin') return env.PATH ?? '';
+  return [env.PATH ?? '', ...etcPaths(platform), '/opt/homebrew/bin'].filter(Boolean).join(':');
+}
+
 /** The first `node` on a PATH value and its version, asked of it (a program of the user's own PATH). */
 export function nodeOnPath(pathValue: string | undefined, platform: string): () => Promise<string | null> {
   return async () => {
@@ -110,7 +120,7 @@ function nodeNote(version: string | null): string | null {
   if (version && (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]))) return null;
   return version
     ? `The command runs with Node.js 22.12 or later; the Node.js on your PATH is ${version}. Install a newer Node.js.`
-    : 'The command runs with Node.js 22.12 or later, and there is none on your PATH yet. Install Node.js to use it.';
+    : 'The command runs with Node.js 22.12 or later, and Postdesk found none on your PATH. Install Node.js to use it.';
 }
 
 const planOf = (host: LauncherHost) => planLauncher({ ...host, canWrite: host.canWrite ?? defaultCanWrite });

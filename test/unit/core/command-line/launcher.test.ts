@@ -90,7 +90,7 @@ describe('the launcher on Linux', () => {
       'The command runs with Node.js 22.12 or later; the Node.js on your PATH is v20.11.0. Install a newer Node.js.',
     ]);
     const none = await launcherStatus({ ...h, nodeVersion: async () => null });
-    expect(none.notes.at(-1)).toMatch(/there is none on your PATH yet/);
+    expect(none.notes.at(-1)).toMatch(/Postdesk found none on your PATH/);
   });
 
   it('never replaces nor removes a postdesk it did not write, and removes its own', async () => {
