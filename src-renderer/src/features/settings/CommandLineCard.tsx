@@ -61,9 +61,7 @@ export function CommandLineCard() {
                 ))}
               </ul>
             ) : null}
-            {actionError ? (
-              <ErrorAlert error={actionError} title="The command was not changed" />
-            ) : null}
+            {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
             {c.supported ? (
               <div className="btn-row">
                 <button
