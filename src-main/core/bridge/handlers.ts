@@ -29,6 +29,7 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { composeUnavailable } from './compose-port';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
@@ -63,6 +64,8 @@ export interface BridgeDeps {
   readonly convertDir?: string;
   /** Drafts and the media library (`compose-port.ts`); absent: `unavailable`. */
   readonly compose?: Handlers['compose'];
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -434,6 +437,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {
