@@ -22,3 +22,4 @@ export * from './settings';
 export * from './secrets';
 export * from './updates';
 export * from './ws-protocol';
+export * from './inbox';

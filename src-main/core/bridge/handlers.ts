@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { createInboxHandlers } from './inbox-handlers';
 
 type HandlerFor<D> =
   D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
@@ -429,6 +430,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    inbox: createInboxHandlers({ api, executor: core.executor, events, now }),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -1,0 +1,83 @@
+import type { RunRecord } from '../../../src-shared/ipc/runs';
+import { createInbox, NotInInboxError, type InboxResult, type KnownRun } from '../inbox/inbox';
+import { fetchPreview } from '../inbox/preview';
+import { BridgeFault, toBridgeError } from './bridge-fault';
+import type { BridgeEvents } from './events';
+import type { Handlers } from './handlers';
+import type { BridgeApi, ExecutorPort } from './ports';
+
+export interface InboxHandlerDeps {
+  readonly api: () => Promise<BridgeApi>;
+  readonly executor?: ExecutorPort | undefined;
+  readonly events: BridgeEvents;
+  readonly now: () => Date;
+  readonly fetch?: typeof fetch;
+}
+
+/** How many of the executor's latest runs are looked at to name a draft's automation. */
+const RUNS_LOOKED_AT = 500;
+
+export const knownRun = (r: RunRecord): KnownRun => ({
+  automation_id: r.automation_id,
+  automation_name: r.automation_name,
+  state: r.state,
+  scheduled_for: r.scheduled_for,
+  finished_at: r.finished_at,
+});
+
+const outcome = (r: InboxResult) => ({
+  post_id: r.post_id,
+  ok: r.ok,
+  ...(r.scheduled_at !== undefined ? { scheduled_at: r.scheduled_at } : {}),
+  error: r.ok
+    ? null
+    : r.error instanceof NotInInboxError
+      ? toBridgeError(new BridgeFault('not_found', r.error.message))
+      : toBridgeError(r.error),
+});
+
+/** `inbox:*`: the agent inbox over the bridge (src-main/core/inbox). */
+export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
+  const inbox = createInbox({
+    client: deps.api,
+    now: deps.now,
+    runs: async (ids) => {
+      if (!deps.executor || ids.length === 0) return new Map();
+      const wanted = new Set(ids);
+      const runs = await deps.executor.listRuns({ limit: RUNS_LOOKED_AT }).catch(() => []);
+      return new Map(runs.filter((r) => wanted.has(r.id)).map((r) => [r.id, knownRun(r)]));
+    },
+  });
+  const changed = async () => {
+    const { total } = await inbox.list().catch(() => ({ total: null }));
+    if (total !== null) deps.events.emit('inbox:didChange', { total });
+    deps.events.emit('posts:didChange', { reason: 'updated' });
+  };
+  return {
+    list: async ({ run_id }) => {
+      const snapshot = await inbox.list({ run_id });
+      return { ...snapshot, groups: [...snapshot.groups] };
+    },
+    approve: async ({ post_ids, at }) => {
+      const results = await inbox.approve(post_ids, at);
+      await changed();
+      return { results: results.map(outcome) };
+    },
+    reject: async ({ post_ids }) => {
+      const results = await inbox.reject(post_ids);
+      await changed();
+      return { results: results.map(outcome) };
+    },
+    edit: async ({ post_id, caption }) => {
+      const result = outcome(await inbox.edit(post_id, caption));
+      deps.events.emit('posts:didChange', { reason: 'updated', post_ids: [post_id] });
+      return result;
+    },
+    preview: async ({ post_id, index }) => {
+      const url = inbox.mediaUrl(post_id, index);
+      if (!url) return { data_url: null };
+      const api = await deps.api();
+      return { data_url: await fetchPreview(url, api.baseUrl, deps.fetch).catch(() => null) };
+    },
+  };
+}
