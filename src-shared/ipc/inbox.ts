@@ -24,7 +24,10 @@ export const InboxTarget = z.object({
 
 /** The run that made a draft, as the local executor knows it; `state` null when it ran elsewhere. */
 export const InboxRun = z.object({
+  /** The service's run id. */
   id: z.string(),
+  /** The executor's own id of the run (what the Automations screen's run detail opens), null when unknown. */
+  local_id: z.string().nullable(),
   state: z.enum(RUN_RECORD_STATES).nullable(),
   scheduled_for: DateTime.nullable(),
   finished_at: DateTime.nullable(),

@@ -14,10 +14,8 @@ export interface InboxHandlerDeps {
   readonly fetch?: typeof fetch;
 }
 
-/** How many of the executor's latest runs are looked at to name a draft's automation. */
-const RUNS_LOOKED_AT = 500;
-
 export const knownRun = (r: RunRecord): KnownRun => ({
+  local_id: r.id,
   automation_id: r.automation_id,
   automation_name: r.automation_name,
   state: r.state,
@@ -42,10 +40,13 @@ export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
     client: deps.api,
     now: deps.now,
     runs: async (ids) => {
-      if (!deps.executor || ids.length === 0) return new Map();
-      const wanted = new Set(ids);
-      const runs = await deps.executor.listRuns({ limit: RUNS_LOOKED_AT }).catch(() => []);
-      return new Map(runs.filter((r) => wanted.has(r.id)).map((r) => [r.id, knownRun(r)]));
+      const executor = deps.executor;
+      if (!executor) return new Map();
+      // The journal finds a run by the service's id as well as its own.
+      const found = await Promise.all(
+        ids.map(async (id) => [id, (await executor.getRun(id).catch(() => null))?.run] as const),
+      );
+      return new Map(found.flatMap(([id, r]) => (r ? [[id, knownRun(r)] as const] : [])));
     },
   });
   const changed = async () => {

@@ -15,6 +15,7 @@ export type InboxClient = Pick<ApiClient, 'listPosts' | 'updatePost' | 'deletePo
 
 /** What this computer knows of a run: which automation it was, and how it went. */
 export interface KnownRun {
+  readonly local_id: string;
   readonly automation_id: string;
   readonly automation_name: string | null;
   readonly state: InboxRun['state'];
@@ -172,6 +173,7 @@ export function createInbox(deps: InboxDeps): Inbox {
           ...draft,
           run: {
             id: runId,
+            local_id: run?.local_id ?? null,
             state: run?.state ?? null,
             scheduled_for: run?.scheduled_for ?? null,
             finished_at: run?.finished_at ?? null,

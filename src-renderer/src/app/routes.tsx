@@ -7,6 +7,7 @@ import {
   IconChart,
   IconCompose,
   IconDoc,
+  IconInbox,
   IconLayers,
   IconList,
   IconSettings,
@@ -91,6 +92,14 @@ export const ROUTES: readonly RouteDef[] = [
     key: 'r',
     icon: <IconBolt />,
     component: screen(() => import('../features/automations/AutomationsScreen'), 'AutomationsScreen'),
+  },
+  {
+    screen: 'inbox',
+    label: 'Inbox',
+    group: 'Automate',
+    key: 'x',
+    icon: <IconInbox />,
+    component: screen(() => import('../features/inbox/InboxScreen'), 'InboxScreen'),
   },
   {
     screen: 'skills',

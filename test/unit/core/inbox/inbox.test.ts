@@ -109,6 +109,7 @@ describe('the agent inbox', () => {
     await sb.control.advance(60_000);
     const other = await runDraft('from another machine');
     known.set(first.runId, {
+      local_id: 'local-1',
       automation_id: AUTOMATION,
       automation_name: 'Daily clip',
       state: 'completed',
@@ -116,6 +117,7 @@ describe('the agent inbox', () => {
       finished_at: FIXTURE_NOW,
     });
     known.set(second.runId, {
+      local_id: 'local-2',
       automation_id: AUTOMATION,
       automation_name: 'Daily clip',
       state: 'completed',
@@ -133,7 +135,7 @@ describe('the agent inbox', () => {
     expect(listed.groups[1]?.drafts.map((d) => d.post_id)).toEqual([second.postId, first.postId]);
     expect(listed.groups[1]?.drafts[0]).toMatchObject({
       caption: 'second clip',
-      run: { id: second.runId, state: 'completed' },
+      run: { id: second.runId, local_id: 'local-2', state: 'completed' },
       targets: [{ platform: 'instagram', social_account_id: IDS.accounts.instagram }],
     });
 
