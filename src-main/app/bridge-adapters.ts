@@ -4,7 +4,7 @@
  */
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
 import type { UpdatesPort } from '../core/bridge/ports';
-import type { DeliveryEvents } from './capabilities';
+import type { DeliveryEvents, InboxEvents } from './capabilities';
 import type { Disposable } from '../core/common/events';
 import type { UpdateChannel, UpdateState } from './update-state';
 import type { UpdateService } from './updater';
@@ -56,5 +56,23 @@ export function deliveryEventsOf(watch: {
       watch.onDidFailDelivery((d) =>
         listener({ id: d.id, post_id: d.post_id, platform: d.platform, error: d.error }),
       ),
+  };
+}
+
+/** The core's inbox watch as the tray and the notification service take it. */
+export function inboxEventsOf(watch: {
+  onDidDraftRun(
+    listener: (r: { runId: string; automationName: string | null; drafts: number }) => void,
+  ): Disposable;
+  onDidChangeCount(listener: (total: number) => void): Disposable;
+  count(): number;
+}): InboxEvents {
+  return {
+    onDidDraftRun: (listener) =>
+      watch.onDidDraftRun((r) =>
+        listener({ runId: r.runId, automationName: r.automationName, drafts: r.drafts }),
+      ),
+    onDidChangeCount: (listener) => watch.onDidChangeCount(listener),
+    count: () => watch.count(),
   };
 }

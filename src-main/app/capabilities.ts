@@ -87,6 +87,16 @@ export interface ConnectionSource {
   readonly onDidChange: Event<void>;
 }
 
+/** A run that left drafts in the inbox (told once per run, never per draft). */
+export type DraftsWaiting = Readonly<{ runId: string; automationName: string | null; drafts: number }>;
+
+export interface InboxEvents {
+  readonly onDidDraftRun: Event<DraftsWaiting>;
+  readonly onDidChangeCount: Event<number>;
+  /** Drafts waiting now. */
+  count(): number;
+}
+
 export interface DeliveryEvents {
   readonly onDidFailDelivery: Event<FailedDelivery>;
 }

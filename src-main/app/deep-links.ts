@@ -6,6 +6,8 @@
 import type { App } from 'electron';
 import { z } from 'zod';
 import { APP_ROUTE_KINDS } from '../../src-shared/ipc/app';
+
+export { INBOX_ALL } from '../../src-shared/ipc/app';
 import type { Logger } from './capabilities';
 import { DisposableStore, listen, toDisposable, type Disposable } from '../core/common/events';
 
@@ -77,7 +79,7 @@ export function previewForLog(raw: unknown): string {
   return raw.length > 24 ? `${head}… (${raw.length} chars)` : head;
 }
 
-export type DeepLinkSource = 'open-url' | 'argv' | 'second-instance' | 'notification';
+export type DeepLinkSource = 'open-url' | 'argv' | 'second-instance' | 'notification' | 'tray';
 
 export interface DeepLinkTarget {
   /** Brings the window up (creating it if needed). */

@@ -33,7 +33,7 @@ import { startShell, type Shell } from './shell';
 import { UploadTracker, UploadsClosedError } from './upload-tracker';
 import { loadAutoUpdater } from './updater';
 import { updateNotice } from './update-state';
-import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-adapters';
+import { deliveryEventsOf, disabledUpdateState, inboxEventsOf, updatesPortFor } from './bridge-adapters';
 import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
@@ -246,6 +246,7 @@ async function main(): Promise<void> {
         connection,
         // The core polls for failed deliveries (also sent to the window as posts:didFailDelivery).
         deliveries: deliveryEventsOf(bridge.bridge.deliveries),
+        inbox: inboxEventsOf(bridge.bridge.inbox),
         settings: settings.source,
         loginItem: new LoginItemService({
           app,

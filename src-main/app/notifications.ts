@@ -5,7 +5,16 @@
  */
 import { Notification } from 'electron';
 import type { Platform } from '../../src-shared/api';
-import type { DeliveryEvents, FailedDelivery, FailedRun, Logger, MissedRun, RunEvents } from './capabilities';
+import type {
+  DeliveryEvents,
+  DraftsWaiting,
+  FailedDelivery,
+  FailedRun,
+  InboxEvents,
+  Logger,
+  MissedRun,
+  RunEvents,
+} from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
 
@@ -77,6 +86,18 @@ export function runMissedNotice(m: MissedRun): NoticeContent {
   };
 }
 
+/** One notice per run that left drafts: its click opens the inbox filtered to that run. */
+export function draftsWaitingNotice(d: DraftsWaiting): NoticeContent {
+  return {
+    title: `Drafts to review: ${noticeText(d.automationName, 'an automation')}`,
+    body:
+      d.drafts === 1
+        ? 'Its run made a draft. Nothing is published until you approve it.'
+        : `Its run made ${d.drafts} drafts. Nothing is published until you approve them.`,
+    link: deepLinkFor({ kind: 'inbox', id: d.runId }),
+  };
+}
+
 /**
  * A notification body as the notification server reads it. Linux servers that announce `body-markup` render a
  * subset of HTML (`<b>`, `<a href>`, `<img>`) in the body, so text from the service is escaped there; other
@@ -133,17 +154,31 @@ export class NotificationService implements Disposable {
     this.notify(runMissedNotice(m));
   }
 
-  bind(sources: Readonly<{ runs: RunEvents; deliveries?: DeliveryEvents }>): Disposable {
+  draftsWaiting(d: DraftsWaiting): void {
+    this.notify(draftsWaitingNotice(d), { counts: false });
+  }
+
+  bind(
+    sources: Readonly<{
+      runs: RunEvents;
+      deliveries?: DeliveryEvents | undefined;
+      inbox?: InboxEvents | undefined;
+    }>,
+  ): Disposable {
     const store = new DisposableStore();
+    if (sources.inbox) store.add(sources.inbox.onDidDraftRun((d) => this.draftsWaiting(d)));
     store.add(sources.runs.onDidFailRun((r) => this.runFailed(r)));
     store.add(sources.runs.onDidMissRun((m) => this.runMissed(m)));
     if (sources.deliveries) store.add(sources.deliveries.onDidFailDelivery((d) => this.deliveryFailed(d)));
     return this.store.add(store);
   }
 
-  private notify(content: NoticeContent): void {
-    this.unseenCount += 1;
-    this.didChangeUnseen.fire(this.unseenCount);
+  /** `counts: false`: not a failure, so the tray's attention state and failure count are left alone. */
+  private notify(content: NoticeContent, opts: { counts: boolean } = { counts: true }): void {
+    if (opts.counts) {
+      this.unseenCount += 1;
+      this.didChangeUnseen.fire(this.unseenCount);
+    }
 
     const now = (this.deps.now ?? Date.now)();
     while (this.shownAt.length > 0 && now - (this.shownAt[0] as number) > 60_000) this.shownAt.shift();

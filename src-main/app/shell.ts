@@ -9,12 +9,15 @@ import type {
   ConnectionSource,
   DeliveryEvents,
   ExecutorControl,
+  InboxEvents,
   Logger,
   ShellSettingsSource,
   UploadQueueControl,
 } from './capabilities';
 import {
   DeepLinkRouter,
+  INBOX_ALL,
+  deepLinkFor,
   registerDeepLinks,
   type DeepLinkRoute,
   type ProtocolRegistration,
@@ -55,6 +58,8 @@ export type ShellServices = Readonly<{
   uploads: UploadQueueControl;
   connection: ConnectionSource;
   deliveries?: DeliveryEvents;
+  /** Drafts of runs waiting for a person: counted in the tray, one notice per run. */
+  inbox?: InboxEvents;
   settings: ShellSettingsSource;
   loginItem: LoginItemService;
   /** electron-updater's updater; null where updates do not apply (development runs). */
@@ -125,7 +130,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   );
 
   const notifications = late.add(new NotificationService({ router, reveal: () => windows.reveal(), log }));
-  late.add(notifications.bind({ runs: executor, deliveries: services.deliveries }));
+  late.add(notifications.bind({ runs: executor, deliveries: services.deliveries, inbox: services.inbox }));
   late.add(windows.onDidReveal(() => notifications.markSeen()));
 
   const activity = activityOf(executor, uploads);
@@ -161,6 +166,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
     activeRuns: executor.activeRuns(),
     activeUploads: uploads.activeUploads().length,
     unseenFailures: notifications.unseen(),
+    inboxDrafts: services.inbox?.count() ?? 0,
     update: updates
       ? { phase: updates.state().phase, version: updates.state().availableVersion }
       : { phase: 'disabled', version: null },
@@ -176,6 +182,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
         'check-updates': () => void updates?.checkNow(),
         'restart-to-update': () => updates?.restartNow(),
         'open-logs': () => deps.openLogsFolder?.(),
+        'open-inbox': () => void router.open(deepLinkFor({ kind: 'inbox', id: INBOX_ALL }), 'tray'),
         quit: () => app.quit(),
       },
     }),
@@ -184,6 +191,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   late.add(activity.onDidChange(refresh));
   late.add(connection.onDidChange(refresh));
   late.add(notifications.onDidChangeUnseen(refresh));
+  if (services.inbox) late.add(services.inbox.onDidChangeCount(refresh));
   if (updates) late.add(updates.onDidChangeUpdateState(refresh));
 
   late.add(new PowerHandler({ monitor: deps.powerMonitor, executor, log, onShutdown: () => app.quit() }));

@@ -17,6 +17,8 @@ export type OpenExternalInput = z.infer<typeof OpenExternalInput>;
 
 /** What a deep link may open: a post, a run, or the agent inbox filtered to one run's drafts. */
 export const APP_ROUTE_KINDS = ['post', 'run', 'inbox'] as const;
+/** `postdesk://inbox/all`: the inbox unfiltered (the tray's "Review drafts"). */
+export const INBOX_ALL = 'all';
 
 /** A screen a deep link (`postdesk://post/<id>`, `postdesk://run/<id>`, `postdesk://inbox/<run id>`) or a notification asks for. */
 export const AppRoute = z.object({ kind: z.enum(APP_ROUTE_KINDS), id: z.string().min(1).max(200) });

@@ -17,6 +17,10 @@ import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { executorRunLookup } from './inbox-handlers';
+import { notConnected } from './bridge-fault';
+import { createInbox } from '../inbox/inbox';
+import { createInboxWatch, type InboxWatch } from '../inbox/inbox-watch';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -66,6 +70,8 @@ export interface AssembledBridge {
   readonly routes: RouteInbox;
   /** Failed deliveries; the desktop shell notifies from `onDidFailDelivery`. */
   readonly deliveries: DeliveryWatch;
+  /** Drafts of runs waiting in the inbox; the desktop shell counts them in the tray and notifies per run. */
+  readonly inbox: InboxWatch;
   /** Stops the timers and the session listener (before the session and the store close). */
   close(): void;
 }
@@ -115,6 +121,28 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
   const routes = createRouteInbox(events);
+  const drafts = createInbox({
+    client: async () => current() ?? Promise.reject(notConnected()),
+    runs: executorRunLookup(o.executor),
+  });
+  const inbox = createInboxWatch({
+    store: o.store,
+    list: async () => (current() ? drafts.list() : null),
+    scope: () => scopeOf(current()),
+    ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    log,
+  });
+  const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
+  // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
+  const followRuns = events.subscribe((channel, payload) => {
+    if (channel === 'runs:didChange' && (payload as { run: { state: string } }).run.state === 'completed') {
+      void inbox
+        .checkNow()
+        .catch((e: unknown) => log.warn('checking the inbox failed', { error: errorText(e) }));
+    }
+    if (channel === 'inbox:didChange') inbox.setCount((payload as { total: number }).total);
+    return false;
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -154,9 +182,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   // On start and after each switch of connection: finish what an earlier session left (queued posts,
   // interrupted uploads), then look for failures. In the background: a host never waits on it.
   let watching: { dispose(): void } | null = null;
+  let watchingInbox: { dispose(): void } | null = null;
   const arrive = (client: ApiClient | null): void => {
     watching?.dispose();
     watching = null;
+    watchingInbox?.dispose();
+    watchingInbox = null;
     if (!client) return;
     void posts.replay().catch((e: unknown) => log.warn('outbox replay failed', { error: errorText(e) }));
     const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
@@ -166,8 +197,10 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           log.info('resumed uploads', { finished: r.finished, failed: r.failed });
       })
       .catch((e: unknown) => log.warn('resuming uploads failed', { error: errorText(e) }));
-    if (o.deliveryWatchMs !== false) watching = deliveries.start();
-    else
+    if (o.deliveryWatchMs !== false) {
+      watching = deliveries.start();
+      watchingInbox = inbox.start();
+    } else
       void deliveries
         .checkNow()
         .catch((e: unknown) => log.warn('checking for failed deliveries failed', { error: errorText(e) }));
@@ -183,9 +216,14 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     grants,
     routes,
     deliveries,
+    inbox,
     close() {
       unsubscribe();
       watching?.dispose();
+      watchingInbox?.dispose();
+      forwardCount.dispose();
+      followRuns.dispose();
+      inbox.dispose();
       forwardFailures.dispose();
       deliveries.dispose();
       posts.close();

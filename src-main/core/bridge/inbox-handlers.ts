@@ -1,5 +1,11 @@
 import type { RunRecord } from '../../../src-shared/ipc/runs';
-import { createInbox, NotInInboxError, type InboxResult, type KnownRun } from '../inbox/inbox';
+import {
+  createInbox,
+  NotInInboxError,
+  type InboxDeps,
+  type InboxResult,
+  type KnownRun,
+} from '../inbox/inbox';
 import { fetchPreview } from '../inbox/preview';
 import { BridgeFault, toBridgeError } from './bridge-fault';
 import type { BridgeEvents } from './events';
@@ -34,21 +40,21 @@ const outcome = (r: InboxResult) => ({
       : toBridgeError(r.error),
 });
 
+/** What the local executor knows of these runs (by the service's run id), for naming a draft's automation. */
+export function executorRunLookup(executor: ExecutorPort | undefined): InboxDeps['runs'] {
+  return async (ids) => {
+    if (!executor) return new Map();
+    // The journal finds a run by the service's id as well as its own.
+    const found = await Promise.all(
+      ids.map(async (id) => [id, (await executor.getRun(id).catch(() => null))?.run] as const),
+    );
+    return new Map(found.flatMap(([id, r]) => (r ? [[id, knownRun(r)] as const] : [])));
+  };
+}
+
 /** `inbox:*`: the agent inbox over the bridge (src-main/core/inbox). */
 export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
-  const inbox = createInbox({
-    client: deps.api,
-    now: deps.now,
-    runs: async (ids) => {
-      const executor = deps.executor;
-      if (!executor) return new Map();
-      // The journal finds a run by the service's id as well as its own.
-      const found = await Promise.all(
-        ids.map(async (id) => [id, (await executor.getRun(id).catch(() => null))?.run] as const),
-      );
-      return new Map(found.flatMap(([id, r]) => (r ? [[id, knownRun(r)] as const] : [])));
-    },
-  });
+  const inbox = createInbox({ client: deps.api, now: deps.now, runs: executorRunLookup(deps.executor) });
   const changed = async () => {
     const { total } = await inbox.list().catch(() => ({ total: null }));
     if (total !== null) deps.events.emit('inbox:didChange', { total });

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppRoute } from '../../../src-shared/ipc';
+import { INBOX_ALL, type AppRoute } from '../../../src-shared/ipc';
 import { navigate } from '../app/router';
 import { bridge, settle } from './bridge';
 
@@ -20,7 +20,8 @@ export function hashParamsOf(route: Readonly<AppRoute>): {
   readonly params: Readonly<Record<string, string>>;
 } {
   if (route.kind === 'post') return { screen: 'posts', params: { id: route.id } };
-  if (route.kind === 'inbox') return { screen: 'inbox', params: { run: route.id } };
+  if (route.kind === 'inbox')
+    return { screen: 'inbox', params: route.id === INBOX_ALL ? {} : { run: route.id } };
   return { screen: 'automations', params: { run: route.id } };
 }
 
