@@ -154,6 +154,14 @@ export class NotificationService implements Disposable {
     this.notify(runMissedNotice(m));
   }
 
+  /** An automation is due soon while the computer goes to sleep: not a failure, no link of its own. */
+  dueSoon(n: Readonly<{ title: string; body: string }>): void {
+    this.notify(
+      { title: noticeText(n.title, 'An automation is due soon'), body: n.body, link: null },
+      { counts: false },
+    );
+  }
+
   draftsWaiting(d: DraftsWaiting): void {
     this.notify(draftsWaitingNotice(d), { counts: false });
   }

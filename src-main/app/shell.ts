@@ -24,6 +24,8 @@ import {
 } from './deep-links';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
 import { QuitCoordinator } from './lifecycle';
+import type { QuitQuestion } from '../core/gaps/decisions';
+import type { Occurrence } from '../core/gaps/upcoming';
 import { wasStartedAtLogin, type LoginItemService } from './login-item';
 import { NotificationService } from './notifications';
 import { PowerHandler } from './power';
@@ -48,6 +50,9 @@ export type ShellDeps = Readonly<{
   navigate: (win: BrowserWindow, route: DeepLinkRoute) => void;
   /** The rest of the services exist only after `ready` (the core opens its store then). */
   services: () => Promise<ShellServices>;
+  /** Asks whether to quit while automations are due soon (main's own dialog); absent: never asked. */
+  askToQuit?: (question: QuitQuestion) => Promise<boolean>;
+  now?: () => Date;
   /** Closes the core (store, session) once the work in progress has ended, before the process exits. */
   closeCore?: () => Promise<void>;
   graceMs?: number;
@@ -58,6 +63,8 @@ export type ShellServices = Readonly<{
   uploads: UploadQueueControl;
   connection: ConnectionSource;
   deliveries?: DeliveryEvents;
+  /** The next occurrences of the automations this computer runs (quit and sleep warn about them). */
+  upcoming?: () => readonly Occurrence[];
   /** Drafts of runs waiting for a person: counted in the tray, one notice per run. */
   inbox?: InboxEvents;
   settings: ShellSettingsSource;
@@ -114,6 +121,9 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
     uploads,
     log,
     graceMs: deps.graceMs,
+    ...(services.upcoming ? { upcoming: services.upcoming } : {}),
+    ...(deps.askToQuit ? { askToQuit: deps.askToQuit } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
     // Once drained nothing may start again: the tray and the timers go before the process exits.
     onDrained: () => late.dispose(),
     beforeExit: deps.closeCore,
@@ -194,7 +204,17 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   if (services.inbox) late.add(services.inbox.onDidChangeCount(refresh));
   if (updates) late.add(updates.onDidChangeUpdateState(refresh));
 
-  late.add(new PowerHandler({ monitor: deps.powerMonitor, executor, log, onShutdown: () => app.quit() }));
+  late.add(
+    new PowerHandler({
+      monitor: deps.powerMonitor,
+      executor,
+      log,
+      onShutdown: () => quitting.quitNow(),
+      ...(services.upcoming ? { upcoming: services.upcoming } : {}),
+      notify: (n) => notifications.dueSoon(n),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  );
   late.add(services.loginItem.bind(settings));
   late.add(
     settings.onDidChange((s) => {

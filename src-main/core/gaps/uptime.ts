@@ -115,3 +115,6 @@ export function markByLastWeek(
     return { ...o, lastWeek: ran ? ('running' as const) : ('not_running' as const) };
   });
 }
+
+/** How often a running app or executor says it is still alive. */
+export const UPTIME_BEAT_MS = 5 * 60_000;
