@@ -23,3 +23,4 @@ export * from './secrets';
 export * from './updates';
 export * from './ws-protocol';
 export * from './inbox';
+export * from './schedule';

@@ -21,6 +21,7 @@ import { executorRunLookup } from './inbox-handlers';
 import { notConnected } from './bridge-fault';
 import { createInbox } from '../inbox/inbox';
 import { createInboxWatch, type InboxWatch } from '../inbox/inbox-watch';
+import { openUptimeLog } from '../gaps/uptime';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -163,6 +164,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       updates: o.updates,
       deliveries,
       index: feed,
+      uptime: openUptimeLog(o.store),
     },
     {
       host: o.host,

@@ -29,6 +29,7 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { createInboxHandlers } from './inbox-handlers';
+import { createScheduleHandlers } from './schedule-handlers';
 
 type HandlerFor<D> =
   D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
@@ -431,6 +432,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
     inbox: createInboxHandlers({ api, executor: core.executor, events, now }),
+    schedule: createScheduleHandlers({ api, executor: core.executor, uptime: core.uptime, now }),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -17,6 +17,7 @@ import type {
 } from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+import type { UptimeLog } from '../gaps/uptime';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -132,6 +133,8 @@ export interface ExecutorPort {
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
   nextOccurrence?(automation: Automation): string | null;
+  /** The automations the running executor synced (any status); absent or empty: none runs. */
+  automations?(): readonly Automation[];
   /** The executor's figures (runs, start delay, last sync); null while none runs. */
   metrics?(): Promise<ExecutorMetrics | null>;
 }
@@ -153,6 +156,8 @@ export interface BridgeCore {
   readonly posts?: PostCreatePort | undefined;
   readonly updates?: UpdatesPort | undefined;
   readonly deliveries?: DeliveryWatchPort | undefined;
+  /** The app's and executor's start/stop history (Settings' marks on the next occurrences). */
+  readonly uptime?: UptimeLog | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
 }

@@ -11,6 +11,7 @@ import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
+import { UpcomingCard } from './UpcomingCard';
 import { UpdatesCard } from './UpdatesCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
@@ -120,6 +121,7 @@ export function SettingsScreen() {
         />
       ) : null}
       <ExecutorFiguresCard />
+      <UpcomingCard />
       <UpdatesCard settings={settings.data} />
       <About />
       <LogFileNote file={settings.data?.log_file} />
