@@ -3,6 +3,7 @@
  * once the shell has started, after the bridge), and the core's delivery watcher behind notifications.
  */
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
+import type { DeliveryUnconfirmed } from '../../src-shared/ipc/watch';
 import type { UpdatesPort } from '../core/bridge/ports';
 import type { DeliveryEvents, InboxEvents } from './capabilities';
 import type { Disposable } from '../core/common/events';
@@ -50,8 +51,18 @@ export function updatesPortFor(
 /** The core watcher's failures as the notification service takes them. */
 export function deliveryEventsOf(watch: {
   onDidFailDelivery(listener: (d: DeliveryFailed) => void): Disposable;
+  onDidNotConfirm?(listener: (d: DeliveryUnconfirmed) => void): Disposable;
 }): DeliveryEvents {
+  const notConfirmed = watch.onDidNotConfirm?.bind(watch);
   return {
+    ...(notConfirmed
+      ? {
+          onDidNotConfirm: (listener) =>
+            notConfirmed((d) =>
+              listener({ id: d.id, post_id: d.post_id, platform: d.platform, scheduledAt: d.scheduled_at }),
+            ),
+        }
+      : {}),
     onDidFailDelivery: (listener) =>
       watch.onDidFailDelivery((d) =>
         listener({ id: d.id, post_id: d.post_id, platform: d.platform, error: d.error }),

@@ -97,8 +97,14 @@ export interface InboxEvents {
   count(): number;
 }
 
+/** A scheduled delivery whose time (and the grace) passed without the service saying `posted`. */
+export type UnconfirmedDelivery = Readonly<
+  Pick<Delivery, 'id' | 'post_id' | 'platform'> & { scheduledAt: string }
+>;
+
 export interface DeliveryEvents {
   readonly onDidFailDelivery: Event<FailedDelivery>;
+  readonly onDidNotConfirm?: Event<UnconfirmedDelivery>;
 }
 
 /** The settings the shell applies itself. */

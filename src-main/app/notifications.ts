@@ -14,6 +14,7 @@ import type {
   Logger,
   MissedRun,
   RunEvents,
+  UnconfirmedDelivery,
 } from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
@@ -58,6 +59,18 @@ export function deliveryFailedNotice(d: FailedDelivery): NoticeContent {
   return {
     title: `${platformName(d.platform)} delivery failed`,
     body: noticeText(d.error, 'The service gave no reason.'),
+    link: deepLinkFor({ kind: 'post', id: d.id }),
+  };
+}
+
+export function deliveryNotConfirmedNotice(d: UnconfirmedDelivery): NoticeContent {
+  const when = new Date(d.scheduledAt);
+  const at = Number.isNaN(when.getTime())
+    ? d.scheduledAt
+    : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return {
+    title: `${platformName(d.platform)} post not confirmed`,
+    body: `It was due ${noticeText(at, 'earlier')}, and the service has not said it was posted.`,
     link: deepLinkFor({ kind: 'post', id: d.id }),
   };
 }
@@ -178,6 +191,8 @@ export class NotificationService implements Disposable {
     store.add(sources.runs.onDidFailRun((r) => this.runFailed(r)));
     store.add(sources.runs.onDidMissRun((m) => this.runMissed(m)));
     if (sources.deliveries) store.add(sources.deliveries.onDidFailDelivery((d) => this.deliveryFailed(d)));
+    const notConfirmed = sources.deliveries?.onDidNotConfirm;
+    if (notConfirmed) store.add(notConfirmed((d) => this.notify(deliveryNotConfirmedNotice(d))));
     return this.store.add(store);
   }
 

@@ -19,6 +19,7 @@ import { secrets } from './secrets';
 import { updates } from './updates';
 import { inbox } from './inbox';
 import { schedule } from './schedule';
+import { watch } from './watch';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -41,6 +42,7 @@ export const CONTRACT = {
   updates,
   inbox,
   schedule,
+  watch,
 } as const;
 
 export type Contract = typeof CONTRACT;

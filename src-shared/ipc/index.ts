@@ -24,3 +24,4 @@ export * from './updates';
 export * from './ws-protocol';
 export * from './inbox';
 export * from './schedule';
+export * from './watch';

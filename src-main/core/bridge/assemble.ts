@@ -118,9 +118,11 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     client: current,
     scope: () => scopeOf(current()),
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    confirmGraceMs: () => readSettings(o.store).deliveryConfirmMinutes * 60_000,
     log,
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
+  const forwardUnconfirmed = deliveries.onDidNotConfirm((d) => events.emit('watch:didNotConfirm', d));
   const routes = createRouteInbox(events);
   const drafts = createInbox({
     client: async () => current() ?? Promise.reject(notConnected()),
@@ -227,6 +229,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       followRuns.dispose();
       inbox.dispose();
       forwardFailures.dispose();
+      forwardUnconfirmed.dispose();
       deliveries.dispose();
       posts.close();
     },

@@ -433,6 +433,13 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     inbox: createInboxHandlers({ api, executor: core.executor, events, now }),
     schedule: createScheduleHandlers({ api, executor: core.executor, uptime: core.uptime, now }),
+    watch: {
+      unconfirmed: async () => {
+        const watch = need(core.deliveries, 'Watching deliveries');
+        if ((await core.connection.status()).state === 'connected') await watch.checkNow().catch(() => []);
+        return { deliveries: [...(watch.unconfirmed?.() ?? [])] };
+      },
+    },
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -18,6 +18,7 @@ import type {
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
 import type { UptimeLog } from '../gaps/uptime';
+import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -103,6 +104,8 @@ export interface UpdatesPort {
 /** Failed deliveries, found by polling and reported once. */
 export interface DeliveryWatchPort {
   checkNow(): Promise<readonly DeliveryFailed[]>;
+  /** Scheduled deliveries whose time passed without `posted` (kept until the service shows them posted). */
+  unconfirmed?(): readonly DeliveryUnconfirmed[];
 }
 
 /**

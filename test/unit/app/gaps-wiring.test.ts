@@ -137,3 +137,32 @@ describe('going to sleep with an automation due', () => {
     t.handler.dispose();
   });
 });
+
+describe('a delivery not confirmed', () => {
+  it('raises one notification that opens the post, counted as something to look at', async () => {
+    electronFake.reset();
+    const { NotificationService } = await import('../../../src-main/app/notifications');
+    const { DeepLinkRouter } = await import('../../../src-main/app/deep-links');
+    const { Emitter } = await import('../../../src-main/core/common/events');
+    const log = new MemoryLog();
+    const router = new DeepLinkRouter(log);
+    const opened: unknown[] = [];
+    router.attach({ reveal: () => {}, navigate: (r) => opened.push(r) });
+    const service = new NotificationService({ router, reveal: () => {}, log });
+    const failed = new Emitter<never>();
+    const notConfirmed = new Emitter<{ id: string; post_id: string; platform: 'x'; scheduledAt: string }>();
+    service.bind({
+      runs: new FakeExecutor(),
+      deliveries: { onDidFailDelivery: failed.event, onDidNotConfirm: notConfirmed.event },
+    });
+    const id = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    notConfirmed.fire({ id, post_id: 'p1', platform: 'x', scheduledAt: '2030-01-01T09:00:00Z' });
+    const shown = electronFake.state.notifications;
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.options.title).toBe('X post not confirmed');
+    expect(shown[0]?.options.body).toMatch(/^It was due .+, and the service has not said it was posted\.$/);
+    expect(service.unseen()).toBe(1);
+    shown[0]?.click();
+    expect(opened).toEqual([{ kind: 'post', id }]);
+  });
+});

@@ -93,6 +93,7 @@ const SAMPLES: Samples = {
   'runs:get': { id: 'no-such-run' },
   'inbox:list': {},
   'schedule:upcoming': undefined,
+  'watch:unconfirmed': undefined,
   'inbox:approve': (c) => ({ post_ids: [c.postId] }),
   'inbox:reject': (c) => ({ post_ids: [c.postId] }),
   'inbox:edit': (c) => ({ post_id: c.postId, caption: 'secrets scenario, inbox' }),
