@@ -20,6 +20,7 @@ import { updates } from './updates';
 import { inbox } from './inbox';
 import { schedule } from './schedule';
 import { watch } from './watch';
+import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -43,6 +44,7 @@ export const CONTRACT = {
   inbox,
   schedule,
   watch,
+  queue,
 } as const;
 
 export type Contract = typeof CONTRACT;

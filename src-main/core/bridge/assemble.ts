@@ -15,6 +15,7 @@ import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
+import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { executorRunLookup } from './inbox-handlers';
@@ -146,6 +147,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     if (channel === 'inbox:didChange') inbox.setCount((payload as { total: number }).total);
     return false;
   });
+  const queue = createQueuePort({
+    store: o.store,
+    feed,
+    client: current,
+    scope: () => scopeOf(current()),
+    posts,
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -160,6 +168,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          queue: () => queue,
         }),
       executor: o.executor,
       posts,
@@ -167,6 +176,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       deliveries,
       index: feed,
       uptime: openUptimeLog(o.store),
+      queue: createQueuePort({
+        store: o.store,
+        feed,
+        client: current,
+        scope: () => scopeOf(current()),
+        posts,
+      }),
     },
     {
       host: o.host,
