@@ -71,6 +71,8 @@ export const InboxApprove = z.object({
   post_ids: PostIds,
   /** When to publish; absent: as soon as the service allows (it takes only future times). */
   at: DateTime.optional(),
+  /** Into the posting queue instead: each draft at its accounts' next free slot (not with `at`). */
+  queue: z.literal(true).optional(),
 });
 export type InboxApprove = z.input<typeof InboxApprove>;
 

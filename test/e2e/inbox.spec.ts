@@ -129,3 +129,54 @@ test('approving at a chosen time schedules the draft there; a run link shows onl
   for (const d of scheduled) expect(Date.parse(d.scheduled_at ?? '')).toBe(tomorrow.getTime());
   expect((await deliveries('draft')).filter((d) => d.run_id)).toEqual([]);
 });
+
+test('approving into the queue schedules the draft at its accounts’ next free slot', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openConnected(page, await host.nextUrl());
+  const { accounts } = await sandboxApi<{ accounts: { id: string; platform: string; name: string }[] }>(
+    host,
+    '/api/cli/accounts',
+  );
+  // The tip automation posts to Instagram and X: both get the same posting time, 09:00 UTC every day.
+  await goTo(page, 'Queue');
+  for (const platform of ['instagram', 'x']) {
+    const name = accounts.find((a) => a.platform === platform)?.name as string;
+    const form = page.getByRole('form', { name: `Posting times of ${name}` });
+    for (const d of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'])
+      await form.getByRole('checkbox', { name: new RegExp(`^${d}`) }).check();
+    await form.getByLabel('Times').fill('09:00');
+    await form.getByLabel('Time zone').fill('UTC');
+    await form.getByRole('button', { name: 'Save posting times' }).click();
+    await expect(form.getByRole('button', { name: 'Save posting times' })).toBeEnabled();
+  }
+  const ids = new Set(
+    accounts.filter((a) => a.platform === 'instagram' || a.platform === 'x').map((a) => a.id),
+  );
+  const held = new Set(
+    (
+      await sandboxApi<{ posts: { social_account_id: string; scheduled_at: string | null }[] }>(
+        host,
+        '/api/cli/posts?status=scheduled&limit=100',
+      )
+    ).posts
+      .filter((d) => ids.has(d.social_account_id) && d.scheduled_at)
+      .map((d) => Date.parse(d.scheduled_at as string)),
+  );
+
+  const runId = await runTip(page);
+  await page.goto(`${new URL(page.url()).origin}/#/inbox?run=${runId}`);
+  const draft = page.getByRole('list', { name: `Drafts of ${TIP}` }).getByRole('listitem');
+  await expect(draft).toHaveCount(1);
+  await draft.getByRole('button', { name: 'Approve into queue' }).click();
+  await expect(page.getByText('1 draft added to the posting queue.')).toBeVisible();
+
+  // The next 09:00 UTC no other post of these accounts holds.
+  const slot = new Date();
+  slot.setUTCHours(9, 0, 0, 0);
+  if (slot.getTime() <= Date.now()) slot.setUTCDate(slot.getUTCDate() + 1);
+  while (held.has(slot.getTime())) slot.setUTCDate(slot.getUTCDate() + 1);
+  const mine = (await deliveries('scheduled')).filter((d) => d.run_id === runId);
+  expect(mine).toHaveLength(2);
+  for (const d of mine) expect(d.scheduled_at).toBe(slot.toISOString());
+  await screenshot(page, 'inbox-queued');
+});

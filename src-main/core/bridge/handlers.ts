@@ -432,7 +432,13 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
-    inbox: createInboxHandlers({ api, executor: core.executor, events, now }),
+    inbox: createInboxHandlers({
+      api,
+      executor: core.executor,
+      events,
+      now,
+      queue: core.queue ? () => need(core.queue, 'The posting queue') : undefined,
+    }),
     schedule: createScheduleHandlers({ api, executor: core.executor, uptime: core.uptime, now }),
     watch: {
       unconfirmed: async () => {

@@ -7,13 +7,18 @@ import {
   type KnownRun,
 } from '../inbox/inbox';
 import { fetchPreview } from '../inbox/preview';
-import { BridgeFault, toBridgeError } from './bridge-fault';
+import { BridgeFault, toBridgeError, unavailable } from './bridge-fault';
+import type { InboxDraft } from '../../../src-shared/ipc/inbox';
+import { NoQueueError, type Placement } from '../queue/place';
+import type { QueueService } from '../queue/queue-service';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
 import type { BridgeApi, ExecutorPort } from './ports';
 
 export interface InboxHandlerDeps {
   readonly api: () => Promise<BridgeApi>;
+  /** The posting queue (approve into it); absent: refused as unavailable. */
+  readonly queue?: (() => QueueService) | undefined;
   readonly executor?: ExecutorPort | undefined;
   readonly events: BridgeEvents;
   readonly now: () => Date;
@@ -52,6 +57,40 @@ export function executorRunLookup(executor: ExecutorPort | undefined): InboxDeps
   };
 }
 
+/**
+ * The queue's next free slot for a draft. One draft is one post with one time for all its accounts, so its accounts'
+ * next free slots must agree; when they do not, the person picks a time instead.
+ */
+function queueSlotOf(queue: (() => QueueService) | undefined) {
+  return async (draft: Omit<InboxDraft, 'run'>): Promise<string> => {
+    if (!queue) throw unavailable('The posting queue');
+    const targets = draft.targets.map((t) => ({
+      social_account_id: t.social_account_id,
+      platform: t.platform,
+    }));
+    let placements: readonly Placement[];
+    try {
+      [placements = []] = await queue().plan([{ targets }]);
+    } catch (e) {
+      if (e instanceof NoQueueError) {
+        throw new BridgeFault(
+          'invalid_input',
+          'An account of this draft has no queue slots yet. Set its posting times on the Queue screen first.',
+        );
+      }
+      throw e;
+    }
+    const times = [...new Set(placements.map((p) => p.at.toISOString()))];
+    if (times.length !== 1) {
+      throw new BridgeFault(
+        'invalid_input',
+        "This draft's accounts have different next free slots in the queue; approve it for a time instead.",
+      );
+    }
+    return times[0] as string;
+  };
+}
+
 /** `inbox:*`: the agent inbox over the bridge (src-main/core/inbox). */
 export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
   const inbox = createInbox({ client: deps.api, now: deps.now, runs: executorRunLookup(deps.executor) });
@@ -65,8 +104,11 @@ export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
       const snapshot = await inbox.list({ run_id });
       return { ...snapshot, groups: [...snapshot.groups] };
     },
-    approve: async ({ post_ids, at }) => {
-      const results = await inbox.approve(post_ids, at);
+    approve: async ({ post_ids, at, queue }) => {
+      if (queue && at) throw new BridgeFault('invalid_input', 'Choose a time or the queue, not both.');
+      const results = queue
+        ? await inbox.approveEach(post_ids, queueSlotOf(deps.queue))
+        : await inbox.approve(post_ids, at);
       await changed();
       return { results: results.map(outcome) };
     },

@@ -114,6 +114,14 @@ export function draftsOf(
 export interface Inbox {
   list(filter?: { run_id?: string | undefined }): Promise<InboxSnapshot>;
   approve(postIds: readonly string[], at?: string): Promise<readonly InboxResult[]>;
+  /**
+   * Approves each draft at the time `when` picks for it (the posting queue's next free slot), one after another, so
+   * each draft's slot is taken before the next one is placed.
+   */
+  approveEach(
+    postIds: readonly string[],
+    when: (draft: Omit<InboxDraft, 'run'>) => Promise<string>,
+  ): Promise<readonly InboxResult[]>;
   reject(postIds: readonly string[]): Promise<readonly InboxResult[]>;
   edit(postId: string, caption: string): Promise<InboxResult>;
   /** The address of one media item of a listed draft (from the last list), or null. */
@@ -135,10 +143,11 @@ export function createInbox(deps: InboxDeps): Inbox {
   const each = async (
     postIds: readonly string[],
     act: (client: InboxClient, draft: Omit<InboxDraft, 'run'>) => Promise<Partial<InboxResult>>,
+    parallel = PARALLEL,
   ): Promise<InboxResult[]> => {
     const { client, drafts } = await read();
     const held = new Map(drafts.map((d) => [d.draft.post_id, d.draft]));
-    const limit = createLimit(PARALLEL);
+    const limit = createLimit(parallel);
     return Promise.all(
       [...new Set(postIds)].map((post_id) =>
         limit(async (): Promise<InboxResult> => {
@@ -191,6 +200,18 @@ export function createInbox(deps: InboxDeps): Inbox {
         await client.updatePost({ id: draft.post_id, status: 'scheduled', scheduled_at: when });
         return { scheduled_at: when };
       });
+    },
+
+    approveEach(postIds, when) {
+      return each(
+        postIds,
+        async (client, draft) => {
+          const at = await when(draft);
+          await client.updatePost({ id: draft.post_id, status: 'scheduled', scheduled_at: at });
+          return { scheduled_at: at };
+        },
+        1,
+      );
     },
 
     reject(postIds) {

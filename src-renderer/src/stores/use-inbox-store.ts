@@ -14,7 +14,11 @@ interface InboxState {
   load(runId?: string | null): Promise<void>;
   /** Keeps the count current: the host says when drafts change (a run made some, a person acted). */
   listen(): () => void;
-  approve(postIds: readonly string[], at?: string): Promise<BridgeResult<InboxOutcomes>>;
+  /** Now (nothing given), at a time, or into the posting queue (each at its accounts' next free slot). */
+  approve(
+    postIds: readonly string[],
+    when?: { readonly at?: string; readonly queue?: true },
+  ): Promise<BridgeResult<InboxOutcomes>>;
   reject(postIds: readonly string[]): Promise<BridgeResult<InboxOutcomes>>;
   edit(postId: string, caption: string): Promise<BridgeResult<InboxOutcomes['results'][number]>>;
   preview(postId: string, index: number): Promise<string | null>;
@@ -37,9 +41,9 @@ export const useInboxStore = create<InboxState>()((set, get) => ({
       void get().load();
     });
   },
-  async approve(postIds, at) {
+  async approve(postIds, when = {}) {
     set({ busy: 'approve' });
-    const r = await settle(() => bridge().inbox.approve({ post_ids: [...postIds], ...(at ? { at } : {}) }));
+    const r = await settle(() => bridge().inbox.approve({ post_ids: [...postIds], ...when }));
     set({ busy: null });
     void get().load();
     return r;

@@ -16,6 +16,8 @@ import { useInboxStore } from '../../stores/use-inbox-store';
 import { toast } from '../../stores/use-toast-store';
 import './inbox.css';
 
+type Action = 'now' | 'at' | 'queue' | 'reject';
+
 const inAnHour = () => toLocalInput(new Date(Date.now() + 3_600_000));
 
 /** What a batch did, in one sentence; the first failure's reason when some failed. */
@@ -60,17 +62,26 @@ export function InboxScreen() {
   const ids = new Set(drafts.map((d) => d.post_id));
   const chosen = [...selected].filter((id) => ids.has(id));
 
-  const act = async (kind: 'now' | 'at' | 'reject', postIds: readonly string[]) => {
+  const act = async (kind: Action, postIds: readonly string[]) => {
     setError(null);
     const when = kind === 'at' ? fromLocalInput(at) : null;
     if (kind === 'at' && !when) return;
-    const r = kind === 'reject' ? await reject(postIds) : await approve(postIds, when ?? undefined);
+    const r =
+      kind === 'reject'
+        ? await reject(postIds)
+        : await approve(postIds, kind === 'queue' ? { queue: true } : when ? { at: when } : {});
     if (!r.ok) {
       setError(r.error);
       return;
     }
     const said = report(
-      kind === 'reject' ? 'rejected and deleted' : kind === 'now' ? 'approved to publish now' : 'scheduled',
+      kind === 'reject'
+        ? 'rejected and deleted'
+        : kind === 'now'
+          ? 'approved to publish now'
+          : kind === 'queue'
+            ? 'added to the posting queue'
+            : 'scheduled',
       r.value,
     );
     toast(said.tone, said.text);
@@ -137,6 +148,14 @@ export function InboxScreen() {
           </button>
           <button
             type="button"
+            className="btn btn--small"
+            disabled={chosen.length === 0 || busy !== null}
+            onClick={() => void act('queue', chosen)}
+          >
+            Queue selected
+          </button>
+          <button
+            type="button"
             className="btn btn--small btn--danger"
             disabled={chosen.length === 0 || busy !== null}
             onClick={() => void act('reject', chosen)}
@@ -191,7 +210,7 @@ function GroupSection({
   readonly canEdit: boolean;
   readonly selected: ReadonlySet<string>;
   readonly onToggle: (id: string) => void;
-  readonly onAct: (kind: 'now' | 'at' | 'reject', id: string) => void;
+  readonly onAct: (kind: Action, id: string) => void;
   readonly at: string;
 }) {
   const titleId = useId();
@@ -265,7 +284,7 @@ function DraftItem({
   readonly draft: InboxDraft;
   readonly checked: boolean;
   readonly onToggle: () => void;
-  readonly onAct: (kind: 'now' | 'at' | 'reject') => void;
+  readonly onAct: (kind: Action) => void;
   readonly at: string;
 }) {
   const busy = useInboxStore((s) => s.busy);
@@ -317,6 +336,15 @@ function DraftItem({
             title="At the time chosen above"
           >
             Approve for {formatDateTime(fromLocalInput(at))}
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy !== null}
+            onClick={() => onAct('queue')}
+            title="At its accounts' next free slot in the posting queue"
+          >
+            Approve into queue
           </button>
           <button
             type="button"
