@@ -90,3 +90,44 @@ describe('postdesk inbox', () => {
     expect(drafts.body.posts.map((d: { caption: string }) => d.caption)).toEqual(['by hand']);
   });
 });
+
+describe('postdesk inbox approve --queue', () => {
+  it("schedules each draft at its account's next free slot, one after the other", async () => {
+    // The queue plans on this machine's clock: a sandbox that follows real time.
+    await sb.control.reset(demoFixture({ now: null }));
+    const set = await cli(
+      'queue',
+      'set',
+      IDS.accounts.instagram,
+      '--slot',
+      'daily 09:00',
+      '--timezone',
+      'UTC',
+    );
+    expect(set.code, set.err + set.out).toBe(0);
+    const a = await runDraft('queued A');
+    const b = await runDraft('queued B');
+    const approved = await cli('inbox', 'approve', a, b, '--queue', '--json');
+    expect(approved.code, approved.err + approved.out).toBe(0);
+    const first = new Date();
+    first.setUTCHours(9, 0, 0, 0);
+    if (first.getTime() <= Date.now()) first.setUTCDate(first.getUTCDate() + 1);
+    const second = new Date(first.getTime() + 86_400_000);
+    const results = approved.json().results as { post_id: string; scheduled_at: string }[];
+    expect(results.map((r) => [r.post_id, r.scheduled_at])).toEqual([
+      [a, first.toISOString()],
+      [b, second.toISOString()],
+    ]);
+    const scheduled = await sb.api('GET', '/api/cli/posts?status=scheduled');
+    expect(
+      scheduled.body.posts
+        .map((d: { post_id: string; scheduled_at: string }) => [d.post_id, d.scheduled_at])
+        .sort(),
+    ).toEqual(
+      [
+        [a, first.toISOString()],
+        [b, second.toISOString()],
+      ].sort(),
+    );
+  });
+});

@@ -3,6 +3,9 @@ import { Journal } from '../../core/executor/journal';
 import { errorText } from '../../core/common/error-text';
 import { createInbox, type Inbox, type InboxResult, type KnownRun } from '../../core/inbox/inbox';
 import { futureDateTime } from '../args';
+import { ValidationError } from '../../core/api/errors';
+import { queueSlotFor } from '../../core/inbox/queue-slot';
+import { queueServiceFor } from './queue';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import type { Output } from '../output';
@@ -97,9 +100,23 @@ export function registerInboxCommand(program: Command, deps: CliDeps): void {
     .description('schedule drafts: now (the soonest time the service takes) or --at a future time')
     .argument('<post-id...>', 'parent post ids, as `inbox list` shows them')
     .option('--at <date-time>', 'when to publish (ISO 8601, e.g. 2031-01-01T09:00:00Z)')
-    .action(async (ids: string[], flags: { at?: string }, self: Command) => {
+    .option('--queue', "each at its accounts' next free slot in the posting queue (`postdesk queue`)")
+    .action(async (ids: string[], flags: { at?: string; queue?: boolean }, self: Command) => {
+      if (flags.queue && flags.at !== undefined) {
+        throw new ValidationError(
+          [{ path: 'queue', message: 'give --at or --queue, not both' }],
+          null,
+          'argument',
+        );
+      }
       const at = flags.at === undefined ? undefined : futureDateTime(flags.at, 'at');
-      const results = await (await inboxOf(deps, self)).approve(ids, at);
+      const inbox = await inboxOf(deps, self);
+      const results = flags.queue
+        ? await (async () => {
+            const queue = queueServiceFor(await deps.core(self));
+            return inbox.approveEach(ids, (draft) => queueSlotFor(queue, draft));
+          })()
+        : await inbox.approve(ids, at);
       report(deps, deps.output(self), 'approved', results);
     });
   inbox

@@ -9,7 +9,8 @@ import {
 import { fetchPreview } from '../inbox/preview';
 import { BridgeFault, toBridgeError, unavailable } from './bridge-fault';
 import type { InboxDraft } from '../../../src-shared/ipc/inbox';
-import { NoQueueError, type Placement } from '../queue/place';
+import { NoQueueError } from '../queue/place';
+import { queueSlotFor, SlotsDifferError } from '../inbox/queue-slot';
 import type { QueueService } from '../queue/queue-service';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
@@ -57,20 +58,12 @@ export function executorRunLookup(executor: ExecutorPort | undefined): InboxDeps
   };
 }
 
-/**
- * The queue's next free slot for a draft. One draft is one post with one time for all its accounts, so its accounts'
- * next free slots must agree; when they do not, the person picks a time instead.
- */
+/** The queue's next free slot for a draft, its refusals in words for a person. */
 function queueSlotOf(queue: (() => QueueService) | undefined) {
   return async (draft: Omit<InboxDraft, 'run'>): Promise<string> => {
     if (!queue) throw unavailable('The posting queue');
-    const targets = draft.targets.map((t) => ({
-      social_account_id: t.social_account_id,
-      platform: t.platform,
-    }));
-    let placements: readonly Placement[];
     try {
-      [placements = []] = await queue().plan([{ targets }]);
+      return await queueSlotFor(queue(), draft);
     } catch (e) {
       if (e instanceof NoQueueError) {
         throw new BridgeFault(
@@ -78,16 +71,9 @@ function queueSlotOf(queue: (() => QueueService) | undefined) {
           'An account of this draft has no queue slots yet. Set its posting times on the Queue screen first.',
         );
       }
+      if (e instanceof SlotsDifferError) throw new BridgeFault('invalid_input', e.message);
       throw e;
     }
-    const times = [...new Set(placements.map((p) => p.at.toISOString()))];
-    if (times.length !== 1) {
-      throw new BridgeFault(
-        'invalid_input',
-        "This draft's accounts have different next free slots in the queue; approve it for a time instead.",
-      );
-    }
-    return times[0] as string;
   };
 }
 
