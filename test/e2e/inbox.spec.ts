@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { goTo, openConnected, screenshot } from './support/page';
 import { sandboxApi, startWebHost, type WebHost } from './support/web-host';
@@ -78,6 +79,13 @@ test('a draft-mode run puts its draft in the inbox; a hand-made draft never appe
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Inbox/ }),
   ).toContainText('1');
   await screenshot(page, 'inbox-draft');
+  // With a draft on screen, no serious or critical accessibility violation.
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(
+    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+  ).toEqual([]);
 
   const post = (await deliveries('draft')).find((d) => d.run_id === runId);
   expect(post).toBeDefined();
