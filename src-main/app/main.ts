@@ -41,6 +41,7 @@ import { dialogAskToQuit, dialogConfirm, dialogPicker } from './dialogs';
 import { QUIT_HORIZON_MS } from '../core/gaps/decisions';
 import { upcomingOccurrences } from '../core/gaps/upcoming';
 import { UPTIME_BEAT_MS, openUptimeLog } from '../core/gaps/uptime';
+import { commandLinePort } from './command-line';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
         // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
         confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
         picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
+        commandLine: commandLinePort(app, process),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,

@@ -20,6 +20,7 @@ import { updates } from './updates';
 import { inbox } from './inbox';
 import { schedule } from './schedule';
 import { watch } from './watch';
+import { commandLine } from './command-line';
 import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
@@ -44,6 +45,7 @@ export const CONTRACT = {
   inbox,
   schedule,
   watch,
+  commandLine,
   queue,
 } as const;
 

@@ -21,6 +21,7 @@ export * from '../settings';
 export * from './settings';
 export * from './secrets';
 export * from './updates';
+export * from './command-line';
 export * from './ws-protocol';
 export * from './inbox';
 export * from './schedule';

@@ -30,6 +30,7 @@ import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links
 import type { RouteInbox } from './route-inbox';
 import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
@@ -62,6 +63,8 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -447,6 +450,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return { deliveries: [...(watch.unconfirmed?.() ?? [])] };
       },
     },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {

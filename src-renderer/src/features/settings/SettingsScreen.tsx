@@ -13,6 +13,7 @@ import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
 import { UpcomingCard } from './UpcomingCard';
 import { UpdatesCard } from './UpdatesCard';
+import { CommandLineCard } from './CommandLineCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
 
@@ -123,6 +124,7 @@ export function SettingsScreen() {
       <ExecutorFiguresCard />
       <UpcomingCard />
       <UpdatesCard settings={settings.data} />
+      <DesktopOnlyCommandLine />
       <About />
       <LogFileNote file={settings.data?.log_file} />
     </div>
@@ -488,6 +490,12 @@ function ConnectionCard() {
       </div>
     </section>
   );
+}
+
+/** `postdesk web` is the CLI already: only the desktop app offers to put the command on the PATH. */
+function DesktopOnlyCommandLine() {
+  const host = useAppStore((s) => s.info?.host);
+  return host === 'electron' ? <CommandLineCard /> : null;
 }
 
 function About() {
