@@ -1,6 +1,7 @@
 import type { BrowserWindow, Dialog, MessageBoxOptions, OpenDialogOptions } from 'electron';
 import { NOT_CONFIRMED, type ConfirmPort } from '../core/bridge/confirm';
 import type { FilePicker } from '../core/bridge/ports';
+import type { QuitQuestion } from '../core/gaps/decisions';
 
 /**
  * Main's own dialogs, the only places the user speaks to main without the page in between: the page can
@@ -29,6 +30,30 @@ export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Pa
         : await dialog.showMessageBox(options);
       return response === 1 ? { confirmed: true } : { confirmed: false, reason: NOT_CONFIRMED };
     },
+  };
+}
+
+/** Quit while automations are due: a native message box whose default keeps Postdesk running. */
+export function dialogAskToQuit(
+  dialog: Pick<Dialog, 'showMessageBox'>,
+  parent: Parent,
+): (q: QuitQuestion) => Promise<boolean> {
+  return async (q) => {
+    const options: MessageBoxOptions = {
+      type: 'question',
+      title: 'Postdesk',
+      message: q.message,
+      detail: q.detail,
+      buttons: ['Keep running', 'Quit'],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    };
+    const win = parent();
+    const { response } = win
+      ? await dialog.showMessageBox(win, options)
+      : await dialog.showMessageBox(options);
+    return response === 1;
   };
 }
 

@@ -18,6 +18,9 @@ import { executor } from './executor';
 import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
+import { inbox } from './inbox';
+import { schedule } from './schedule';
+import { watch } from './watch';
 import { commandLine } from './command-line';
 import { queue } from './queue';
 
@@ -41,6 +44,9 @@ export const CONTRACT = {
   settings,
   secrets,
   updates,
+  inbox,
+  schedule,
+  watch,
   commandLine,
   queue,
 } as const;

@@ -24,3 +24,6 @@ export * from './secrets';
 export * from './updates';
 export * from './command-line';
 export * from './ws-protocol';
+export * from './inbox';
+export * from './schedule';
+export * from './watch';

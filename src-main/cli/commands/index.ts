@@ -82,6 +82,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./automations')).registerAutomationsCommand,
   },
   {
+    name: 'inbox',
+    summary: 'drafts automation runs made: list, approve, reject',
+    load: async () => (await import('./inbox')).registerInboxCommand,
+  },
+  {
     name: 'executor',
     summary: 'run local automations (a daemon, or one pass with --once)',
     load: async () => (await import('./executor')).registerExecutorCommand,

@@ -20,6 +20,11 @@ import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createComposeHandlers } from './compose-port';
+import { executorRunLookup } from './inbox-handlers';
+import { notConnected } from './bridge-fault';
+import { createInbox } from '../inbox/inbox';
+import { createInboxWatch, type InboxWatch } from '../inbox/inbox-watch';
+import { openUptimeLog } from '../gaps/uptime';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -71,6 +76,8 @@ export interface AssembledBridge {
   readonly routes: RouteInbox;
   /** Failed deliveries; the desktop shell notifies from `onDidFailDelivery`. */
   readonly deliveries: DeliveryWatch;
+  /** Drafts of runs waiting in the inbox; the desktop shell counts them in the tray and notifies per run. */
+  readonly inbox: InboxWatch;
   /** Stops the timers and the session listener (before the session and the store close). */
   close(): void;
 }
@@ -116,10 +123,34 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     client: current,
     scope: () => scopeOf(current()),
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    confirmGraceMs: () => readSettings(o.store).deliveryConfirmMinutes * 60_000,
     log,
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
+  const forwardUnconfirmed = deliveries.onDidNotConfirm((d) => events.emit('watch:didNotConfirm', d));
   const routes = createRouteInbox(events);
+  const drafts = createInbox({
+    client: async () => current() ?? Promise.reject(notConnected()),
+    runs: executorRunLookup(o.executor),
+  });
+  const inbox = createInboxWatch({
+    store: o.store,
+    list: async () => (current() ? drafts.list() : null),
+    scope: () => scopeOf(current()),
+    ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    log,
+  });
+  const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
+  // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
+  const followRuns = events.subscribe((channel, payload) => {
+    if (channel === 'runs:didChange' && (payload as { run: { state: string } }).run.state === 'completed') {
+      void inbox
+        .checkNow()
+        .catch((e: unknown) => log.warn('checking the inbox failed', { error: errorText(e) }));
+    }
+    if (channel === 'inbox:didChange') inbox.setCount((payload as { total: number }).total);
+    return false;
+  });
   const queue = createQueuePort({
     store: o.store,
     feed,
@@ -148,13 +179,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       updates: o.updates,
       deliveries,
       index: feed,
-      queue: createQueuePort({
-        store: o.store,
-        feed,
-        client: current,
-        scope: () => scopeOf(current()),
-        posts,
-      }),
+      uptime: openUptimeLog(o.store),
+      // One queue: its placements run one at a time, whichever screen asked.
+      queue,
     },
     {
       host: o.host,
@@ -181,9 +208,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   // On start and after each switch of connection: finish what an earlier session left (queued posts,
   // interrupted uploads), then look for failures. In the background: a host never waits on it.
   let watching: { dispose(): void } | null = null;
+  let watchingInbox: { dispose(): void } | null = null;
   const arrive = (client: ApiClient | null): void => {
     watching?.dispose();
     watching = null;
+    watchingInbox?.dispose();
+    watchingInbox = null;
     if (!client) return;
     void posts.replay().catch((e: unknown) => log.warn('outbox replay failed', { error: errorText(e) }));
     const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
@@ -193,8 +223,10 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           log.info('resumed uploads', { finished: r.finished, failed: r.failed });
       })
       .catch((e: unknown) => log.warn('resuming uploads failed', { error: errorText(e) }));
-    if (o.deliveryWatchMs !== false) watching = deliveries.start();
-    else
+    if (o.deliveryWatchMs !== false) {
+      watching = deliveries.start();
+      watchingInbox = inbox.start();
+    } else
       void deliveries
         .checkNow()
         .catch((e: unknown) => log.warn('checking for failed deliveries failed', { error: errorText(e) }));
@@ -210,10 +242,16 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     grants,
     routes,
     deliveries,
+    inbox,
     close() {
       unsubscribe();
       watching?.dispose();
+      watchingInbox?.dispose();
+      forwardCount.dispose();
+      followRuns.dispose();
+      inbox.dispose();
       forwardFailures.dispose();
+      forwardUnconfirmed.dispose();
       deliveries.dispose();
       posts.close();
     },

@@ -29,6 +29,8 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { composeUnavailable } from './compose-port';
+import { createInboxHandlers } from './inbox-handlers';
+import { createScheduleHandlers } from './schedule-handlers';
 import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
@@ -436,6 +438,21 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       state: async () => core.updates?.state() ?? (await unsupportedUpdates()),
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
+    },
+    inbox: createInboxHandlers({
+      api,
+      executor: core.executor,
+      events,
+      now,
+      queue: core.queue ? () => need(core.queue, 'The posting queue') : undefined,
+    }),
+    schedule: createScheduleHandlers({ api, executor: core.executor, uptime: core.uptime, now }),
+    watch: {
+      unconfirmed: async () => {
+        const watch = need(core.deliveries, 'Watching deliveries');
+        if ((await core.connection.status()).state === 'connected') await watch.checkNow().catch(() => []);
+        return { deliveries: [...(watch.unconfirmed?.() ?? [])] };
+      },
     },
     commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),

@@ -17,6 +17,8 @@ import type {
 } from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+import type { UptimeLog } from '../gaps/uptime';
+import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 import type { QueueService } from '../queue/queue-service';
 
 /**
@@ -103,6 +105,8 @@ export interface UpdatesPort {
 /** Failed deliveries, found by polling and reported once. */
 export interface DeliveryWatchPort {
   checkNow(): Promise<readonly DeliveryFailed[]>;
+  /** Scheduled deliveries whose time passed without `posted` (kept until the service shows them posted). */
+  unconfirmed?(): readonly DeliveryUnconfirmed[];
 }
 
 /**
@@ -134,6 +138,8 @@ export interface ExecutorPort {
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
   nextOccurrence?(automation: Automation): string | null;
+  /** The automations the running executor synced (any status); absent or empty: none runs. */
+  automations?(): readonly Automation[];
   /** The executor's figures (runs, start delay, last sync); null while none runs. */
   metrics?(): Promise<ExecutorMetrics | null>;
 }
@@ -155,6 +161,8 @@ export interface BridgeCore {
   readonly posts?: PostCreatePort | undefined;
   readonly updates?: UpdatesPort | undefined;
   readonly deliveries?: DeliveryWatchPort | undefined;
+  /** The app's and executor's start/stop history (Settings' marks on the next occurrences). */
+  readonly uptime?: UptimeLog | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
   /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */

@@ -197,6 +197,11 @@ export class Executor {
     return this.config.agentType;
   }
 
+  /** The automations of the last good sync, any status and queue (callers pick what they need). */
+  automations(): readonly Automation[] {
+    return [...this.sync.automations.values()];
+  }
+
   status(): ExecutorStatus {
     return {
       state: this.current,

@@ -8,6 +8,7 @@ import {
   IconClock,
   IconCompose,
   IconDoc,
+  IconInbox,
   IconLayers,
   IconList,
   IconSettings,
@@ -100,6 +101,14 @@ export const ROUTES: readonly RouteDef[] = [
     key: 'r',
     icon: <IconBolt />,
     component: screen(() => import('../features/automations/AutomationsScreen'), 'AutomationsScreen'),
+  },
+  {
+    screen: 'inbox',
+    label: 'Inbox',
+    group: 'Automate',
+    key: 'x',
+    icon: <IconInbox />,
+    component: screen(() => import('../features/inbox/InboxScreen'), 'InboxScreen'),
   },
   {
     screen: 'skills',

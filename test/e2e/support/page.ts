@@ -47,6 +47,7 @@ export const SCREENS = [
   'Analytics',
   'Accounts',
   'Automations',
+  'Inbox',
   'Skills',
   'Settings',
 ] as const;

@@ -14,6 +14,7 @@ import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
+import { NotConfirmedBadge, useUnconfirmedWatch } from '../../components/NotConfirmed';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_ROWS, usePostsStore } from '../../stores/use-posts-store';
@@ -51,6 +52,7 @@ export function PostsScreen() {
   const [openId, setOpenId] = useState<string | null>(() => route.params.get('id'));
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
+  useUnconfirmedWatch();
 
   useEffect(() => {
     void load({ fresh: true });
@@ -275,6 +277,7 @@ const PostRow = memo(function PostRow({
       </span>
       <span role="cell">
         <StatusBadge status={d.status} />
+        <NotConfirmedBadge id={d.id} status={d.status} />
       </span>
       <span
         role="cell"

@@ -11,6 +11,7 @@ import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
+import { UpcomingCard } from './UpcomingCard';
 import { UpdatesCard } from './UpdatesCard';
 import { CommandLineCard } from './CommandLineCard';
 import './settings.css';
@@ -121,6 +122,7 @@ export function SettingsScreen() {
         />
       ) : null}
       <ExecutorFiguresCard />
+      <UpcomingCard />
       <UpdatesCard settings={settings.data} />
       <DesktopOnlyCommandLine />
       <About />
