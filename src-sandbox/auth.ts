@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
 import { stmt } from './db';
@@ -10,7 +10,7 @@ export interface ApiKeyOwner {
 }
 
 /** Keys are stored as their sha256 only, so the database never holds a usable key. */
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 const unauthorized = (message: string): SandboxError => new SandboxError(401, 'UNAUTHORIZED', message);
 

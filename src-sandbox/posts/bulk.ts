@@ -12,7 +12,7 @@ import {
   type BulkUpdateResult,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { stmt } from '../db';
+import { stmt, transact } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
 import { accountsById, insertParsedPost, updatePost } from './service';
@@ -261,9 +261,9 @@ function applyUpdate(ctx: SandboxContext, ownerId: string, entry: unknown, index
  */
 export function bulkUpdate(ctx: SandboxContext, ownerId: string, body: unknown): BulkUpdateResponse {
   const req = parse(BulkUpdateList, body);
-  const results = ctx.db.transaction(() =>
+  const results = transact(ctx.db, () =>
     req.updates.map((entry, index) => applyUpdate(ctx, ownerId, entry, index)),
-  )();
+  );
   const updated = results.filter((r) => r.ok).length;
   const failed = results.length - updated;
   return {

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import {
   CreatePostRequest,
   DELETABLE_STATUSES,
-  DeliveryStatus,
   LIMITS,
-  ListPostsQuery,
   Target,
   UpdatePostRequest,
   type Account,
@@ -13,7 +11,7 @@ import {
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { nextSeq, stmt } from '../db';
+import { nextSeq, stmt, transact } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
@@ -319,7 +317,7 @@ export function insertParsedPost(
     }
   };
   if (db.inTransaction) write();
-  else db.transaction(write)();
+  else transact(db, write);
   return {
     postId: post.id,
     deliveryIds: deliveries.map((d) => d.id),
@@ -426,60 +424,6 @@ export function resolvePostId(ctx: SandboxContext, ownerId: string, id: string):
   return getDeliveryRow(ctx, ownerId, id)?.post_id ?? null;
 }
 
-const StatusFilter = z.object({ status: DeliveryStatus.optional() });
-
-type PostPart = Pick<PostRow, 'media' | 'title' | 'run_id'>;
-const POST_PARTS_KEPT = 10_000;
-const postParts = new WeakMap<SandboxContext['db'], Map<string, PostPart>>();
-
-/**
- * What a delivery shows of its parent post. Those fields never change once the post is written, so they are
- * kept in memory (bounded) and a page of deliveries is read without joining the posts table; the ids are
- * never reused, so a kept entry of a deleted post is simply never asked for again.
- */
-function partsOf(ctx: SandboxContext, postIds: readonly string[]): Map<string, PostPart> {
-  let kept = postParts.get(ctx.db);
-  if (!kept) {
-    kept = new Map();
-    postParts.set(ctx.db, kept);
-  }
-  const missing = [...new Set(postIds.filter((id) => !kept.has(id)))];
-  if (missing.length > 0) {
-    if (kept.size + missing.length > POST_PARTS_KEPT) kept.clear();
-    const rows = stmt(
-      ctx.db,
-      'SELECT id, media, title, run_id FROM posts WHERE id IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify(missing)) as (PostPart & { id: string })[];
-    for (const { id, ...part } of rows) kept.set(id, part);
-  }
-  return kept;
-}
-
-/** `GET /api/cli/posts`: the owner's deliveries, newest first. */
-export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown): Delivery[] {
-  const q = parse(ListPostsQuery, query);
-  const { status } = parse(StatusFilter, { status: q.status });
-  const rows = stmt(
-    ctx.db,
-    `SELECT * FROM deliveries
-     WHERE owner_id = @owner AND (@status IS NULL OR status = @status) AND (@platform IS NULL OR platform = @platform)
-     ORDER BY created_at DESC, seq DESC LIMIT @limit`,
-  ).all({
-    owner: ownerId,
-    status: status ?? null,
-    platform: q.platform ?? null,
-    limit: q.limit ?? LIMITS.pageSizeDefault.posts,
-  }) as DeliveryRow[];
-  const parts = partsOf(
-    ctx,
-    rows.map((r) => r.post_id),
-  );
-  return rows.flatMap((r) => {
-    const post = parts.get(r.post_id);
-    return post ? [deliveryJson(r, post)] : [];
-  });
-}
-
 // ---- update ----
 
 const invalidUpdate = (message: string): SandboxError =>
@@ -540,7 +484,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
   }
 
   const db = ctx.db;
-  db.transaction(() => {
+  transact(db, () => {
     const set = (d: DeliveryRow, status: Delivery['status'], scheduledAt: string | null) =>
       stmt(
         db,
@@ -587,7 +531,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
         });
       }
     }
-  })();
+  });
   const response = postResponse(ctx, ownerId, postId);
   return { post_id: postId, post: response.post, social_posts: response.social_posts };
 }
@@ -612,11 +556,11 @@ export function deletePost(ctx: SandboxContext, ownerId: string, id: string): vo
     );
   }
   const db = ctx.db;
-  db.transaction(() => {
+  transact(db, () => {
     for (const d of targets) stmt(db, 'DELETE FROM deliveries WHERE id = ?').run(d.id);
     const left = (
       stmt(db, 'SELECT COUNT(*) AS n FROM deliveries WHERE post_id = ?').get(postId) as { n: number }
     ).n;
     if (left === 0) stmt(db, 'DELETE FROM posts WHERE id = ?').run(postId);
-  })();
+  });
 }
