@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
 import {
   BulkCreateRequest,
   BulkInspectQuery,
   BulkUpdate,
   BulkUpdateList,
   LIMITS,
-  type BulkItem,
   type BulkItemResult,
   type BulkResult,
   type BulkUpdateResponse,
@@ -15,6 +13,7 @@ import type { SandboxContext } from '../context';
 import { stmt, transact } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
+import { hashBulkItem } from './item-hash';
 import { accountsById, insertParsedPost, updatePost } from './service';
 
 interface ItemRow {
@@ -27,30 +26,13 @@ interface ItemRow {
   error: string | null;
 }
 
-/** A stable hash of an item (keys sorted), so a retry with the same content matches byte for byte. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonical(v)]),
-    );
-  }
-  return value;
-}
-const hashItem = (item: BulkItem): string =>
-  createHash('sha256')
-    .update(JSON.stringify(canonical(item)))
-    .digest('hex');
-
-const itemJson = (r: ItemRow): BulkItemResult => ({
+/** An item's result; `ids` when the caller holds them already (a new item), not only their stored text. */
+const itemJson = (r: ItemRow, ids?: string[]): BulkItemResult => ({
   item_key: r.item_key,
   index: r.idx,
   status: r.status,
   post_id: r.post_id,
-  social_post_ids: JSON.parse(r.social_post_ids) as string[],
+  social_post_ids: ids ?? (JSON.parse(r.social_post_ids) as string[]),
   error: r.error,
 });
 
@@ -79,8 +61,8 @@ export function bulkCreate(
   });
   const iso = ctx.clock.now().toISOString();
   const db = ctx.db;
-  return db.transaction(() => {
-    const hashes = req.items.map(hashItem);
+  return transact(db, () => {
+    const hashes = req.items.map(hashBulkItem);
     // One read of what the batch already holds (usually nothing), not one per item.
     const held = new Map(
       (
@@ -120,6 +102,7 @@ export function bulkCreate(
         return itemJson(prior);
       }
       let row: ItemRow;
+      let ids: string[] = [];
       try {
         const created = insertParsedPost(ctx, ownerId, item, {
           source: 'bulk',
@@ -127,13 +110,14 @@ export function bulkCreate(
           itemKey: item.item_key,
           accounts,
         });
+        ids = created.deliveryIds;
         row = {
           item_key: item.item_key,
           idx: nextIdx,
           request_hash: hashes[i]!,
           status: 'created',
           post_id: created.postId,
-          social_post_ids: JSON.stringify(created.deliveryIds),
+          social_post_ids: JSON.stringify(ids),
           error: null,
         };
       } catch (err) {
@@ -165,7 +149,7 @@ export function bulkCreate(
         row.error,
         iso,
       );
-      return itemJson(row);
+      return itemJson(row, ids);
     });
     const created = results.filter((r) => r.status === 'created').length;
     return {
@@ -179,7 +163,7 @@ export function bulkCreate(
       items: results,
       next: null,
     };
-  })();
+  });
 }
 
 /** `GET /api/cli/posts/bulk`: a page of the batch's item results in batch order. */
@@ -205,7 +189,7 @@ export function bulkInspect(ctx: SandboxContext, ownerId: string, query: unknown
     failed_count: counts.total - (counts.created ?? 0),
     offset,
     limit,
-    items: rows.map(itemJson),
+    items: rows.map((r) => itemJson(r)),
     next:
       nextOffset < counts.total
         ? `/api/cli/posts/bulk?batch_id=${q.batch_id}&offset=${nextOffset}&limit=${limit}`
