@@ -1,33 +1,24 @@
 import { hash } from 'node:crypto';
 
 /**
- * The JSON text of `value` with every object's keys sorted and undefined members left out: what
- * `JSON.stringify` makes of the value rebuilt with sorted keys, written in one pass instead of rebuilding
- * each object first (a bulk hashes 100 items per request).
+ * `value` rebuilt with every object's keys in sorted order and undefined members left out. Objects whose keys
+ * are in order already (most are) are not sorted again: a bulk hashes 100 items per request.
  */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) {
-      const v: unknown = value[i];
-      if (i > 0) out += ',';
-      // As JSON.stringify writes them in an array.
-      out += v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v);
-    }
-    return `${out}]`;
-  }
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    let out = '{';
-    for (const key of Object.keys(record).sort()) {
+    const keys = Object.keys(record);
+    let inOrder = true;
+    for (let i = 1; i < keys.length && inOrder; i++) inOrder = keys[i - 1]! < keys[i]!;
+    const out: Record<string, unknown> = {};
+    for (const key of inOrder ? keys : keys.sort()) {
       const v = record[key];
-      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      if (out.length > 1) out += ',';
-      out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
+      if (v !== undefined) out[key] = sortedKeys(v);
     }
-    return `${out}}`;
+    return out;
   }
-  return JSON.stringify(value) ?? 'null';
+  return value;
 }
 
 /**
@@ -35,4 +26,4 @@ function canonicalJson(value: unknown): string {
  * with each item (`bulk_items.request_hash`): the text hashed must never change, or a retry after an
  * upgrade would be refused as a different item.
  */
-export const hashBulkItem = (item: object): string => hash('sha256', canonicalJson(item), 'hex');
+export const hashBulkItem = (item: object): string => hash('sha256', JSON.stringify(sortedKeys(item)), 'hex');
