@@ -88,12 +88,9 @@ export function bulkCreate(
       req.batch_id,
       iso,
     );
-    let nextIdx = (
-      stmt(
-        db,
-        'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM bulk_items WHERE owner_id = ? AND batch_id = ?',
-      ).get(ownerId, req.batch_id) as { n: number }
-    ).n;
+    // `held` is every item of the batch: the next index follows theirs without another read.
+    let nextIdx = 0;
+    for (const r of held.values()) nextIdx = Math.max(nextIdx, r.idx + 1);
     let replayed = 0;
     const results = req.items.map((item, i): BulkItemResult => {
       const prior = existing[i];
