@@ -74,6 +74,36 @@ export function stmt(db: Database.Database, sql: string): Database.Statement {
   return s;
 }
 
+const insertSql = new Map<string, string>();
+
+/**
+ * Inserts `rows` (each one value per column, in `columns` order) with as few statements as possible: one per
+ * power of two in their count (200 rows: 128 + 64 + 8), so a handful of statements per table are ever
+ * prepared. Most of what one single-row INSERT costs besides SQLite's own work is the call into it: a bulk's
+ * 400 rows in a dozen statements instead of 400.
+ */
+export function insertRows(
+  db: Database.Database,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): void {
+  let at = 0;
+  while (at < rows.length) {
+    let n = 1;
+    while (n * 2 <= rows.length - at) n *= 2;
+    const key = `${table} ${columns.join(',')} ${n}`;
+    let sql = insertSql.get(key);
+    if (sql === undefined) {
+      const one = `(${columns.map(() => '?').join(', ')})`;
+      sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => one).join(', ')}`;
+      insertSql.set(key, sql);
+    }
+    stmt(db, sql).run(rows.slice(at, at + n).flat());
+    at += n;
+  }
+}
+
 /** Tables whose rows carry a `seq` from nextSeq(). */
 const SEQ_TABLES = ['accounts', 'posts', 'deliveries', 'articles', 'skills', 'skill_versions'] as const;
 const sequences = new WeakMap<Database.Database, { last: number }>();

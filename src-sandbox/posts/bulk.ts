@@ -10,11 +10,11 @@ import {
   type BulkUpdateResult,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { stmt, transact } from '../db';
+import { insertRows, stmt, transact } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
 import { hashBulkItem } from './item-hash';
-import { accountsById, insertParsedPost, updatePost } from './service';
+import { accountsById, insertParsedPost, updatePost, writePendingRows, type PendingRows } from './service';
 
 interface ItemRow {
   item_key: string;
@@ -25,6 +25,19 @@ interface ItemRow {
   social_post_ids: string;
   error: string | null;
 }
+
+const ITEM_COLUMNS = [
+  'owner_id',
+  'batch_id',
+  'item_key',
+  'idx',
+  'request_hash',
+  'status',
+  'post_id',
+  'social_post_ids',
+  'error',
+  'created_at',
+] as const;
 
 /** An item's result; `ids` when the caller holds them already (a new item), not only their stored text. */
 const itemJson = (r: ItemRow, ids?: string[]): BulkItemResult => ({
@@ -92,6 +105,9 @@ export function bulkCreate(
     let nextIdx = 0;
     for (const r of held.values()) nextIdx = Math.max(nextIdx, r.idx + 1);
     let replayed = 0;
+    // Every item is checked before anything is written, so the rows wait and go in together at the end.
+    const pending: PendingRows = { posts: [], deliveries: [] };
+    const itemRows: unknown[][] = [];
     const results = req.items.map((item, i): BulkItemResult => {
       const prior = existing[i];
       if (prior) {
@@ -106,6 +122,7 @@ export function bulkCreate(
           batchId: req.batch_id,
           itemKey: item.item_key,
           accounts,
+          pending,
         });
         ids = created.deliveryIds;
         row = {
@@ -130,11 +147,7 @@ export function bulkCreate(
         };
       }
       nextIdx += 1;
-      stmt(
-        db,
-        `INSERT INTO bulk_items (owner_id, batch_id, item_key, idx, request_hash, status, post_id, social_post_ids, error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+      itemRows.push([
         ownerId,
         req.batch_id,
         row.item_key,
@@ -145,9 +158,11 @@ export function bulkCreate(
         row.social_post_ids,
         row.error,
         iso,
-      );
+      ]);
       return itemJson(row, ids);
     });
+    writePendingRows(ctx, pending);
+    insertRows(db, 'bulk_items', ITEM_COLUMNS, itemRows);
     const created = results.filter((r) => r.status === 'created').length;
     return {
       batch_id: req.batch_id,

@@ -11,7 +11,7 @@ import {
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { nextSeq, stmt, transact } from '../db';
+import { insertRows, nextSeq, stmt, transact } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
@@ -142,6 +142,59 @@ export interface CreateOptions {
   published?: readonly PublishedElsewhere[];
   /** The owner's accounts, read once by a caller creating many posts. */
   accounts?: ReadonlyMap<string, AccountRow>;
+  /**
+   * Rows to write later, all at once (writePendingRows), for a caller that writes many posts in one
+   * transaction and reads none of them back meanwhile. Not for a post published now: its deliveries are
+   * attempted, and so updated, as soon as they are written.
+   */
+  pending?: PendingRows;
+}
+
+/** Posts and deliveries checked and numbered, waiting to be written in one statement per table and size. */
+export interface PendingRows {
+  readonly posts: unknown[][];
+  readonly deliveries: unknown[][];
+}
+
+const POST_COLUMNS = [
+  'id',
+  'owner_id',
+  'caption',
+  'title',
+  'media',
+  'source',
+  'batch_id',
+  'item_key',
+  'run_id',
+  'created_at',
+  'updated_at',
+  'seq',
+] as const;
+const DELIVERY_COLUMNS = [
+  'id',
+  'post_id',
+  'owner_id',
+  'social_account_id',
+  'platform',
+  'settings',
+  'caption',
+  'status',
+  'scheduled_at',
+  'next_attempt_at',
+  'attempts',
+  'published_at',
+  'external_url',
+  'direct_upload_id',
+  'created_at',
+  'updated_at',
+  'seq',
+] as const;
+
+export function writePendingRows(ctx: SandboxContext, pending: PendingRows): void {
+  insertRows(ctx.db, 'posts', POST_COLUMNS, pending.posts);
+  insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, pending.deliveries);
+  pending.posts.length = 0;
+  pending.deliveries.length = 0;
 }
 
 /** A target a run published through a direct upload, before the post existed. */
@@ -246,6 +299,7 @@ export function insertParsedPost(
   // Publish-now deliveries are inserted as scheduled-for-now, then attempted inline below.
   const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
   const publishNow = input.action !== 'draft' && scheduledAt === null;
+  if (publishNow && opts.pending) throw new Error('a post published now cannot wait to be written');
   const post: PostRow = {
     id: ctx.uuid(),
     owner_id: ownerId,
@@ -262,11 +316,7 @@ export function insertParsedPost(
   const deliveries: DeliveryRow[] = [];
   const db = ctx.db;
   const write = (): void => {
-    stmt(
-      db,
-      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    const values = [
       post.id,
       post.owner_id,
       post.caption,
@@ -279,9 +329,11 @@ export function insertParsedPost(
       post.created_at,
       post.updated_at,
       nextSeq(db),
-    );
+    ];
+    if (opts.pending) opts.pending.posts.push(values);
+    else insertRows(db, 'posts', POST_COLUMNS, [values]);
     for (const target of input.targets) {
-      const row = insertDelivery(ctx, {
+      const row = insertDelivery(ctx, opts.pending, {
         id: ctx.uuid(),
         postId: post.id,
         ownerId,
@@ -297,7 +349,7 @@ export function insertParsedPost(
     }
     for (const p of opts.published ?? []) {
       deliveries.push(
-        insertDelivery(ctx, {
+        insertDelivery(ctx, opts.pending, {
           id: ctx.uuid(),
           postId: post.id,
           ownerId,
@@ -329,6 +381,7 @@ export function insertParsedPost(
 
 function insertDelivery(
   ctx: SandboxContext,
+  pending: PendingRows | undefined,
   d: {
     id: string;
     postId: string;
@@ -362,12 +415,7 @@ function insertDelivery(
     created_at: d.iso,
     updated_at: d.iso,
   };
-  stmt(
-    ctx.db,
-    `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
-       scheduled_at, next_attempt_at, attempts, published_at, external_url, direct_upload_id, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+  const values = [
     row.id,
     row.post_id,
     row.owner_id,
@@ -385,7 +433,9 @@ function insertDelivery(
     row.created_at,
     row.updated_at,
     nextSeq(ctx.db),
-  );
+  ];
+  if (pending) pending.deliveries.push(values);
+  else insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, [values]);
   return row;
 }
 
@@ -518,7 +568,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
       const status = model?.status ?? 'draft';
       const caption = u.caption ?? model?.caption ?? getPostRow(ctx, ownerId, postId)!.caption;
       for (const target of u.add_targets) {
-        insertDelivery(ctx, {
+        insertDelivery(ctx, undefined, {
           id: ctx.uuid(),
           postId,
           ownerId,
