@@ -107,7 +107,7 @@ export function bulkCreate(
     let replayed = 0;
     // Every item is checked before anything is written, so the rows wait and go in together at the end.
     const pending: PendingRows = { posts: [], deliveries: [] };
-    const itemRows: unknown[][] = [];
+    const itemRows: unknown[] = [];
     const results = req.items.map((item, i): BulkItemResult => {
       const prior = existing[i];
       if (prior) {
@@ -147,7 +147,7 @@ export function bulkCreate(
         };
       }
       nextIdx += 1;
-      itemRows.push([
+      itemRows.push(
         ownerId,
         req.batch_id,
         row.item_key,
@@ -158,7 +158,7 @@ export function bulkCreate(
         row.social_post_ids,
         row.error,
         iso,
-      ]);
+      );
       return itemJson(row, ids);
     });
     writePendingRows(ctx, pending);

@@ -150,10 +150,13 @@ export interface CreateOptions {
   pending?: PendingRows;
 }
 
-/** Posts and deliveries checked and numbered, waiting to be written in one statement per table and size. */
+/**
+ * Posts and deliveries checked and numbered, waiting to be written in one statement per table and size:
+ * their values, row after row (insertRows).
+ */
 export interface PendingRows {
-  readonly posts: unknown[][];
-  readonly deliveries: unknown[][];
+  readonly posts: unknown[];
+  readonly deliveries: unknown[];
 }
 
 const POST_COLUMNS = [
@@ -330,8 +333,8 @@ export function insertParsedPost(
       post.updated_at,
       nextSeq(db),
     ];
-    if (opts.pending) opts.pending.posts.push(values);
-    else insertRows(db, 'posts', POST_COLUMNS, [values]);
+    if (opts.pending) opts.pending.posts.push(...values);
+    else insertRows(db, 'posts', POST_COLUMNS, values);
     for (const target of input.targets) {
       const row = insertDelivery(ctx, opts.pending, {
         id: ctx.uuid(),
@@ -434,8 +437,8 @@ function insertDelivery(
     row.updated_at,
     nextSeq(ctx.db),
   ];
-  if (pending) pending.deliveries.push(values);
-  else insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, [values]);
+  if (pending) pending.deliveries.push(...values);
+  else insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, values);
   return row;
 }
 
