@@ -15,6 +15,7 @@ import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
+import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
@@ -115,6 +116,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
   const routes = createRouteInbox(events);
+  const queue = createQueuePort({
+    store: o.store,
+    feed,
+    client: current,
+    scope: () => scopeOf(current()),
+    posts,
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -129,12 +137,20 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          queue: () => queue,
         }),
       executor: o.executor,
       posts,
       updates: o.updates,
       deliveries,
       index: feed,
+      queue: createQueuePort({
+        store: o.store,
+        feed,
+        client: current,
+        scope: () => scopeOf(current()),
+        posts,
+      }),
     },
     {
       host: o.host,

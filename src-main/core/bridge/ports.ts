@@ -17,6 +17,7 @@ import type {
 } from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+import type { QueueService } from '../queue/queue-service';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -113,7 +114,8 @@ export type BulkPlanSource =
   | { readonly file: string; readonly name: string; readonly localMedia: boolean };
 
 export interface BulkPort {
-  plan(source: BulkPlanSource): Promise<BulkPlan>;
+  /** `queue`: rows fill the posting queue's next free slots instead of reading a time. */
+  plan(source: BulkPlanSource, opts?: { readonly queue?: boolean | undefined }): Promise<BulkPlan>;
   submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
   history(): Promise<readonly BatchSummary[]>;
   resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
@@ -155,4 +157,6 @@ export interface BridgeCore {
   readonly deliveries?: DeliveryWatchPort | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
+  /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */
+  readonly queue?: QueueService | undefined;
 }
