@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
-import { stmt } from './db';
+import { keptReads, stmt } from './db';
 import { SandboxError } from './errors';
 
 export interface ApiKeyOwner {
@@ -30,45 +30,20 @@ interface KeyRow {
   revoked: number;
 }
 
-const KEYS_KEPT = 1000;
-const keptKeys = new WeakMap<SandboxContext['db'], Map<string, KeyRow | null>>();
-
 /**
- * The store's keys as looked up so far, by hash. Every request reads its key, and keys change only when a
- * fixture is loaded: a temporary trigger (this connection's own, never stored in the file) empties the
- * map on any write to `api_keys`, whichever code makes it, so a reset or a revocation counts at once.
+ * Looks an API key up; null when it is unknown. Does not check expiry or revocation. Every request reads its
+ * key and keys change only when a fixture is loaded, so what was read is kept by hash (keptReads: emptied
+ * on any write to `api_keys`); unknown keys too, for a client retrying a wrong one.
  */
-function keysOf(ctx: SandboxContext): Map<string, KeyRow | null> {
-  let kept = keptKeys.get(ctx.db);
-  if (!kept) {
-    const map = new Map<string, KeyRow | null>();
-    ctx.db.function('sandbox_keys_changed', { deterministic: false }, () => {
-      map.clear();
-      return null;
-    });
-    const changed = 'BEGIN SELECT sandbox_keys_changed(); END';
-    ctx.db.exec(`
-      CREATE TEMP TRIGGER IF NOT EXISTS keys_insert AFTER INSERT ON main.api_keys ${changed};
-      CREATE TEMP TRIGGER IF NOT EXISTS keys_update AFTER UPDATE ON main.api_keys ${changed};
-      CREATE TEMP TRIGGER IF NOT EXISTS keys_delete AFTER DELETE ON main.api_keys ${changed};`);
-    keptKeys.set(ctx.db, map);
-    kept = map;
-  }
-  return kept;
-}
-
-/** Looks an API key up; null when it is unknown. Does not check expiry or revocation. */
 function findKey(ctx: SandboxContext, token: string): KeyRow | null {
   const hash = hashApiKey(token);
-  const kept = keysOf(ctx);
+  const kept = keptReads<KeyRow | null>(ctx.db, 'api_keys');
   const known = kept.get(hash);
   if (known !== undefined) return known;
   const row =
     (stmt(ctx.db, 'SELECT id, owner_id, scopes, expires_at, revoked FROM api_keys WHERE key_hash = ?').get(
       hash,
     ) as KeyRow | undefined) ?? null;
-  // Unknown keys are kept too (a client retrying a wrong key); bounded, as anyone may send any number.
-  if (kept.size >= KEYS_KEPT) kept.clear();
   kept.set(hash, row);
   return row;
 }

@@ -57,6 +57,41 @@ export function transact<T>(db: Database.Database, fn: () => T): T {
   return run(fn) as T;
 }
 
+const keptByTable = new WeakMap<Database.Database, Map<string, Map<string, unknown>>>();
+const KEPT_READS = 1000;
+
+/**
+ * What was read from `table`, kept for the next request that reads the same: for tables written only when a
+ * fixture is loaded (keys, accounts) but read by nearly every request. A temporary trigger (this
+ * connection's own, never stored in the file) empties the map on any write to the table, whichever code
+ * makes it, so what is kept is never older than the store. Bounded: it is emptied when full.
+ */
+export function keptReads<V>(db: Database.Database, table: string): Map<string, V> {
+  let byTable = keptByTable.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    keptByTable.set(db, byTable);
+  }
+  let kept = byTable.get(table);
+  if (!kept) {
+    const map = new Map<string, unknown>();
+    const fn = `sandbox_${table}_written`;
+    db.function(fn, { deterministic: false }, () => {
+      map.clear();
+      return null;
+    });
+    const body = `ON main.${table} BEGIN SELECT ${fn}(); END`;
+    db.exec(`
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_insert AFTER INSERT ${body};
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_update AFTER UPDATE ${body};
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_delete AFTER DELETE ${body};`);
+    byTable.set(table, map);
+    kept = map;
+  }
+  if (kept.size >= KEPT_READS) kept.clear();
+  return kept as Map<string, V>;
+}
+
 const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** A prepared statement, prepared once per database. */

@@ -11,7 +11,7 @@ import {
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { insertRows, nextSeq, stmt, transact } from '../db';
+import { insertRows, keptReads, nextSeq, stmt, transact } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
@@ -42,11 +42,21 @@ export function accountsById(ctx: SandboxContext, ownerId: string): ReadonlyMap<
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The owner's account, or null: a foreign id is indistinguishable from a missing one. */
+/**
+ * The owner's account, or null: a foreign id is indistinguishable from a missing one. Kept once read
+ * (keptReads: accounts change only when a fixture is loaded, and any write there empties what is kept).
+ */
 export function getAccount(ctx: SandboxContext, ownerId: string, accountId: string): AccountRow | null {
-  const row = stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
-    AccountRow | undefined;
-  return row ?? null;
+  const kept = keptReads<AccountRow | null>(ctx.db, 'accounts');
+  // The owner's length first: no owner id and account id run together into another pair's key.
+  const key = `${ownerId.length}:${ownerId}${accountId}`;
+  const known = kept.get(key);
+  if (known !== undefined) return known;
+  const row =
+    (stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
+      AccountRow | undefined) ?? null;
+  kept.set(key, row);
+  return row;
 }
 
 // ---- shared checks ----
