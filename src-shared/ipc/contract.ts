@@ -6,6 +6,7 @@ import { accounts } from './accounts';
 import { posts } from './posts';
 import { calendar } from './calendar';
 import { media } from './media';
+import { compose } from './compose';
 import { files } from './files';
 import { bulk } from './bulk';
 import { articles } from './articles';
@@ -17,6 +18,7 @@ import { executor } from './executor';
 import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
+import { commandLine } from './command-line';
 import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
@@ -27,6 +29,7 @@ export const CONTRACT = {
   posts,
   calendar,
   media,
+  compose,
   files,
   bulk,
   articles,
@@ -38,6 +41,7 @@ export const CONTRACT = {
   settings,
   secrets,
   updates,
+  commandLine,
   queue,
 } as const;
 

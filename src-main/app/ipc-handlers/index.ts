@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { CommandLinePort } from '../../core/bridge/command-line';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shell } from 'electron';
@@ -42,6 +43,8 @@ export interface DesktopBridgeOptions {
   readonly confirm?: ConfirmPort;
   /** The native open dialog behind `files:pick` (`dialogPicker`). */
   readonly picker?: FilePicker;
+  /** The `postdesk` launcher Settings installs (`commandLine:*`). */
+  readonly commandLine?: CommandLinePort;
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
   readonly log?: Logger;
@@ -111,6 +114,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     updates: o.updates,
     confirm: o.confirm,
     picker: o.picker,
+    commandLine: o.commandLine,
     log,
     ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });

@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
 import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
 import { createBridgeEvents, type BridgeEvents } from './events';
+import type { CommandLinePort } from './command-line';
 import { createBridgeHandlers, type Handlers } from './handlers';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import type { ApiClient } from '../api/client';
@@ -18,6 +19,7 @@ import { createPostOutboxPort } from './post-outbox';
 import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { createComposeHandlers } from './compose-port';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -47,6 +49,8 @@ export interface AssembleOptions {
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog behind `files:pick` (the desktop app). */
   readonly picker?: FilePicker | undefined;
+  /** The desktop app's `postdesk` launcher; absent on `postdesk web`. */
+  readonly commandLine?: CommandLinePort | undefined;
   /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
   readonly log?: Logger;
   /**
@@ -160,9 +164,16 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      compose: createComposeHandlers({
+        store: o.store,
+        media,
+        scope: () => current() && scopeOf(current()),
+        mediaScope: () => current()?.baseUrl ?? null,
+      }),
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
+      ...(o.commandLine ? { commandLine: o.commandLine } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
     },
   );

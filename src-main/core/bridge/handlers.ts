@@ -28,6 +28,8 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { composeUnavailable } from './compose-port';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
@@ -60,6 +62,10 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** Drafts and the media library (`compose-port.ts`); absent: `unavailable`. */
+  readonly compose?: Handlers['compose'];
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -238,6 +244,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
     },
+    compose: deps.compose ?? composeUnavailable(),
     files: {
       pick: async (input) => {
         const chosen = await need(deps.picker, 'Choosing files in a dialog').pick(input);
@@ -430,6 +437,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {
