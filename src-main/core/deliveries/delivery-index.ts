@@ -32,6 +32,11 @@ export interface DeliveryIndex {
   /** Applies what one answer of the service taught; returns how many rows changed. */
   learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
   queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
+  /**
+   * A page of deliveries kept together by post: posts newest first (by their earliest delivery), each post's
+   * deliveries side by side, so an export can write one post at a time. `order` is ignored.
+   */
+  queryByPost(q: Readonly<DeliveryQuery>): readonly Delivery[];
   get(scope: string, id: string): Delivery | null;
   count(scope: string): number;
 }
@@ -195,7 +200,11 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return s;
   };
 
-  function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
+  function filterOf(q: Readonly<DeliveryQuery>): {
+    filter: string;
+    params: Record<string, unknown>;
+    ranged: boolean;
+  } {
     const where = ['scope = @scope'];
     const params: Record<string, unknown> = { scope: q.scope };
     const statuses = q.status === undefined ? [] : typeof q.status === 'string' ? [q.status] : [...q.status];
@@ -224,25 +233,45 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       where.push('when_ms < @to');
       params.to = ms(q.to) ?? 0;
     }
+    return { filter: where.join(' AND '), params, ranged };
+  }
+
+  const pageParams = (q: Readonly<DeliveryQuery>, params: Record<string, unknown>) => {
+    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
+    params.offset = Math.max(0, q.offset ?? 0);
+    return params;
+  };
+
+  function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
+    const { filter, params, ranged } = filterOf(q);
     const order =
       (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
         ? 'when_ms ASC, seq ASC'
         : 'created_ms DESC, seq DESC';
-    const filter = where.join(' AND ');
     const total = (
       prepared(`SELECT COUNT(*) AS n FROM deliveries WHERE ${filter}`).get(params) as { n: number }
     ).n;
-    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
-    params.offset = Math.max(0, q.offset ?? 0);
     const rows = prepared(
       `SELECT raw FROM deliveries WHERE ${filter} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    ).all(params) as Row[];
+    ).all(pageParams(q, params)) as Row[];
     return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
+  }
+
+  function queryByPost(q: Readonly<DeliveryQuery>): readonly Delivery[] {
+    const { filter, params } = filterOf(q);
+    const rows = prepared(
+      `SELECT raw FROM (
+         SELECT raw, post_id, seq, MIN(created_ms) OVER (PARTITION BY post_id) AS post_ms
+         FROM deliveries WHERE ${filter})
+       ORDER BY post_ms DESC, post_id, seq LIMIT @limit OFFSET @offset`,
+    ).all(pageParams(q, params)) as Row[];
+    return rows.map((r) => JSON.parse(r.raw) as Delivery);
   }
 
   return {
     learn,
     queryDeliveries,
+    queryByPost,
     get(scope, id) {
       const r = getOne.get(scope, id);
       return r ? (JSON.parse(r.raw) as Delivery) : null;
