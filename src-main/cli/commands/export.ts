@@ -10,7 +10,7 @@ import { toRunRecord } from '../../core/bridge/executor-port';
 import { Journal, RUN_PHASES, type RunPhase } from '../../core/executor/journal';
 import { ANALYTICS_EXPORT_COLUMNS, analyticsRecords } from '../../core/export/analytics-records';
 import { writeExportFile } from '../../core/export/export-file';
-import { indexPages, localZone } from '../../core/export/export-sources';
+import { indexPosts, localZone } from '../../core/export/export-sources';
 import { POST_EXPORT_COLUMNS, postRecords } from '../../core/export/post-records';
 import { RUN_EXPORT_COLUMNS, runRecord } from '../../core/export/run-records';
 import {
@@ -102,7 +102,7 @@ export function registerExportCommand(program: Command, deps: CliDeps): void {
       const core = await deps.core(cmd);
       const known = await knownPosts(core, deps.log);
       if (known.stale) deps.output(cmd).note(`could not reach the service; exporting the posts seen before`);
-      const pages = indexPages(known.index, {
+      const pages = indexPosts(known.index, {
         scope: known.scope,
         status: opts.status,
         platform: opts.platform,

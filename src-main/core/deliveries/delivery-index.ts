@@ -33,10 +33,12 @@ export interface DeliveryIndex {
   learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
   queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
   /**
-   * A page of deliveries kept together by post: posts newest first (by their earliest delivery), each post's
-   * deliveries side by side, so an export can write one post at a time. `order` is ignored.
+   * The posts with a delivery that matches (offset, limit and order aside), newest first by their earliest
+   * delivery: ids only, read from the indexes, so an export can walk thousands of posts without holding them.
    */
-  queryByPost(q: Readonly<DeliveryQuery>): readonly Delivery[];
+  postIdsOf(q: Readonly<DeliveryQuery>): readonly string[];
+  /** The matching deliveries of these posts (at most 1,000 ids), grouped by post in the order given. */
+  deliveriesOfPosts(q: Readonly<DeliveryQuery>, postIds: readonly string[]): readonly (readonly Delivery[])[];
   get(scope: string, id: string): Delivery | null;
   count(scope: string): number;
 }
@@ -257,21 +259,42 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
   }
 
-  function queryByPost(q: Readonly<DeliveryQuery>): readonly Delivery[] {
+  function postIdsOf(q: Readonly<DeliveryQuery>): readonly string[] {
     const { filter, params } = filterOf(q);
     const rows = prepared(
-      `SELECT raw FROM (
-         SELECT raw, post_id, seq, MIN(created_ms) OVER (PARTITION BY post_id) AS post_ms
-         FROM deliveries WHERE ${filter})
-       ORDER BY post_ms DESC, post_id, seq LIMIT @limit OFFSET @offset`,
-    ).all(pageParams(q, params)) as Row[];
-    return rows.map((r) => JSON.parse(r.raw) as Delivery);
+      `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY MIN(created_ms) DESC, post_id`,
+    )
+      .raw()
+      .all(params) as [string][];
+    return rows.map((r) => r[0]);
+  }
+
+  function deliveriesOfPosts(
+    q: Readonly<DeliveryQuery>,
+    postIds: readonly string[],
+  ): readonly (readonly Delivery[])[] {
+    if (postIds.length > 1000) throw new RangeError('at most 1,000 posts at once');
+    const { filter, params } = filterOf({ ...q, postId: undefined });
+    params.post_ids = JSON.stringify(postIds);
+    // The ids drive the join (CROSS JOIN keeps that order), so each post is one look-up in deliveries_post rather
+    // than a scan of the whole scope per page.
+    const rows = prepared(
+      `SELECT d.raw AS raw FROM json_each(@post_ids) AS j CROSS JOIN deliveries AS d INDEXED BY deliveries_post
+       ON d.scope = @scope AND d.post_id = j.value WHERE ${filter} ORDER BY d.seq`,
+    ).all(params) as Row[];
+    const byPost = new Map<string, Delivery[]>(postIds.map((id) => [id, []]));
+    for (const r of rows) {
+      const d = JSON.parse(r.raw) as Delivery;
+      byPost.get(d.post_id)?.push(d);
+    }
+    return [...byPost.values()].filter((ds) => ds.length > 0);
   }
 
   return {
     learn,
     queryDeliveries,
-    queryByPost,
+    postIdsOf,
+    deliveriesOfPosts,
     get(scope, id) {
       const r = getOne.get(scope, id);
       return r ? (JSON.parse(r.raw) as Delivery) : null;

@@ -117,34 +117,15 @@ export function postRecord(
   };
 }
 
-/** Where a posts export reads: pages of deliveries kept together by post (the local index's `queryByPost`). */
-export type DeliveryPages = (
-  offset: number,
-  limit: number,
-) => readonly Delivery[] | Promise<readonly Delivery[]>;
+/** Where a posts export reads: each post's deliveries, one post at a time (`indexPosts`). */
+export type PostSource = () => AsyncIterable<readonly Delivery[]>;
 
-/**
- * Posts one at a time from pages of deliveries: only one page and one post are held at once. The page size
- * keeps each read short, so the store stays free for the app between pages.
- */
+/** One record per post, made as the source yields it. */
 export async function* postRecords(
-  pages: DeliveryPages,
-  o: { readonly zone: string; readonly format: ExportFormat; readonly pageSize?: number },
+  source: PostSource,
+  o: { readonly zone: string; readonly format: ExportFormat },
 ): AsyncGenerator<ExportRecord> {
-  const size = o.pageSize ?? 1000;
-  let offset = 0;
-  let current: Delivery[] = [];
-  for (;;) {
-    const page = await pages(offset, size);
-    for (const d of page) {
-      if (current.length > 0 && current[0]?.post_id !== d.post_id) {
-        yield postRecord(current, o.zone, o.format);
-        current = [];
-      }
-      current.push(d);
-    }
-    if (page.length < size) break;
-    offset += page.length;
+  for await (const deliveries of source()) {
+    if (deliveries.length > 0) yield postRecord(deliveries, o.zone, o.format);
   }
-  if (current.length > 0) yield postRecord(current, o.zone, o.format);
 }
