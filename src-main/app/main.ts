@@ -37,7 +37,7 @@ import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-
 import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
-import { dialogConfirm, dialogPicker } from './dialogs';
+import { dialogConfirm, dialogPicker, dialogSaver } from './dialogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
@@ -187,6 +187,7 @@ async function main(): Promise<void> {
         // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
         confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
         picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
+        saver: dialogSaver(dialog, () => shellRef?.windows.current() ?? null),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,

@@ -17,6 +17,7 @@ import { executor } from './executor';
 import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
+import { exportChannels } from './exports';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -37,6 +38,7 @@ export const CONTRACT = {
   settings,
   secrets,
   updates,
+  exports: exportChannels,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -21,4 +21,5 @@ export * from '../settings';
 export * from './settings';
 export * from './secrets';
 export * from './updates';
+export * from './exports';
 export * from './ws-protocol';

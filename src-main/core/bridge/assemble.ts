@@ -20,6 +20,9 @@ import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
+import { createExportPort, type FileSaver } from './export-port';
+import type { DownloadShelf } from './downloads';
+import { indexLookup } from '../bulk/reimport';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -46,6 +49,10 @@ export interface AssembleOptions {
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog behind `files:pick` (the desktop app). */
   readonly picker?: FilePicker | undefined;
+  /** Main's own save dialog behind `exports:run` (the desktop app). */
+  readonly saver?: FileSaver | undefined;
+  /** Without a save dialog (`postdesk web`): exports become one-time browser downloads. */
+  readonly downloads?: DownloadShelf | undefined;
   /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
   readonly log?: Logger;
   /**
@@ -129,12 +136,27 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          posts: {
+            refresh: () => feed.refresh({ force: true }),
+            lookup: () => indexLookup(feed.index, scopeOf(current())),
+          },
         }),
       executor: o.executor,
       posts,
       updates: o.updates,
       deliveries,
       index: feed,
+      exports: createExportPort({
+        index: feed.index,
+        scope: () => scopeOf(current()),
+        refresh: () => feed.refresh({ force: true }),
+        api: () => o.session.connection.api(),
+        executor: o.executor,
+        saver: o.saver,
+        downloads: o.downloads,
+        progress: (p) => events.emit('exports:didProgress', p),
+        log,
+      }),
     },
     {
       host: o.host,

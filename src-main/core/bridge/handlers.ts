@@ -429,6 +429,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -17,6 +17,7 @@ import type {
 } from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+import type { ExportPort } from './export-port';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -155,4 +156,6 @@ export interface BridgeCore {
   readonly deliveries?: DeliveryWatchPort | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
+  /** `exports:run`; absent: `unavailable`. */
+  readonly exports?: ExportPort | undefined;
 }

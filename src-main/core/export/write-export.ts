@@ -2,9 +2,9 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { escapeFormula } from '../bulk/formula-cells';
+import type { ExportFormat } from '../../../src-shared/ipc/exports';
 
-export const EXPORT_FORMATS = ['csv', 'json'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/ipc/exports';
 
 /** One exported record: a CSV row (flat values) or a JSON object (which may nest). */
 export type ExportRecord = Readonly<Record<string, unknown>>;

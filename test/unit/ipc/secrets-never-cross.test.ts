@@ -91,6 +91,7 @@ const SAMPLES: Samples = {
   'automations:remove': { id: '00000000-0000-4000-8000-000000000000' },
   'runs:list': {},
   'runs:get': { id: 'no-such-run' },
+  'exports:run': { what: { kind: 'posts' }, format: 'json', export_id: 'secrets-export' },
   'updates:state': undefined,
   'updates:check': undefined,
   'updates:restartNow': undefined,

@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_ROWS, usePostsStore } from '../../stores/use-posts-store';
 import { PostDialog } from './PostDialog';
+import { ExportButton } from '../export/ExportButton';
 import './posts.css';
 
 const STATUSES: readonly { value: DeliveryStatus | 'all'; label: string }[] = [
@@ -108,6 +109,7 @@ export function PostsScreen() {
           </button>
         }
       />
+      <ExportButton kind="posts" />
       <div className="toolbar">
         <SelectFilter
           id="posts-status"
