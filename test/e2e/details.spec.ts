@@ -3,23 +3,10 @@ import type { Account } from '../../src-shared/api/accounts';
 import type { CreatePostResponse } from '../../src-shared/api/posts';
 import { expect, test } from './support/fixtures';
 import { dayAfter } from './support/dates';
-import { dropFiles, goTo, screenshot } from './support/page';
+import { SCREENS, dropFiles, goTo, screenshot } from './support/page';
 import { sandboxApi, type WebHost } from './support/web-host';
 
 /** Issue 17, items 9 to 15: layout and details, each checked where a person would see it. */
-
-const SCREENS = [
-  'Compose',
-  'Posts',
-  'Calendar',
-  'Bulk',
-  'Articles',
-  'Analytics',
-  'Accounts',
-  'Automations',
-  'Skills',
-  'Settings',
-] as const;
 
 interface Box {
   getBoundingClientRect(): { left: number; right: number; top: number; bottom: number; width: number };
