@@ -109,7 +109,11 @@ export type BulkProgress = z.infer<typeof BulkProgress>;
 
 export const bulk = {
   /** Parse, validate and dry-run: nothing is sent. Only valid rows are submitted later. */
-  plan: invoke(z.object({ source: BulkSource }), BulkPlan),
+  plan: invoke(
+    // `queue`: each row goes to its targets' next free queue slots; its time, zone and action are not read.
+    z.object({ source: BulkSource, queue: z.boolean().optional() }),
+    BulkPlan,
+  ),
   submit: invoke(z.object({ plan_id: LocalId }), BulkSubmission),
   history: invoke(NoInput, z.object({ batches: z.array(BatchSummary) })),
   /** Per-item results of one batch, as the service reports them. */

@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
 import { exportChannels } from './exports';
+import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -39,6 +40,7 @@ export const CONTRACT = {
   secrets,
   updates,
   exports: exportChannels,
+  queue,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -20,6 +20,7 @@ import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { exitCodeForUpload, outcomeJson, recordScope, toolsFrom, uploadBars } from './upload';
+import { noQueueSlots, queueServiceFor } from './queue';
 
 function zoneOption(zone: string | undefined): string | undefined {
   if (zone !== undefined && !isTimeZone(zone)) {
@@ -293,6 +294,10 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .option('--skip-invalid', 'send the valid rows even if some rows are invalid')
     .option('--again', 'import a file that was imported before once more (new posts)')
     .option('--concurrency <n>', 'batches in flight at once', positiveInt('--concurrency', 8), 2)
+    .option(
+      '--queue',
+      "fill each target's next free queue slots instead of reading scheduled_at, timezone and action",
+    )
     .action(
       async (
         file: string,
@@ -302,6 +307,7 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
           skipInvalid?: boolean;
           again?: boolean;
           concurrency: number;
+          queue?: boolean;
         },
         cmd: Command,
       ) => {
@@ -309,7 +315,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
         const read = await readingFile(() => readRows(resolve(file)));
         // A file with post_id (an edited export) updates those posts: only what changed is sent.
         if (isReimport(read.rows)) return reimport(cmd, file, read.rows, opts);
-        const { out, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        const { out, core, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        const slots = opts.queue ? queueServiceFor(core) : null;
         let report: ImportReport;
         try {
           report = await readingFile(() =>
@@ -317,10 +324,12 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
               dryRun: opts.dryRun,
               again: opts.again,
               skipInvalid: opts.skipInvalid,
+              ...(slots ? { queue: (rows) => slots.plan(rows) } : {}),
             }),
           );
         } catch (err) {
           progress.stop();
+          noQueueSlots(err);
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
           out.result(snakeCaseKeys({ error: { kind: err.name, ...err.toJSON() } }), () =>

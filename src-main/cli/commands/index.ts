@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./posts')).registerPostsCommand,
   },
   {
+    name: 'queue',
+    summary: 'weekly posting slots per account; add posts to the next free slot',
+    load: async () => (await import('./queue')).registerQueueCommand,
+  },
+  {
     name: 'outbox',
     summary: 'posts written locally before sending',
     load: async () => (await import('./outbox')).registerOutboxCommand,

@@ -15,6 +15,7 @@ import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
+import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
@@ -122,6 +123,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
   const routes = createRouteInbox(events);
+  const queue = createQueuePort({
+    store: o.store,
+    feed,
+    client: current,
+    scope: () => scopeOf(current()),
+    posts,
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -140,6 +148,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
             refresh: () => feed.refresh({ force: true }),
             lookup: () => indexLookup(feed.index, scopeOf(current())),
           },
+          queue: () => queue,
         }),
       executor: o.executor,
       posts,
@@ -156,6 +165,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
         downloads: o.downloads,
         progress: (p) => events.emit('exports:didProgress', p),
         log,
+      }),
+      queue: createQueuePort({
+        store: o.store,
+        feed,
+        client: current,
+        scope: () => scopeOf(current()),
+        posts,
       }),
     },
     {

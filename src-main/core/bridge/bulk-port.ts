@@ -22,6 +22,9 @@ import type { Store } from '../store/store';
 import { BridgeFault, forPeople, notConnected } from './bridge-fault';
 import type { BulkPlanSource, BulkPort } from './ports';
 import type { Tools } from '../media/tools';
+import { withoutTimeColumns } from '../bulk/queue-rows';
+import { NoQueueError } from '../queue/place';
+import type { QueueService } from '../queue/queue-service';
 
 export interface BulkPortOptions {
   readonly store: Store;
@@ -38,7 +41,12 @@ export interface BulkPortOptions {
    * from the service, `lookup` reads one. Absent: such a file is refused.
    */
   readonly posts?: { refresh(): Promise<void>; lookup(): PostLookup } | undefined;
+  /** The posting queue, for imports that fill its slots instead of reading times. */
+  readonly queue?: (() => QueueService) | undefined;
 }
+
+const NO_SLOTS =
+  'Some accounts in this file have no queue slots yet. Set their posting times on the Queue screen first, or import without the queue.';
 
 const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -68,7 +76,12 @@ function bulkIssueForPeople(message: string): string {
 
 /** The core's bulk import (outbox-backed, idempotent batches) behind the bridge's plan → submit flow. */
 export function createBulkPort(o: BulkPortOptions): BulkPort {
-  const plans = new Map<string, { file: string; name: string | null; localMedia: boolean }>();
+  const plans = new Map<string, { file: string; name: string | null; localMedia: boolean; queue: boolean }>();
+  const queue = (): QueueService => {
+    const q = o.queue?.();
+    if (!q) throw new BridgeFault('unavailable', 'The posting queue is not available here.');
+    return q;
+  };
   /** Plans of files with post_id: the updates worked out against the posts, sent as they are. */
   const updatePlans = new Map<string, { updates: readonly PlannedUpdate[]; unchanged: number }>();
   let records: BulkStore | null = null;
@@ -234,7 +247,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
   }
 
   return {
-    async plan(source: BulkPlanSource) {
+    async plan(source: BulkPlanSource, opts: { readonly queue?: boolean | undefined } = {}) {
       const planId = randomUUID();
       let file: string;
       let name: string | null;
@@ -262,12 +275,27 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         throw new BridgeFault('invalid_input', 'The file could not be read.');
       }
       if (isReimport(read.rows)) return planUpdate(planId, name, read.rows);
-      const v = await validateRows(read.rows, {
+      const v = await validateRows(opts.queue ? withoutTimeColumns(read.rows) : read.rows, {
         baseDir: dirname(file),
         defaultTimezone: zone(),
         localMedia,
       });
       const valid = new Map(v.valid.map((r) => [r.row, r]));
+      // With the queue, each valid row is shown at the first slot it would take now (submitting reads them again).
+      const slotOf = new Map<number, string>();
+      const queueIssues: { field: string; message: string }[] = [];
+      if (opts.queue && v.valid.length > 0 && v.problems.every((p) => p.row !== null)) {
+        try {
+          const placed = await queue().plan(v.valid);
+          v.valid.forEach((r, i) => {
+            const first = placed[i]?.[0];
+            if (first) slotOf.set(r.row, first.at.toISOString());
+          });
+        } catch (e) {
+          if (!(e instanceof NoQueueError)) throw e;
+          queueIssues.push({ field: 'targets', message: NO_SLOTS });
+        }
+      }
       const rows: BulkRow[] = read.rows.map((raw) => {
         const ok = valid.get(raw.row);
         const issues = v.problems
@@ -280,21 +308,24 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
           ok: Boolean(ok) && issues.length === 0,
           issues,
           caption: ok?.caption ?? (typeof raw.fields.caption === 'string' ? raw.fields.caption : null),
-          action: ok?.action ?? null,
-          scheduled_at: ok?.scheduledAt ?? null,
+          action: ok ? (opts.queue ? 'schedule' : ok.action) : null,
+          scheduled_at: (ok && slotOf.get(ok.row)) ?? ok?.scheduledAt ?? null,
           target_count: ok?.targets.length ?? 0,
           media_count: ok?.media.length ?? 0,
         };
       });
-      const fileIssues = v.problems
-        .filter((p) => p.row === null)
-        .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) }));
+      const fileIssues = [
+        ...v.problems
+          .filter((p) => p.row === null)
+          .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) })),
+        ...queueIssues,
+      ];
       const validCount = fileIssues.length ? 0 : rows.filter((r) => r.ok).length;
       const batches = Array.from({ length: Math.ceil(validCount / LIMITS.bulkBatchSize) }, (_, index) => ({
         index,
         item_count: Math.min(LIMITS.bulkBatchSize, validCount - index * LIMITS.bulkBatchSize),
       }));
-      plans.set(planId, { file, name, localMedia });
+      plans.set(planId, { file, name, localMedia, queue: opts.queue === true });
       const plan: BulkPlan = {
         plan_id: planId,
         source_name: name,
@@ -311,10 +342,16 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       if (update) return submitUpdate(planId, update, onProgress);
       const plan = plans.get(planId);
       if (!plan) throw new BridgeFault('not_found', 'That plan is gone; drop the file again.');
-      const report = await bulkFor(planId, onProgress).importFile(plan.file, {
-        skipInvalid: true,
-        localMedia: plan.localMedia,
-      });
+      const report = await bulkFor(planId, onProgress)
+        .importFile(plan.file, {
+          skipInvalid: true,
+          localMedia: plan.localMedia,
+          ...(plan.queue ? { queue: (rows) => queue().plan(rows) } : {}),
+        })
+        .catch((e: unknown) => {
+          if (e instanceof NoQueueError) throw new BridgeFault('invalid_input', NO_SLOTS);
+          throw e;
+        });
       return submission(report);
     },
     async history() {

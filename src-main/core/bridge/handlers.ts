@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
   D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
@@ -339,15 +340,15 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       },
     },
     bulk: {
-      plan: async ({ source }) => {
+      plan: async ({ source, queue }) => {
         const bulk = need(core.bulk, 'Bulk import');
-        if (!('grant' in source)) return bulk.plan(source);
+        if (!('grant' in source)) return bulk.plan(source, { queue });
         const g = await deps.grants.use(source.grant);
         if (g.folder)
           throw new BridgeFault('invalid_input', `${g.name} is a folder: choose a CSV or JSON file.`);
         if (!isImportFileName(g.name)) throw new BridgeFault('invalid_input', notAnImportFile(g.name));
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
-        return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' });
+        return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' }, { queue });
       },
       submit: async ({ plan_id }) => {
         const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
@@ -430,6 +431,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
     exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
+    queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

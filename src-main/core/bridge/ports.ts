@@ -18,6 +18,7 @@ import type {
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
 import type { ExportPort } from './export-port';
+import type { QueueService } from '../queue/queue-service';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -114,7 +115,8 @@ export type BulkPlanSource =
   | { readonly file: string; readonly name: string; readonly localMedia: boolean };
 
 export interface BulkPort {
-  plan(source: BulkPlanSource): Promise<BulkPlan>;
+  /** `queue`: rows fill the posting queue's next free slots instead of reading a time. */
+  plan(source: BulkPlanSource, opts?: { readonly queue?: boolean | undefined }): Promise<BulkPlan>;
   submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
   history(): Promise<readonly BatchSummary[]>;
   resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
@@ -158,4 +160,6 @@ export interface BridgeCore {
   readonly index?: DeliveryIndexPort | undefined;
   /** `exports:run`; absent: `unavailable`. */
   readonly exports?: ExportPort | undefined;
+  /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */
+  readonly queue?: QueueService | undefined;
 }

@@ -45,7 +45,12 @@ export interface PostRow {
   readonly action: Action;
   /** UTC ISO instant. */
   readonly scheduledAt?: string | undefined;
+  /** The item key when it is not `row-N`: a queue import that split the row into one post per instant. */
+  readonly itemKey?: string | undefined;
 }
+
+/** The bulk item key of a row: `row-N`, or the key a split gave it. */
+export const itemKeyOf = (r: Pick<PostRow, 'row' | 'itemKey'>): string => r.itemKey ?? `row-${r.row}`;
 
 export interface Validation {
   readonly total: number;

@@ -5,6 +5,7 @@ import {
   IconBook,
   IconCalendar,
   IconChart,
+  IconClock,
   IconCompose,
   IconDoc,
   IconLayers,
@@ -43,6 +44,14 @@ export const ROUTES: readonly RouteDef[] = [
     key: 'p',
     icon: <IconList />,
     component: screen(() => import('../features/posts/PostsScreen'), 'PostsScreen'),
+  },
+  {
+    screen: 'queue',
+    label: 'Queue',
+    group: 'Publish',
+    key: 'q',
+    icon: <IconClock />,
+    component: screen(() => import('../features/queue/QueueScreen'), 'QueueScreen'),
   },
   {
     screen: 'calendar',

@@ -40,6 +40,7 @@ export async function openConnected(page: Page, url: string): Promise<void> {
 export const SCREENS = [
   'Compose',
   'Posts',
+  'Queue',
   'Calendar',
   'Bulk',
   'Articles',

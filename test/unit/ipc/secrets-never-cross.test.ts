@@ -105,6 +105,17 @@ const SAMPLES: Samples = {
   'secrets:set': (c) => ({ api_key: c.key }),
   'secrets:has': undefined,
   'secrets:clear': undefined,
+  'queue:schedules': undefined,
+  'queue:set': (c) => ({
+    account_id: c.accountId,
+    schedule: { timezone: 'Europe/Berlin', slots: [{ weekday: 1, time: '09:00' }] },
+  }),
+  'queue:upcoming': { count: 3 },
+  'queue:add': (c) => ({
+    caption: 'secrets scenario, queued',
+    targets: [{ social_account_id: c.accountId, platform: c.platform }],
+  }),
+  'queue:move': (c) => ({ post_id: c.postId, to: later(5) }),
 };
 
 /** Run last: they end the connection the others need. */

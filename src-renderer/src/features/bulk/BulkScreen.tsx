@@ -33,6 +33,8 @@ export function BulkScreen() {
       submit: st.submit,
       loadHistory: st.loadHistory,
       listen: st.listen,
+      queue: st.queue,
+      setQueue: st.setQueue,
     })),
   );
   const { loadHistory, listen } = s;
@@ -62,6 +64,13 @@ export function BulkScreen() {
         }
       />
 
+      {!plan ? (
+        <label className="checkbox">
+          <input type="checkbox" checked={s.queue} onChange={(e) => s.setQueue(e.target.checked)} />
+          Fill my queue: each row goes to its accounts' next free posting times (the file's times are not
+          read)
+        </label>
+      ) : null}
       {!plan ? (
         <CsvDrop
           loading={s.plan.loading}

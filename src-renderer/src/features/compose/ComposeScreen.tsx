@@ -22,6 +22,7 @@ import { CaptionEditor } from './CaptionEditor';
 import { MediaDropzone } from './MediaDropzone';
 import { MediaList } from './MediaList';
 import { TargetPicker } from './TargetPicker';
+import { AddToQueueButton } from '../queue/AddToQueueButton';
 import './compose.css';
 
 type When = 'now' | 'schedule' | 'draft';
@@ -238,6 +239,15 @@ export function ComposeScreen() {
               >
                 {submitting ? 'Sending…' : WHEN_OPTIONS.find((o) => o.value === when)?.label}
               </button>
+              <AddToQueueButton
+                request={{
+                  caption,
+                  targets,
+                  media: items.flatMap((i) => (i.uploaded ? [{ asset_id: i.uploaded.asset_id }] : [])),
+                }}
+                disabled={blockers.length > 0 || submitting}
+                onQueued={() => (setCaption(''), setSelected(new Set()), clearMedia())}
+              />
             </div>
           </section>
         </div>
