@@ -166,6 +166,16 @@ describe('re-importing an edited export', () => {
     expect(again).toMatchObject({ state: 'done', updated: 0, unchanged: 3 });
   });
 
+  it('reads a JSON export back the same way: unchanged, nothing sent', async () => {
+    const file = join(dataDir, 'posts.json');
+    expect((await cli('export', 'posts', '-o', file)).code).toBe(0);
+    const before = await everything();
+    const run = await cli('bulk', 'import', file, '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out)).toMatchObject({ state: 'done', updated: 0, unchanged: 3, problems: [] });
+    expect(await everything()).toEqual(before);
+  });
+
   it('refuses a row that would remove a target, or name a post nobody knows, and sends nothing', async () => {
     const file = join(dataDir, 'bad.csv');
     expect((await cli('export', 'posts', '-o', file)).code).toBe(0);
