@@ -130,3 +130,23 @@ test('Calendar, Analytics and Automations each export what they show', async ({ 
   expect(rows[0]).toContain('"run_id","automation_id","automation_name"');
   await screenshot(page, 'export-runs');
 });
+
+test('an export that fails says so under its control, in words for people', async ({ app: page, host }) => {
+  const faults = (settings: Record<string, unknown>) =>
+    sandboxApi(host, '/_sandbox/faults', { method: 'POST', body: JSON.stringify(settings) });
+  await goTo(page, 'Analytics');
+  await faults({ error_rate: 1, paths: ['/api/cli/analytics'] });
+  try {
+    await page.getByRole('button', { name: 'Export these figures as CSV' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'The export did not finish' });
+    await expect(alert).toBeVisible({ timeout: 30_000 });
+    await expect(alert).not.toContainText(/SANDBOX_FAULT|503|ECONN|\/api\//);
+    await screenshot(page, 'export-failed');
+  } finally {
+    await faults({});
+  }
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export these figures as CSV' }).click();
+  expect((await downloading).suggestedFilename()).toMatch(/^postdesk-analytics-.*\.csv$/);
+});
