@@ -66,7 +66,7 @@ async function emit(
   const out = deps.output(cmd);
   const format = formatOf(o);
   if (!o.output || o.output === '-') {
-    await writeExport(records(format), { format, columns, out: deps.io.stdout as never, end: false });
+    await writeExport(records(format), { format, columns, out: deps.io.stdout, end: false });
     return;
   }
   const file = resolve(o.output);

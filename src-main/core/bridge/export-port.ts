@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type {
   ExportFormat,
   ExportProgress,
@@ -134,7 +135,7 @@ export function createExportPort(o: ExportPortOptions): ExportPort {
         const file = await o.saver.save({ suggestedName: name, format: req.format });
         if (!file) return { outcome: 'cancelled' };
         const records = await write(file);
-        return { outcome: 'saved', name: file.split(/[\\/]/).pop() ?? name, records };
+        return { outcome: 'saved', name: basename(file), records };
       }
       if (!o.downloads) throw unavailable('Exporting');
       const d = await o.downloads.reserve(name);

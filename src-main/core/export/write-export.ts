@@ -1,4 +1,4 @@
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { escapeFormula } from '../bulk/formula-cells';
@@ -13,7 +13,7 @@ export interface WriteExportOptions {
   readonly format: ExportFormat;
   /** The CSV header, in order; JSON writes each record as it is. */
   readonly columns: readonly string[];
-  readonly out: Writable;
+  readonly out: NodeJS.WritableStream;
   /** End `out` when done (default true); false for a stream that is not the export's own (stdout). */
   readonly end?: boolean;
   readonly signal?: AbortSignal;
