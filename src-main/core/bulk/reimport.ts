@@ -167,7 +167,9 @@ export function planReimport(rows: readonly RawRow[], o: ReimportOptions): Reimp
     if (filled(f.title)) add('title', 'a title cannot be changed by an update');
 
     const action = typeof f.action === 'string' ? f.action.trim().toLowerCase() : '';
-    if (action && action !== current.action)
+    // Only a switch between draft and schedule is refused: a post that has since been published (or failed) is
+    // neither, and its row still says what it was when exported.
+    if (action && current.action && action !== current.action)
       add(
         'action',
         `the post is ${current.action || 'no longer a draft or scheduled'}; an update cannot make it ${action}`,

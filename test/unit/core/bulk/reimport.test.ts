@@ -95,6 +95,16 @@ describe('planReimport', () => {
     }
   });
 
+  it('does not hold a row against a post that has been published since the export', () => {
+    const published = { ...post, action: '' as const };
+    const p = planReimport([row({ action: 'schedule' })], {
+      lookup: () => published,
+      defaultTimezone: 'UTC',
+      now: NOW,
+    });
+    expect(p).toMatchObject({ problems: [], unchanged: [{ row: 1 }] });
+  });
+
   it('takes one row per post, and refuses a column it does not know', () => {
     expect(plan([row({}, 1), row({ caption: 'b' }, 2)]).problems).toMatchObject([
       { row: 2, field: 'post_id', message: 'p1 is also on row 1; a post can be updated by one row only' },
