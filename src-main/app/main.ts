@@ -38,6 +38,7 @@ import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
 import { dialogConfirm, dialogPicker, dialogSaver } from './dialogs';
+import { commandLinePort } from './command-line';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
@@ -188,6 +189,7 @@ async function main(): Promise<void> {
         confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
         picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
         saver: dialogSaver(dialog, () => shellRef?.windows.current() ?? null),
+        commandLine: commandLinePort(app, process),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,

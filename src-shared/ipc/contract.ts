@@ -18,6 +18,7 @@ import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
 import { exportChannels } from './exports';
+import { commandLine } from './command-line';
 import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
@@ -40,6 +41,7 @@ export const CONTRACT = {
   secrets,
   updates,
   exports: exportChannels,
+  commandLine,
   queue,
 } as const;
 

@@ -22,4 +22,5 @@ export * from './settings';
 export * from './secrets';
 export * from './updates';
 export * from './exports';
+export * from './command-line';
 export * from './ws-protocol';

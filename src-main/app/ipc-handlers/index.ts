@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { CommandLinePort } from '../../core/bridge/command-line';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shell } from 'electron';
@@ -45,6 +46,8 @@ export interface DesktopBridgeOptions {
   readonly picker?: FilePicker;
   /** The native save dialog behind `exports:run` (`dialogSaver`). */
   readonly saver?: FileSaver;
+  /** The `postdesk` launcher Settings installs (`commandLine:*`). */
+  readonly commandLine?: CommandLinePort;
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
   readonly log?: Logger;
@@ -115,6 +118,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     confirm: o.confirm,
     picker: o.picker,
     saver: o.saver,
+    commandLine: o.commandLine,
     log,
     ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });

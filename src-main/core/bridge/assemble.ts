@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
 import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
 import { createBridgeEvents, type BridgeEvents } from './events';
+import type { CommandLinePort } from './command-line';
 import { createBridgeHandlers, type Handlers } from './handlers';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import type { ApiClient } from '../api/client';
@@ -54,6 +55,8 @@ export interface AssembleOptions {
   readonly saver?: FileSaver | undefined;
   /** Without a save dialog (`postdesk web`): exports become one-time browser downloads. */
   readonly downloads?: DownloadShelf | undefined;
+  /** The desktop app's `postdesk` launcher; absent on `postdesk web`. */
+  readonly commandLine?: CommandLinePort | undefined;
   /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
   readonly log?: Logger;
   /**
@@ -185,6 +188,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
+      ...(o.commandLine ? { commandLine: o.commandLine } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
     },
   );

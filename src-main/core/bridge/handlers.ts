@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
@@ -60,6 +61,8 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -431,6 +434,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
     exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {

@@ -238,6 +238,21 @@ export class Executor {
     return nextOccurrence(a.schedule, this.clock.now())?.toISOString() ?? null;
   }
 
+  /**
+   * The soonest next occurrence among the active local automations of the last sync (null before one, or with
+   * none): what `postdesk executor status` shows.
+   */
+  nextOccurrenceAt(): string | null {
+    const now = this.clock.now();
+    let soonest: Date | null = null;
+    for (const a of this.sync.automations.values()) {
+      if (a.status !== 'active' || a.queue !== 'local') continue;
+      const n = nextOccurrence(a.schedule, now);
+      if (n && (!soonest || n < soonest)) soonest = n;
+    }
+    return soonest?.toISOString() ?? null;
+  }
+
   activeRuns(): RunInfo[] {
     return this.pump.activeIds().flatMap((id) => {
       const row = this.journal.get(id);
