@@ -6,6 +6,7 @@ import { accounts } from './accounts';
 import { posts } from './posts';
 import { calendar } from './calendar';
 import { media } from './media';
+import { compose } from './compose';
 import { files } from './files';
 import { bulk } from './bulk';
 import { articles } from './articles';
@@ -29,6 +30,7 @@ export const CONTRACT = {
   posts,
   calendar,
   media,
+  compose,
   files,
   bulk,
   articles,

@@ -9,6 +9,7 @@ export * from './accounts';
 export * from './posts';
 export * from './calendar';
 export * from './media';
+export * from './compose';
 export * from './files';
 export * from './bulk';
 export * from './articles';

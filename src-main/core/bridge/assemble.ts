@@ -19,6 +19,7 @@ import { createPostOutboxPort } from './post-outbox';
 import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { createComposeHandlers } from './compose-port';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
@@ -185,6 +186,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      compose: createComposeHandlers({
+        store: o.store,
+        media,
+        scope: () => current() && scopeOf(current()),
+        mediaScope: () => current()?.baseUrl ?? null,
+      }),
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),

@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { composeUnavailable } from './compose-port';
 import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
 
@@ -61,6 +62,8 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** Drafts and the media library (`compose-port.ts`); absent: `unavailable`. */
+  readonly compose?: Handlers['compose'];
   /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
   readonly commandLine?: CommandLinePort | undefined;
 }
@@ -241,6 +244,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
     },
+    compose: deps.compose ?? composeUnavailable(),
     files: {
       pick: async (input) => {
         const chosen = await need(deps.picker, 'Choosing files in a dialog').pick(input);
