@@ -37,7 +37,7 @@ import { deliveryEventsOf, disabledUpdateState, inboxEventsOf, updatesPortFor } 
 import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
-import { dialogAskToQuit, dialogConfirm, dialogPicker } from './dialogs';
+import { dialogAskToQuit, dialogConfirm, dialogPicker, dialogSaver } from './dialogs';
 import { QUIT_HORIZON_MS } from '../core/gaps/decisions';
 import { upcomingOccurrences } from '../core/gaps/upcoming';
 import { UPTIME_BEAT_MS, openUptimeLog } from '../core/gaps/uptime';
@@ -196,6 +196,7 @@ async function main(): Promise<void> {
         // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
         confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
         picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
+        saver: dialogSaver(dialog, () => shellRef?.windows.current() ?? null),
         commandLine: commandLinePort(app, process),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(

@@ -21,6 +21,7 @@ import { updates } from './updates';
 import { inbox } from './inbox';
 import { schedule } from './schedule';
 import { watch } from './watch';
+import { exportChannels } from './exports';
 import { commandLine } from './command-line';
 import { queue } from './queue';
 
@@ -47,6 +48,7 @@ export const CONTRACT = {
   inbox,
   schedule,
   watch,
+  exports: exportChannels,
   commandLine,
   queue,
 } as const;

@@ -22,6 +22,7 @@ export * from '../settings';
 export * from './settings';
 export * from './secrets';
 export * from './updates';
+export * from './exports';
 export * from './command-line';
 export * from './ws-protocol';
 export * from './inbox';

@@ -117,6 +117,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./bulk')).registerBulkCommand,
   },
   {
+    name: 'export',
+    summary: 'posts, analytics or run history as CSV or JSON',
+    load: async () => (await import('./export')).registerExportCommand,
+  },
+  {
     name: 'web',
     summary: 'serve the Postdesk UI to your browser on 127.0.0.1',
     load: async () => (await import('./web')).registerWebCommand,

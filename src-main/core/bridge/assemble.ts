@@ -28,6 +28,9 @@ import { openUptimeLog } from '../gaps/uptime';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
+import { createExportPort, type FileSaver } from './export-port';
+import type { DownloadShelf } from './downloads';
+import { indexLookup } from '../bulk/reimport';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -54,6 +57,10 @@ export interface AssembleOptions {
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog behind `files:pick` (the desktop app). */
   readonly picker?: FilePicker | undefined;
+  /** Main's own save dialog behind `exports:run` (the desktop app). */
+  readonly saver?: FileSaver | undefined;
+  /** Without a save dialog (`postdesk web`): exports become one-time browser downloads. */
+  readonly downloads?: DownloadShelf | undefined;
   /** The desktop app's `postdesk` launcher; absent on `postdesk web`. */
   readonly commandLine?: CommandLinePort | undefined;
   /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
@@ -172,6 +179,10 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          posts: {
+            refresh: () => feed.refresh({ force: true }),
+            lookup: () => indexLookup(feed.index, scopeOf(current())),
+          },
           queue: () => queue,
         }),
       executor: o.executor,
@@ -182,6 +193,17 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       uptime: openUptimeLog(o.store),
       // One queue: its placements run one at a time, whichever screen asked.
       queue,
+      exports: createExportPort({
+        index: feed.index,
+        scope: () => scopeOf(current()),
+        refresh: () => feed.refresh({ force: true }),
+        api: () => o.session.connection.api(),
+        executor: o.executor,
+        saver: o.saver,
+        downloads: o.downloads,
+        progress: (p) => events.emit('exports:didProgress', p),
+        log,
+      }),
     },
     {
       host: o.host,

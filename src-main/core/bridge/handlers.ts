@@ -454,6 +454,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return { deliveries: [...(watch.unconfirmed?.() ?? [])] };
       },
     },
+    exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
     commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {

@@ -19,6 +19,7 @@ import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
 import type { UptimeLog } from '../gaps/uptime';
 import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
+import type { ExportPort } from './export-port';
 import type { QueueService } from '../queue/queue-service';
 
 /**
@@ -165,6 +166,8 @@ export interface BridgeCore {
   readonly uptime?: UptimeLog | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
+  /** `exports:run`; absent: `unavailable`. */
+  readonly exports?: ExportPort | undefined;
   /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */
   readonly queue?: QueueService | undefined;
 }

@@ -114,6 +114,7 @@ const SAMPLES: Samples = {
   'inbox:reject': (c) => ({ post_ids: [c.postId] }),
   'inbox:edit': (c) => ({ post_id: c.postId, caption: 'secrets scenario, inbox' }),
   'inbox:preview': (c) => ({ post_id: c.postId, index: 0 }),
+  'exports:run': { what: { kind: 'posts' }, format: 'json', export_id: 'secrets-export' },
   'updates:state': undefined,
   'updates:check': undefined,
   'updates:restartNow': undefined,

@@ -26,6 +26,7 @@ import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useCalendarStore } from '../../stores/use-calendar-store';
 import { toast } from '../../stores/use-toast-store';
 import { PostDialog } from '../posts/PostDialog';
+import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import './calendar.css';
 
@@ -136,6 +137,7 @@ export function CalendarScreen() {
         title="Calendar"
         subtitle={`Scheduled and published deliveries in your local time (${localZone()}). Drag a scheduled post to move it.`}
       />
+      <ExportButton kind="calendar" />
       <div className="calendar__toolbar">
         <div className="btn-row">
           <button type="button" className="btn btn--small" onClick={() => api()?.today()}>

@@ -19,6 +19,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_ROWS, usePostsStore } from '../../stores/use-posts-store';
 import { PostDialog } from './PostDialog';
+import { ExportButton } from '../export/ExportButton';
 import './posts.css';
 
 const STATUSES: readonly { value: DeliveryStatus | 'all'; label: string }[] = [
@@ -110,6 +111,7 @@ export function PostsScreen() {
           </button>
         }
       />
+      <ExportButton kind="posts" />
       <div className="toolbar">
         <SelectFilter
           id="posts-status"
