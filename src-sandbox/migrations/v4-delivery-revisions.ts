@@ -7,8 +7,11 @@ import type Database from 'better-sqlite3';
  * that the row changed. (SQLite's recursive_triggers is off: the trigger's own UPDATE does not fire it.)
  */
 export function deliveryRevisions(db: Database.Database): void {
-  db.exec(`ALTER TABLE deliveries ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
-    CREATE TRIGGER IF NOT EXISTS deliveries_rev AFTER UPDATE ON deliveries FOR EACH ROW
+  // Added only where missing: a store whose version was lowered by hand may have it already (as in step 2).
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('deliveries')`).all() as { name: string }[];
+  if (!columns.some((c) => c.name === 'rev'))
+    db.exec('ALTER TABLE deliveries ADD COLUMN rev INTEGER NOT NULL DEFAULT 0');
+  db.exec(`CREATE TRIGGER IF NOT EXISTS deliveries_rev AFTER UPDATE ON deliveries FOR EACH ROW
     BEGIN
       UPDATE deliveries SET rev = OLD.rev + 1 WHERE rowid = NEW.rowid;
     END;`);
