@@ -1,8 +1,9 @@
 // A stand-in agent for the executor's tests. It reads the run directory the executor prepared and behaves
-// as `--mode` says: ok, fail, hang, too-long, video, slow, env, wait. Steps go to stdout as `::step` lines.
+// as `--mode` says: ok, fail, hang, too-long, video, slow, env, wait, and name-/link-/hardlink-outside (hostile
+// output naming a file outside the run directory). Steps go to stdout as `::step` lines.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const args = process.argv.slice(2);
@@ -61,11 +62,22 @@ step('render', 'started');
 if (mode === 'too-long') {
   write({ caption: 'x'.repeat(2300), media: [] });
 } else if (mode === 'video') {
+  // As a well-behaved agent does: what it publishes is in its run directory (the executor takes nothing else).
+  const clip = basename(opt('file'));
+  copyFileSync(opt('file'), join(runDir, clip));
   write({
     caption: `Clip for ${run.scheduled_for}`,
     title: `Clip ${run.scheduled_for}`,
-    media: [opt('file')],
+    media: [clip],
   });
+} else if (mode === 'name-outside') {
+  write({ caption: 'Look', media: [opt('file')] });
+} else if (mode === 'link-outside') {
+  symlinkSync(opt('file'), join(runDir, 'linked.png'));
+  write({ caption: 'Look', media: ['linked.png'] });
+} else if (mode === 'hardlink-outside') {
+  linkSync(opt('file'), join(runDir, 'hardlinked.png'));
+  write({ caption: 'Look', media: ['hardlinked.png'] });
 } else if (mode === 'skip') {
   write({ caption: '', skip: 'nothing new to post today' });
 } else {

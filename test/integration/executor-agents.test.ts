@@ -86,9 +86,27 @@ describe('executor agents', () => {
     writeFileSync(empty, '');
     const { run, row } = await oneRun(h, ['--mode', 'video', '--file', empty]);
     expect(run.state).toBe('failed');
-    expect(run.error).toBe(`media ${empty} is empty (0 bytes): the agent did not finish writing it`);
+    expect(run.error).toBe('media empty.mp4 is empty (0 bytes): the agent did not finish writing it');
     expect(row.reason_code).toBe('invalid_output');
     expect((await h.sb.control.state()).posts).toBe(0);
+  });
+
+  it('an agent that names a file outside its run folder (or links one in) fails the run, nothing is uploaded', async () => {
+    h = await startHarness();
+    const secret = join(h.dir, 'id_ed25519.png');
+    writeFileSync(secret, 'not a picture: a private key the skill told the agent to post');
+    for (const args of [
+      ['--mode', 'name-outside', '--file', secret],
+      ['--mode', 'link-outside', '--file', secret],
+      ['--mode', 'hardlink-outside', '--file', secret],
+    ]) {
+      const { run, row } = await oneRun(h, args);
+      expect(run.state, args[1]).toBe('failed');
+      expect(run.error, args[1]).toMatch(/is outside the run's folder|linked from elsewhere/);
+      expect(run.error, args[1]).not.toContain('private key');
+      expect(row.reason_code).toBe('invalid_output');
+    }
+    expect((await h.sb.control.state()).media).toEqual({ pending: 0, uploaded: 0 });
   });
 
   it('the agent gets its run directory and output path, but neither the API key nor the run token', async () => {

@@ -147,7 +147,7 @@ describe('the built-in folder agent', () => {
     expect(run.ok).toBe(false);
     // Said for a person: no folder is set for this automation here, and where to set one.
     expect(run.message).toMatch(/no folder is set for this automation/);
-    expect(run.message).toMatch(/Settings/);
+    expect(run.message).toMatch(/Automations screen/);
     expect(run.message).not.toContain(privateDir);
     expect(await readdir(privateDir)).toEqual(['secret.png', 'secret.png.txt']);
     const state = await sb!.control.state();

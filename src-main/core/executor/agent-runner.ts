@@ -64,7 +64,7 @@ export function processAgent(command: AgentCommand, confinement?: ConfinementSou
 
 /** Why the folder agent did not run: said in the run's failure, for a person. */
 export const NO_FOLDER =
-  'folder agent: no folder is set for this automation on this computer; choose one in Settings, under Automation folders';
+  'folder agent: no folder is set for this automation on this computer; choose one beside the automation on the Automations screen';
 
 /** A built-in agent's work: the run's inputs, where to say its steps; a failure's message for the run. */
 type InProcessWork = (
