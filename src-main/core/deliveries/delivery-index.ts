@@ -12,6 +12,10 @@ export interface DeliveryQuery {
   readonly platform?: string | undefined;
   /** Only the deliveries of this post. */
   readonly postId?: string | undefined;
+  /** Only the deliveries to this account (`social_account_id`). */
+  readonly account?: string | undefined;
+  /** Only deliveries with no time at all (drafts never scheduled). */
+  readonly unscheduled?: boolean | undefined;
   /** Only deliveries whose `scheduled_at` (else `published_at`) is in [from, to). */
   readonly from?: string | undefined;
   readonly to?: string | undefined;
@@ -28,10 +32,28 @@ export interface DeliveryPage {
   readonly total: number;
 }
 
+/** One parent post: every delivery the index holds under it, whichever of them matched the query. */
+export interface PostGroup {
+  readonly post_id: string;
+  /** Ordered by platform, then account: the chips keep their places as statuses change. */
+  readonly deliveries: readonly Delivery[];
+}
+
+export interface PostGroupPage {
+  readonly groups: readonly PostGroup[];
+  /** How many posts have at least one delivery matching the query, whatever the page. */
+  readonly total: number;
+}
+
 export interface DeliveryIndex {
   /** Applies what one answer of the service taught; returns how many rows changed. */
   learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
   queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
+  /**
+   * Posts (not deliveries) with at least one delivery matching `q`, paged by post: `offset` and `limit` count
+   * posts. `newest` orders by a post's newest delivery, `when` by its earliest time. Grouped in SQL.
+   */
+  queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage;
   get(scope: string, id: string): Delivery | null;
   count(scope: string): number;
 }
@@ -195,7 +217,12 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return s;
   };
 
-  function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
+  /** The WHERE clause and its parameters for a query's filters (not its paging). */
+  function filterOf(q: Readonly<DeliveryQuery>): {
+    filter: string;
+    params: Record<string, unknown>;
+    ranged: boolean;
+  } {
     const where = ['scope = @scope'];
     const params: Record<string, unknown> = { scope: q.scope };
     const statuses = q.status === undefined ? [] : typeof q.status === 'string' ? [q.status] : [...q.status];
@@ -214,6 +241,11 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       where.push('post_id = @post_id');
       params.post_id = q.postId;
     }
+    if (q.account !== undefined) {
+      where.push('social_account_id = @account');
+      params.account = q.account;
+    }
+    if (q.unscheduled) where.push('when_ms IS NULL');
     const ranged = q.from !== undefined || q.to !== undefined;
     if (ranged) where.push('when_ms IS NOT NULL');
     if (q.from !== undefined) {
@@ -224,11 +256,15 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       where.push('when_ms < @to');
       params.to = ms(q.to) ?? 0;
     }
+    return { filter: where.join(' AND '), params, ranged };
+  }
+
+  function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
+    const { filter, params, ranged } = filterOf(q);
     const order =
       (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
         ? 'when_ms ASC, seq ASC'
         : 'created_ms DESC, seq DESC';
-    const filter = where.join(' AND ');
     const total = (
       prepared(`SELECT COUNT(*) AS n FROM deliveries WHERE ${filter}`).get(params) as { n: number }
     ).n;
@@ -240,9 +276,39 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
   }
 
+  const ofPost = db.prepare<[string, string], Row>(
+    // Named: without statistics the planner otherwise picks the primary key's scope prefix and walks the whole scope.
+    'SELECT raw FROM deliveries INDEXED BY deliveries_post WHERE scope = ? AND post_id = ? ORDER BY platform, social_account_id, seq',
+  );
+
+  function queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage {
+    const { filter, params, ranged } = filterOf(q);
+    const order =
+      (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
+        ? 'MIN(when_ms) ASC, MIN(seq) ASC'
+        : 'MAX(created_ms) DESC, MAX(seq) DESC';
+    const total = (
+      prepared(`SELECT COUNT(DISTINCT post_id) AS n FROM deliveries WHERE ${filter}`).get(params) as {
+        n: number;
+      }
+    ).n;
+    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
+    params.offset = Math.max(0, q.offset ?? 0);
+    const ids = prepared(
+      `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ).all(params) as { post_id: string }[];
+    // Each post's deliveries through the (scope, post_id) index: a page reads only its own posts' rows.
+    const groups = ids.map(({ post_id }) => ({
+      post_id,
+      deliveries: ofPost.all(q.scope, post_id).map((r) => JSON.parse(r.raw) as Delivery),
+    }));
+    return { groups, total };
+  }
+
   return {
     learn,
     queryDeliveries,
+    queryPosts,
     get(scope, id) {
       const r = getOne.get(scope, id);
       return r ? (JSON.parse(r.raw) as Delivery) : null;
