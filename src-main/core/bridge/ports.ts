@@ -32,6 +32,7 @@ export type BridgeApi = Pick<
   | 'updatePost'
   | 'deletePost'
   | 'bulkInspect'
+  | 'bulkUpdate'
   | 'listArticles'
   | 'createArticle'
   | 'deleteArticle'

@@ -54,6 +54,8 @@ export interface DeliveryIndex {
    * posts. `newest` orders by a post's newest delivery, `when` by its earliest time. Grouped in SQL.
    */
   queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage;
+  /** Every delivery of one post, by platform then account. */
+  ofPost(scope: string, postId: string): Delivery[];
   get(scope: string, id: string): Delivery | null;
   count(scope: string): number;
 }
@@ -281,6 +283,9 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     'SELECT raw FROM deliveries INDEXED BY deliveries_post WHERE scope = ? AND post_id = ? ORDER BY platform, social_account_id, seq',
   );
 
+  const deliveriesOfPost = (scope: string, postId: string): Delivery[] =>
+    ofPost.all(scope, postId).map((r) => JSON.parse(r.raw) as Delivery);
+
   function queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage {
     const { filter, params, ranged } = filterOf(q);
     const order =
@@ -298,10 +303,7 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
     ).all(params) as { post_id: string }[];
     // Each post's deliveries through the (scope, post_id) index: a page reads only its own posts' rows.
-    const groups = ids.map(({ post_id }) => ({
-      post_id,
-      deliveries: ofPost.all(q.scope, post_id).map((r) => JSON.parse(r.raw) as Delivery),
-    }));
+    const groups = ids.map(({ post_id }) => ({ post_id, deliveries: deliveriesOfPost(q.scope, post_id) }));
     return { groups, total };
   }
 
@@ -309,6 +311,7 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     learn,
     queryDeliveries,
     queryPosts,
+    ofPost: deliveriesOfPost,
     get(scope, id) {
       const r = getOne.get(scope, id);
       return r ? (JSON.parse(r.raw) as Delivery) : null;

@@ -1,0 +1,130 @@
+import type { Account } from '../../src-shared/api/accounts';
+import type { CreatePostResponse, Delivery } from '../../src-shared/api/posts';
+import { expect, test } from './support/fixtures';
+import { dayAfter } from './support/dates';
+import { goTo, screenshot } from './support/page';
+import { sandboxApi, type WebHost } from './support/web-host';
+
+const DAY = 86_400_000;
+
+async function accountsOf(host: WebHost): Promise<Account[]> {
+  return (await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts')).accounts;
+}
+
+async function createPost(
+  host: WebHost,
+  caption: string,
+  targets: readonly Account[],
+  scheduledAt: string,
+): Promise<CreatePostResponse> {
+  return sandboxApi<CreatePostResponse>(host, '/api/cli/posts', {
+    method: 'POST',
+    body: JSON.stringify({
+      caption,
+      targets: targets.map((a) => ({ social_account_id: a.id, platform: a.platform })),
+      scheduled_at: scheduledAt,
+    }),
+  });
+}
+
+/** How many requests of this method and path reached the sandbox since the log was cleared. */
+async function requestsTo(host: WebHost, key: string): Promise<number> {
+  const { requests } = await sandboxApi<{ requests: Record<string, number> }>(host, '/_sandbox/requests');
+  return requests[key] ?? 0;
+}
+
+async function scheduledOf(host: WebHost, postId: string): Promise<string | null> {
+  const { posts } = await sandboxApi<{ posts: Delivery[] }>(
+    host,
+    '/api/cli/posts?status=scheduled&limit=100',
+  );
+  return posts.find((d) => d.post_id === postId)?.scheduled_at ?? null;
+}
+
+test('a post to 3 accounts is one item with 3 chips, and expands into its deliveries', async ({
+  app: page,
+  host,
+}) => {
+  const tag = `three-${Date.now().toString(36)}`;
+  const accounts = (await accountsOf(host)).filter((a) => a.platform !== 'youtube').slice(0, 3);
+  expect(accounts).toHaveLength(3);
+  await createPost(host, `Everywhere ${tag}`, accounts, `${dayAfter(3)}T10:00:00Z`);
+
+  await goTo(page, 'Posts');
+  await page.getByLabel('Search').fill(tag);
+  const rows = page.getByRole('row').filter({ hasText: tag });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.getByTestId('target-chip')).toHaveCount(3);
+  for (const a of accounts)
+    await expect(rows.getByTestId('target-chip').filter({ hasText: a.name })).toContainText('scheduled');
+  await screenshot(page, 'posts-grouped-three-chips');
+
+  await rows.getByRole('button', { name: /^Show deliveries/ }).click();
+  const detail = page.getByRole('row', { name: /^Deliveries of Everywhere/ });
+  await expect(detail.getByRole('listitem')).toHaveCount(3);
+  await expect(detail).toContainText('Whole post');
+  await expect(detail.getByRole('button', { name: /^Delete the / })).toHaveCount(3);
+  await screenshot(page, 'posts-grouped-expanded');
+});
+
+test('30 selected posts move a day in one bulk request; the one that fails is shown and retried alone', async ({
+  app: page,
+  host,
+}) => {
+  test.setTimeout(90_000);
+  const tag = `many-${Date.now().toString(36)}`;
+  const x = (await accountsOf(host)).find((a) => a.platform === 'x')!;
+  const base = Date.parse(`${dayAfter(5)}T08:00:00Z`);
+  const created: { id: string; at: string }[] = [];
+  for (let i = 0; i < 30; i++) {
+    const at = new Date(base + i * 3_600_000).toISOString();
+    const res = await createPost(host, `Batch ${i} ${tag}`, [x], at);
+    created.push({ id: res.post.id, at });
+  }
+
+  await goTo(page, 'Posts');
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await page.getByLabel('Search').fill(tag);
+  // Only the rows in view are in the page (the list is virtual): the search's count says all 30 are there.
+  await page.getByRole('button', { name: 'Select all 30 matching' }).click({ timeout: 20_000 });
+  await expect(page.getByRole('region', { name: 'Selected posts' })).toContainText('30 posts selected');
+
+  // One post made invalid behind the app's back: a draft has no schedule a bulk update can move.
+  const broken = created[7]!;
+  await sandboxApi(host, '/api/cli/posts', {
+    method: 'PATCH',
+    body: JSON.stringify({ id: broken.id, status: 'draft' }),
+  });
+  await sandboxApi(host, '/_sandbox/requests', { method: 'DELETE' });
+
+  const bar = page.getByRole('region', { name: 'Selected posts' });
+  await bar.getByLabel('Move by').fill('1');
+  await bar.getByLabel('Unit').selectOption('days');
+  await bar.getByRole('button', { name: 'Move', exact: true }).click();
+
+  const results = page.getByTestId('many-results');
+  await expect(results).toContainText('Moved 29 of 30 posts (1 request to the service)');
+  await expect(results.getByRole('list', { name: 'Not changed' }).getByRole('listitem')).toHaveCount(1);
+  await expect(results).toContainText(`Batch 7 ${tag}`);
+  await expect(results).toContainText('It is a draft: schedule it first');
+  await screenshot(page, 'posts-many-one-failed');
+  // The service saw exactly one bulk update for the 30, and each moved post is a day later.
+  expect(await requestsTo(host, 'PATCH /api/cli/posts/bulk')).toBe(1);
+  for (const p of [created[0]!, created[29]!]) {
+    expect(Date.parse((await scheduledOf(host, p.id)) ?? '')).toBe(Date.parse(p.at) + DAY);
+  }
+
+  // Put right, then "Retry failed" sends that one alone, at the time planned at first.
+  await sandboxApi(host, '/api/cli/posts', {
+    method: 'PATCH',
+    body: JSON.stringify({ id: broken.id, status: 'scheduled', scheduled_at: `${dayAfter(20)}T08:00:00Z` }),
+  });
+  await results.getByRole('button', { name: 'Retry failed (1)' }).click();
+  await expect(results).toContainText('Moved 30 of 30 posts (2 requests to the service)');
+  await expect(results.getByRole('button', { name: /Retry failed/ })).toHaveCount(0);
+  expect(await requestsTo(host, 'PATCH /api/cli/posts/bulk')).toBe(2);
+  expect(Date.parse((await scheduledOf(host, broken.id)) ?? '')).toBe(Date.parse(broken.at) + DAY);
+  // The others were not moved again.
+  expect(Date.parse((await scheduledOf(host, created[0]!.id)) ?? '')).toBe(Date.parse(created[0]!.at) + DAY);
+  await screenshot(page, 'posts-many-retried');
+});
