@@ -21,7 +21,6 @@ const EXTERNAL = [
   '@fastify/static',
   '@fastify/websocket',
   '@modelcontextprotocol/sdk',
-  'ws',
   'prom-client',
 ];
 const isExternal = (id: string): boolean => EXTERNAL.some((p) => id === p || id.startsWith(`${p}/`));

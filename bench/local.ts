@@ -15,8 +15,9 @@ import { promisify } from 'node:util';
 import type { Delivery } from '../src-shared/api/posts';
 import { openDeliveryIndex } from '../src-main/core/deliveries/delivery-index';
 import { readMp4Layout } from '../src-main/core/media/mp4-boxes';
-import { findTool, runTool } from '../src-main/core/media/tools';
 import { openStore } from '../src-main/core/store/store';
+import { findTool } from '../src-main/core/media/tools';
+import { writeTinyClip } from './tiny-clip';
 
 const run = promisify(execFile);
 const ROWS = 10_000;
@@ -125,26 +126,7 @@ function benchDeliveryIndex(dir: string): void {
 async function benchMp4Layout(dir: string): Promise<void> {
   const file = join(dir, 'big.mp4');
   // A real 1-second MP4 padded to 230 MiB, as the media fixtures make it: the walk must skip, not read, the rest.
-  await runTool(findTool('ffmpeg'), [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x48:rate=10:duration=1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    file,
-  ]);
+  await writeTinyClip(file);
   truncateSync(file, Math.round(230.5 * MiB));
   const layout = await readMp4Layout(file);
   if (!layout.hasMoov || layout.truncated) throw new Error('the padded MP4 did not read as whole');

@@ -15,9 +15,9 @@ import { demoFixture } from '../src-sandbox/demo-fixture';
 import { createApiClient } from '../src-main/core/api/client';
 import { hashFile } from '../src-main/core/media/hash';
 import type { Digests } from '../src-main/core/media/hash';
-import { findTool, runTool } from '../src-main/core/media/tools';
 import { createUploader } from '../src-main/core/media/upload';
 import { openStore } from '../src-main/core/store/store';
+import { writeTinyClip } from './tiny-clip';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
@@ -30,26 +30,7 @@ const ROUNDS = 3;
  */
 async function writeBenchFile(dir: string, path: string): Promise<void> {
   const clip = join(dir, 'clip.mp4');
-  await runTool(findTool('ffmpeg'), [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=64x48:rate=10:duration=1',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-pix_fmt',
-    'yuv420p',
-    '-movflags',
-    '+faststart',
-    clip,
-  ]);
+  await writeTinyClip(clip);
   const head = readFileSync(clip);
   const fd = openSync(path, 'w');
   writeSync(fd, head);

@@ -1,25 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { goTo, screenshot } from './support/page';
+import { SCREENS, goTo, screenshot } from './support/page';
 
 /**
  * Issue 17, item 16: every screen, in light and in dark, has no serious or critical accessibility violation
  * by axe-core (WCAG 2 A and AA rules, colour contrast included), with its data loaded.
  */
-
-const SCREENS = [
-  'Compose',
-  'Posts',
-  'Calendar',
-  'Bulk',
-  'Articles',
-  'Analytics',
-  'Accounts',
-  'Automations',
-  'Skills',
-  'Settings',
-] as const;
 
 async function violations(page: Page) {
   const result = await new AxeBuilder({ page })

@@ -3,23 +3,10 @@ import type { Account } from '../../src-shared/api/accounts';
 import type { CreatePostResponse } from '../../src-shared/api/posts';
 import { expect, test } from './support/fixtures';
 import { dayAfter } from './support/dates';
-import { dropFiles, goTo, screenshot } from './support/page';
+import { SCREENS, dropFiles, goTo, screenshot } from './support/page';
 import { sandboxApi, type WebHost } from './support/web-host';
 
 /** Issue 17, items 9 to 15: layout and details, each checked where a person would see it. */
-
-const SCREENS = [
-  'Compose',
-  'Posts',
-  'Calendar',
-  'Bulk',
-  'Articles',
-  'Analytics',
-  'Accounts',
-  'Automations',
-  'Skills',
-  'Settings',
-] as const;
 
 interface Box {
   getBoundingClientRect(): { left: number; right: number; top: number; bottom: number; width: number };
@@ -222,6 +209,29 @@ test('item 12: after a bulk submit the card says so, rows are numbered one way, 
     'nothing was sent again',
   );
   await screenshot(page, 'details-bulk-again');
+
+  // The same sandbox reached by its address and key instead of "Try offline": still the same import.
+  const before = await sandboxApi<{ posts: unknown[] }>(host, '/api/cli/posts?limit=100');
+  const reconnect = async (how: () => Promise<void>) => {
+    await goTo(page, 'Settings');
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
+    await how();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  };
+  await reconnect(async () => {
+    await page.getByLabel('Service URL').fill(host.sandboxUrl);
+    await page.getByLabel('API key').fill(host.apiKey);
+    await page.getByRole('button', { name: 'Connect' }).click();
+  });
+  await goTo(page, 'Bulk');
+  await dropFiles(page, page.getByRole('group', { name: 'CSV drop zone' }), [file]);
+  await page.getByRole('button', { name: /^Submit 3 posts/ }).click();
+  await expect(title).toHaveText(`Imported before: again-${tag}.csv`, { timeout: 30_000 });
+  const after = await sandboxApi<{ posts: unknown[] }>(host, '/api/cli/posts?limit=100');
+  expect(after.posts).toHaveLength(before.posts.length);
+  await screenshot(page, 'details-bulk-again-by-address');
+  await reconnect(() => page.getByRole('button', { name: 'Try offline' }).click());
 });
 
 test('item 14: a Markdown table renders in the article preview and the published view', async ({

@@ -2,7 +2,7 @@
  * Starts a real `postdesk web` (no executor) on a free port, with its data in a fresh temporary
  * folder, and opens one page's bridge to it over a real WebSocket, as the renderer would.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -18,11 +18,13 @@ import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 
 export interface TestWebHost {
   readonly web: RunningWeb;
-  /** The temporary folder: the static root, with the app's data in `data/`. */
+  /** The temporary folder: the app's data in `data/`, the page's files in `static/`, room for a test's own. */
   readonly dir: string;
   readonly page: WsBridge;
   /** The page's session secret, for requests a test makes beside the bridge. */
   readonly token: string;
+  /** What the host printed, as the user's terminal would show it. */
+  readonly printed: readonly string[];
   close(): Promise<void>;
 }
 
@@ -42,13 +44,20 @@ export async function sessionSecretFor(link: string): Promise<string> {
   return token;
 }
 
-/** `prefix` names the temporary folder, so a leftover one says which test made it. */
-export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
+/**
+ * `prefix` names the temporary folder, so a leftover one says which test made it. `options` replace the
+ * defaults (no executor, nothing confirmed), as `postdesk web` would be started otherwise.
+ */
+export async function startTestWebHost(
+  prefix: string,
+  options: Partial<Parameters<typeof startWeb>[0]> = {},
+): Promise<TestWebHost> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   let web: RunningWeb;
   const lines: string[] = [];
   try {
-    await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
+    await mkdir(join(dir, 'static'));
+    await writeFile(join(dir, 'static', 'index.html'), '<!doctype html><title>Postdesk</title>');
     web = await startWeb({
       sandbox: true,
       executor: false,
@@ -58,8 +67,9 @@ export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
       env: {},
       version: 'test',
       startSandbox: startSandboxInProcess,
-      staticDir: dir,
+      staticDir: join(dir, 'static'),
       print: (l) => void lines.push(l),
+      ...options,
     });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
@@ -80,6 +90,7 @@ export async function startTestWebHost(prefix: string): Promise<TestWebHost> {
     dir,
     page,
     token: secret,
+    printed: lines,
     async close() {
       page.close();
       await web.close();

@@ -108,6 +108,29 @@ describe('bulk import', () => {
     expect(await sb.control.state()).toEqual(state);
   });
 
+  it('knows an import made through another way of reaching the same service', async () => {
+    await sb.control.reset();
+    const file = join(dir, 'two-ways.csv');
+    writeFileSync(
+      file,
+      [
+        'caption,targets,scheduled_at',
+        ...[1, 2, 3].map((i) => `Two ways ${i},x:${IDS.accounts.x},2031-05-0${i}T09:00:00Z`),
+      ].join('\n'),
+    );
+    // "Try offline" files its imports under the sandbox of the data directory, a typed address under the URL.
+    const offline = createBulk({ api: client, store, scope: 'sandbox', defaultTimezone: 'UTC' });
+    const first = await offline.importFile(file);
+    expect(first).toMatchObject({ state: 'done', resumed: false, created: 3 });
+    const state = await sb.control.state();
+    expect(state).toMatchObject({ posts: 3, batches: 1 });
+
+    const byAddress = createBulk({ api: client, store, scope: sb.url, defaultTimezone: 'UTC' });
+    const again = await byAddress.importFile(file);
+    expect(again).toMatchObject({ state: 'done', resumed: true, importId: first.importId, created: 3 });
+    expect(await sb.control.state()).toEqual(state);
+  });
+
   it('sends nothing while any row is invalid, and reports each by row and field', async () => {
     await sb.control.reset();
     const file = join(dir, 'bad.csv');

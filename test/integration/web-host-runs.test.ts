@@ -1,50 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { RunRecord, RunStepEvent } from '../../src-shared/ipc/runs';
-import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
-import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
-import { printedLink, sessionSecretFor } from '../helpers/web-host';
+import type { RunningWeb } from '../../src-main/cli/web/run-web';
+import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 import { DEMO_ACCOUNTS, DEMO_OWNER_ID } from '../../src-sandbox/demo-fixture';
 
 /** The automations screen's path through `postdesk web --sandbox`: a run started from the page, its steps live. */
 
+let host: TestWebHost;
 let web: RunningWeb;
 let dir: string;
 let page: WsBridge;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'postdesk-web-runs-'));
-  await mkdir(join(dir, 'static'));
-  await writeFile(join(dir, 'static', 'index.html'), '<!doctype html><title>Postdesk</title>');
-  const lines: string[] = [];
-  web = await startWeb({
-    sandbox: true,
-    port: 0,
-    open: false,
-    env: {},
-    version: 'test',
-    startSandbox: startSandboxInProcess,
-    staticDir: join(dir, 'static'),
-    print: (l) => void lines.push(l),
-  });
-  const secret = await sessionSecretFor(printedLink(lines));
-  page = createWsBridge({
-    origin: web.host.origin,
-    token: secret,
-    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
-  });
+  // With --sandbox the executor runs too: the page's "Run now" reaches a real one.
+  host = await startTestWebHost('postdesk-web-runs-', { executor: true });
+  ({ web, dir, page } = host);
 });
-
-afterAll(async () => {
-  page?.close();
-  await web?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => host?.close());
 
 describe('automations and runs over postdesk web', () => {
   it('shows each automation with its next occurrence, runs one now and streams its steps', async () => {

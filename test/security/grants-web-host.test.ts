@@ -2,19 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { BridgeResult } from '../../src-shared/ipc/bridge-error';
 import { FILE_NAME_HEADER, FILES_PATH, TOKEN_HEADER } from '../../src-shared/ipc/ws-protocol';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
+import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { GrantedFile } from '../../src-shared/ipc/files';
 import type { RunRecord } from '../../src-shared/ipc/runs';
-import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
-import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
-import { printedLink, sessionSecretFor } from '../helpers/web-host';
+import type { RunningWeb } from '../../src-main/cli/web/run-web';
+import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 import { DEMO_ACCOUNTS, DEMO_AUTOMATIONS } from '../../src-sandbox/demo-fixture';
 
 /**
@@ -22,8 +20,9 @@ import { DEMO_ACCOUNTS, DEMO_AUTOMATIONS } from '../../src-sandbox/demo-fixture'
  * what a page (or anyone with the secret) can make main do. Each attack first, then the grant that works.
  */
 
+let host: TestWebHost;
 let web: RunningWeb;
-const printed: string[] = [];
+let printed: readonly string[];
 let dir: string;
 let page: WsBridge;
 let secret: string;
@@ -44,37 +43,14 @@ const dropped = (name: string, bytes: Buffer, type: string) => ({
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'postdesk-grants-web-'));
-  await mkdir(join(dir, 'static'));
-  await writeFile(join(dir, 'static', 'index.html'), '<!doctype html><title>Postdesk</title>');
+  // With --sandbox the executor runs here too: a command the page sets would really be run.
+  host = await startTestWebHost('postdesk-grants-web-', { executor: true });
+  ({ web, dir, page, printed, token: secret } = host);
   rcFile = join(dir, 'home', '.bashrc');
   await mkdir(dirname(rcFile), { recursive: true });
   await writeFile(rcFile, `${RC_LINES.join('\n')}\n`);
-  // With --sandbox the executor runs here too: a command the page sets would really be run.
-  web = await startWeb({
-    sandbox: true,
-    dataDir: join(dir, 'data'),
-    port: 0,
-    open: false,
-    env: {},
-    version: 'test',
-    startSandbox: startSandboxInProcess,
-    staticDir: join(dir, 'static'),
-    print: (l) => void printed.push(l),
-  });
-  secret = await sessionSecretFor(printedLink(printed));
-  page = createWsBridge({
-    origin: web.host.origin,
-    token: secret,
-    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
-  });
 });
-
-afterAll(async () => {
-  page?.close();
-  await web?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => host?.close());
 
 /** A call as a hostile page makes it: any channel, any input, past the typed bridge. */
 async function raw(channel: string, input: unknown): Promise<BridgeResult<unknown>> {

@@ -1,13 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../src-shared/ipc/ws-client';
-import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
-import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
-import { printedLink, sessionSecretFor } from '../helpers/web-host';
+import type { WsBridge } from '../../src-shared/ipc/ws-client';
+import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 import { terminalConfirm } from '../../src-main/cli/web/terminal-confirm';
 
 /**
@@ -15,9 +9,7 @@ import { terminalConfirm } from '../../src-main/cli/web/terminal-confirm';
  * there. The terminal is a real stream pair (the edge), the host and its WebSocket are real.
  */
 
-let dir: string;
-let web: RunningWeb;
-const printed: string[] = [];
+let host: TestWebHost;
 let page: WsBridge;
 const input = Object.assign(new PassThrough(), { isTTY: true });
 const output = new PassThrough();
@@ -32,33 +24,12 @@ async function answer(line: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'postdesk-grants-tty-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Postdesk</title>');
-  web = await startWeb({
-    sandbox: true,
-    executor: false,
-    dataDir: join(dir, 'data'),
-    port: 0,
-    open: false,
-    env: {},
-    version: 'test',
-    startSandbox: startSandboxInProcess,
-    staticDir: dir,
-    print: (l) => void printed.push(l),
+  host = await startTestWebHost('postdesk-grants-tty-', {
     confirm: terminalConfirm({ input, output }, { timeoutMs: 1500 }),
   });
-  const secret = await sessionSecretFor(printedLink(printed));
-  page = createWsBridge({
-    origin: web.host.origin,
-    token: secret,
-    openSocket: (url) => new WebSocket(url, { origin: web.host.origin }) as unknown as WebSocketLike,
-  });
+  page = host.page;
 });
-afterAll(async () => {
-  page?.close();
-  await web?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => host?.close());
 
 describe('postdesk web from a terminal', () => {
   const agent = { agent_type: 'mine', command: '/usr/local/bin/my-agent', args: ['--fast', 'a b'] };

@@ -89,6 +89,8 @@ export interface NewBatch {
 export interface BulkStore {
   readonly db: Db;
   findImport(scope: string, fingerprint: string): ImportRecord | null;
+  /** The newest import with this identity under any connection: for identities that name the service's own ids. */
+  findImportAnywhere(fingerprint: string): ImportRecord | null;
   getImport(id: string): ImportRecord | null;
   /** Saves an import with all its batches and items in one transaction, before any is sent. */
   createImport(imp: Omit<ImportRecord, 'createdAt'>, batches: readonly NewBatch[]): void;
@@ -169,6 +171,9 @@ export function openBulkStore(store: Store): BulkStore {
   const findImportStmt = db.prepare<[string, string], ImportRow>(
     'SELECT * FROM bulk_imports WHERE scope = ? AND fingerprint = ? ORDER BY created_at DESC LIMIT 1',
   );
+  const findAnywhereStmt = db.prepare<[string], ImportRow>(
+    'SELECT * FROM bulk_imports WHERE fingerprint = ? ORDER BY created_at DESC LIMIT 1',
+  );
   const getImportStmt = db.prepare<[string], ImportRow>('SELECT * FROM bulk_imports WHERE id = ?');
   const insertImport = db.prepare(
     `INSERT INTO bulk_imports (id, scope, fingerprint, source, row_count, created_at)
@@ -229,6 +234,10 @@ export function openBulkStore(store: Store): BulkStore {
     db,
     findImport(scope, fingerprint) {
       const r = findImportStmt.get(scope, fingerprint);
+      return r ? toImport(r) : null;
+    },
+    findImportAnywhere(fingerprint) {
+      const r = findAnywhereStmt.get(fingerprint);
       return r ? toImport(r) : null;
     },
     getImport(id) {

@@ -352,9 +352,12 @@ export function createBulk(opts: BulkOptions): Bulk {
         uploader.media,
         opts.signal,
       );
+      // The identity names the accounts by the service's own ids, which no other service has: an import made
+      // through another way of reaching the same service ("Try offline", then its address) is the same import.
       const prior = o.again
         ? null
         : (records.findImport(scope, fingerprint) ??
+          records.findImportAnywhere(fingerprint) ??
           records.findImport(scope, legacyFingerprint(read.bytes, zone)));
       if (prior && !o.dryRun) {
         const pending = records.batches(prior.id).filter((b) => b.state === 'pending').length;

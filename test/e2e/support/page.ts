@@ -36,6 +36,20 @@ export async function openConnected(page: Page, url: string): Promise<void> {
   await expect(nav).toBeVisible();
 }
 
+/** Every screen of the main navigation, in its order: the walks over all screens (a11y, 800×600) cover these. */
+export const SCREENS = [
+  'Compose',
+  'Posts',
+  'Calendar',
+  'Bulk',
+  'Articles',
+  'Analytics',
+  'Accounts',
+  'Automations',
+  'Skills',
+  'Settings',
+] as const;
+
 export async function goTo(page: Page, label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label }).click();
   await expect(page.getByRole('heading', { level: 1, name: label })).toBeVisible();

@@ -6,7 +6,6 @@ import { issuesByField } from '../../app/describe-error';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAppStore } from '../../stores/use-app-store';
-import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
@@ -39,7 +38,6 @@ interface Draft {
   agent_commands: { agent_type: string; command: string; args: string }[];
   ffmpeg_path: string;
   ffprobe_path: string;
-  automation_folders: { automation_id: string; folder: string }[];
 }
 
 const toDraft = (s: SettingsView): Draft => ({
@@ -57,7 +55,6 @@ const toDraft = (s: SettingsView): Draft => ({
   })),
   ffmpeg_path: s.ffmpeg_path ?? '',
   ffprobe_path: s.ffprobe_path ?? '',
-  automation_folders: s.automation_folders.map((f) => ({ ...f })),
 });
 
 const commandsOf = (d: Draft): AgentCommand[] =>
@@ -84,10 +81,6 @@ function patchOf(d: Draft, s: SettingsView): SettingsPatch {
   if (JSON.stringify(commands) !== JSON.stringify(s.agent_commands)) p.agent_commands = commands;
   if ((d.ffmpeg_path.trim() || null) !== s.ffmpeg_path) p.ffmpeg_path = d.ffmpeg_path.trim() || null;
   if ((d.ffprobe_path.trim() || null) !== s.ffprobe_path) p.ffprobe_path = d.ffprobe_path.trim() || null;
-  const folders = d.automation_folders
-    .map((f) => ({ automation_id: f.automation_id.trim(), folder: f.folder.trim() }))
-    .filter((f) => f.automation_id || f.folder);
-  if (JSON.stringify(folders) !== JSON.stringify(s.automation_folders)) p.automation_folders = folders;
   return p as SettingsPatch;
 }
 
@@ -296,14 +289,11 @@ function SettingsForm({
             onChange={(v) => set('agent_commands', v)}
             error={fieldErrors.agent_commands ?? null}
           />
-          <AutomationFolders
-            value={draft.automation_folders}
-            onChange={(v) => set('automation_folders', v)}
-            error={Object.entries(fieldErrors).find(([k]) => k.startsWith('automation_folders'))?.[1] ?? null}
-          />
           <p className="field__hint">
-            Postdesk asks you to confirm a change to agent commands, media tools or automation folders outside
-            this window before it saves it: these decide which programs run and which files are published.
+            Postdesk asks you to confirm a change to agent commands or media tools outside this window before
+            it saves it: these decide which programs run. Which agent runs each automation, and the folder it
+            publishes from, are set beside that automation on the <a href="#/automations">Automations</a>{' '}
+            screen.
           </p>
         </div>
       </section>
@@ -414,90 +404,6 @@ function AgentCommands({
           onClick={() => onChange([...value, { agent_type: '', command: '', args: '' }])}
         >
           Add agent command
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
-function AutomationFolders({
-  value,
-  onChange,
-  error,
-}: {
-  readonly value: Draft['automation_folders'];
-  readonly onChange: (v: Draft['automation_folders']) => void;
-  readonly error: string | null;
-}) {
-  const { automations, load } = useAutomationsStore(
-    useShallow((s) => ({ automations: s.automations, load: s.load })),
-  );
-  useEffect(() => {
-    if (!automations.data && !automations.loading) void load();
-  }, [automations.data, automations.loading, load]);
-  const edit = (i: number, patch: Partial<Draft['automation_folders'][number]>) =>
-    onChange(value.map((f, j) => (j === i ? { ...f, ...patch } : f)));
-  return (
-    <fieldset className="agent-commands">
-      <legend className="field__label">Automation folders</legend>
-      <p className="field__hint">
-        The folder the built-in folder agent publishes from, for each automation. Only you choose it, on this
-        computer: an automation&apos;s instructions or skill never do.
-      </p>
-      <datalist id="automation-ids">
-        {(automations.data ?? []).map((a) => (
-          <option key={a.id} value={a.id}>
-            {a.name}
-          </option>
-        ))}
-      </datalist>
-      {value.map((f, i) => (
-        <div key={i} className="automation-folder" role="group" aria-label={`Automation folder ${i + 1}`}>
-          <div className="field">
-            <label className="field__label" htmlFor={`folder-${i}-automation`}>
-              Automation
-            </label>
-            <input
-              id={`folder-${i}-automation`}
-              className="input mono"
-              list="automation-ids"
-              value={f.automation_id}
-              onChange={(e) => edit(i, { automation_id: e.target.value })}
-            />
-            <span className="field__hint">
-              {automations.data?.find((a) => a.id === f.automation_id.trim())?.name ?? 'Its id'}
-            </span>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`folder-${i}-path`}>
-              Folder
-            </label>
-            <input
-              id={`folder-${i}-path`}
-              className="input mono"
-              placeholder="~/Postdesk/clips"
-              value={f.folder}
-              onChange={(e) => edit(i, { folder: e.target.value })}
-            />
-          </div>
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            aria-label={`Remove automation folder ${i + 1}`}
-            onClick={() => onChange(value.filter((_, j) => j !== i))}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      {error ? <p className="field__error">{error}</p> : null}
-      <div>
-        <button
-          type="button"
-          className="btn btn--small"
-          onClick={() => onChange([...value, { automation_id: '', folder: '' }])}
-        >
-          Add automation folder
         </button>
       </div>
     </fieldset>

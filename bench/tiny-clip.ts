@@ -1,0 +1,25 @@
+import { findTool, runTool } from '../src-main/core/media/tools';
+
+/** A real one-second MP4 (moov first), the seed the media benches pad to the sizes they measure. */
+export async function writeTinyClip(path: string): Promise<void> {
+  await runTool(findTool('ffmpeg'), [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=64x48:rate=10:duration=1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    path,
+  ]);
+}
