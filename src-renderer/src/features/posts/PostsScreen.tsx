@@ -59,8 +59,8 @@ export function PostsScreen() {
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
 
   useEffect(() => {
-    // Not forced: the host answers from its index at once and refreshes behind it (the list asks again).
-    void load();
+    // Asks the service now; the host answers from its index at once and refreshes behind it (the list asks again).
+    void load({ fresh: true });
     void ensureAccounts();
     const off = listen();
     const timer = window.setInterval(() => {
@@ -350,7 +350,6 @@ const GroupRow = memo(function GroupRow({
       className={`post-table__row post-table__row--group${selected ? ' is-selected' : ''}`}
       role="row"
       aria-rowindex={index + 2}
-      aria-selected={selected}
       onDoubleClick={() => onOpen(first.id)}
     >
       <span role="cell" className="post-table__check">
