@@ -29,6 +29,11 @@ interface PostGroupsState {
   readonly anchor: string | null;
   readonly busy: boolean;
   readonly run: ChangeRun | null;
+  /** Drafts never scheduled: the calendar's side list, to drag onto a day. */
+  readonly drafts: Loadable<readonly PostGroup[]>;
+  loadDrafts(): Promise<void>;
+  /** Reloads the drafts whenever the posts change; returns the unsubscribe. */
+  listenDrafts(): () => void;
   setFilters(patch: Partial<PostFilters>): void;
   load(opts?: { readonly fresh?: boolean; readonly recheck?: boolean }): Promise<void>;
   listen(): () => void;
@@ -45,6 +50,8 @@ interface PostGroupsState {
 }
 
 const PAGE = 500;
+/** The calendar's side list shows this many drafts (newest first). */
+const DRAFTS_SHOWN = 100;
 const MAX_RECHECKS = 8;
 export const MAX_POSTS = 10_000;
 
@@ -86,6 +93,17 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
     anchor: null,
     busy: false,
     run: null,
+    drafts: idle(),
+    async loadDrafts() {
+      set({ drafts: loading(get().drafts) });
+      const r = await settle(() =>
+        bridge().postGroups.list({ status: 'draft', unscheduled: true, limit: DRAFTS_SHOWN }),
+      );
+      set({ drafts: settleInto(get().drafts, r.ok ? { ok: true, value: r.value.groups } : r) });
+    },
+    listenDrafts() {
+      return bridge().posts.onDidChange(() => void get().loadDrafts());
+    },
     setFilters(patch) {
       set({ filters: { ...get().filters, ...patch }, groups: idle(), total: null, selected: new Set() });
       void get().load();

@@ -122,7 +122,7 @@ export function PostsScreen() {
         title="Posts"
         subtitle={
           groups.data ? (
-            <span aria-live="polite">
+            <span aria-live="polite" data-testid="posts-count">
               {count.toLocaleString()} {count === 1 ? 'post' : 'posts'}, {deliveries.toLocaleString()}{' '}
               {deliveries === 1 ? 'delivery' : 'deliveries'}
             </span>
