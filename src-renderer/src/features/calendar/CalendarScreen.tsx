@@ -325,8 +325,8 @@ export function CalendarScreen() {
             slotDuration="00:30:00"
             scrollTime="08:00:00"
             defaultTimedEventDuration="00:30:00"
-          // Tall enough in the week view for the time, the accounts and two lines of caption.
-          eventMinHeight={52}
+            // Tall enough in the week view for the time, the accounts and two lines of caption.
+            eventMinHeight={52}
             eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
             events={events}
             datesSet={onDatesSet}
