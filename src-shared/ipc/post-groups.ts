@@ -86,12 +86,22 @@ export type RetryUpdatesInput = z.input<typeof RetryUpdatesInput>;
 
 export const OnePostInput = z.object({ post_id: z.string().min(1).max(200) });
 
+/** The post's first media item as a picture the page may show (`data:`), or null; `video` when it is a video. */
+export const Thumbnail = z.object({
+  data_url: z.string().nullable(),
+  kind: z.enum(['image', 'video', 'none']),
+  count: z.number().int().min(0),
+});
+export type Thumbnail = z.infer<typeof Thumbnail>;
+
 export const postGroups = {
   /** A page of posts, each with all its deliveries, after a best-effort refresh (like `posts:list`). */
   list: invoke(PostGroupsQuery, PostGroupsPage),
   /** Shift, spread and add targets go through the bulk update, 100 a request; cancel and delete one by one. */
   changeMany: invoke(ChangeManyInput, ChangeManyResult),
   retry: invoke(RetryUpdatesInput, ChangeManyResult),
+  /** The post's first media item as a thumbnail, fetched by main (the page may not load remote images). */
+  thumbnail: invoke(OnePostInput, Thumbnail),
   /** A new draft with the post's caption, media and targets. */
   duplicate: invoke(OnePostInput, z.object({ post_id: z.string() })),
   /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Account } from '../../src-shared/api/accounts';
 import type { CreatePostResponse, Delivery } from '../../src-shared/api/posts';
 import { expect, test } from './support/fixtures';
@@ -6,6 +7,36 @@ import { goTo, screenshot } from './support/page';
 import { sandboxApi, type WebHost } from './support/web-host';
 
 const DAY = 86_400_000;
+// The smallest PNG: 1×1, transparent.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** A PNG uploaded to the sandbox as the contract says (reserve, PUT, complete); its asset id. */
+async function uploadPng(host: WebHost): Promise<string> {
+  const hash = (alg: string) => createHash(alg).update(PNG).digest('hex');
+  const r = await sandboxApi<{
+    asset_id: string;
+    upload_url: string;
+    upload_headers: Record<string, string>;
+  }>(host, '/api/cli/media/uploads', {
+    method: 'POST',
+    body: JSON.stringify({
+      content_type: 'image/png',
+      content_length: PNG.length,
+      content_sha256: hash('sha256'),
+      content_md5: hash('md5'),
+    }),
+  });
+  const put = await fetch(r.upload_url, { method: 'PUT', headers: r.upload_headers, body: PNG });
+  expect(put.ok).toBe(true);
+  await sandboxApi(host, '/api/cli/media/uploads', {
+    method: 'PATCH',
+    body: JSON.stringify({ asset_id: r.asset_id }),
+  });
+  return r.asset_id;
+}
 
 async function accountsOf(host: WebHost): Promise<Account[]> {
   return (await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts')).accounts;
@@ -16,6 +47,7 @@ async function createPost(
   caption: string,
   targets: readonly Account[],
   scheduledAt: string,
+  media: readonly string[] = [],
 ): Promise<CreatePostResponse> {
   return sandboxApi<CreatePostResponse>(host, '/api/cli/posts', {
     method: 'POST',
@@ -23,6 +55,7 @@ async function createPost(
       caption,
       targets: targets.map((a) => ({ social_account_id: a.id, platform: a.platform })),
       scheduled_at: scheduledAt,
+      ...(media.length ? { media: media.map((asset_id) => ({ asset_id })) } : {}),
     }),
   });
 }
@@ -48,13 +81,15 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
   const tag = `three-${Date.now().toString(36)}`;
   const accounts = (await accountsOf(host)).filter((a) => a.platform !== 'youtube').slice(0, 3);
   expect(accounts).toHaveLength(3);
-  await createPost(host, `Everywhere ${tag}`, accounts, `${dayAfter(3)}T10:00:00Z`);
+  await createPost(host, `Everywhere ${tag}`, accounts, `${dayAfter(3)}T10:00:00Z`, [await uploadPng(host)]);
 
   await goTo(page, 'Posts');
   await page.getByLabel('Search').fill(tag);
   const rows = page.getByRole('row').filter({ hasText: tag });
   await expect(rows).toHaveCount(1);
   await expect(rows.getByTestId('target-chip')).toHaveCount(3);
+  // Its picture, fetched by the host (the page may load no remote image) and shown as a data URL.
+  await expect(rows.locator('img.post-thumb__img')).toHaveAttribute('src', /^data:image\/png;base64,/);
   for (const a of accounts)
     await expect(rows.getByTestId('target-chip').filter({ hasText: a.name })).toContainText('scheduled');
   await screenshot(page, 'posts-grouped-three-chips');

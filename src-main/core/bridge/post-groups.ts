@@ -20,6 +20,7 @@ import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fau
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
 import type { BridgeApi, BridgeCore } from './ports';
+import { createThumbnails } from './thumbnails';
 
 /** Why one post was not changed, for a person: no field paths, no status codes, no commands. */
 export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
@@ -81,6 +82,7 @@ export function createPostGroupHandlers(
       freshness: i.freshness?.bind(i),
     };
   };
+  const thumbnails = createThumbnails();
   const changed = (post_ids: readonly string[]) =>
     events.emit('posts:didChange', { reason: 'updated', post_ids: [...post_ids] });
 
@@ -134,6 +136,22 @@ export function createPostGroupHandlers(
       const result = await sendPlan(await api(), { updates: [...updates], skipped: [] });
       changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
       return result;
+    },
+    thumbnail: async ({ post_id }) => {
+      const client = await api();
+      const first = index().deliveriesOf([post_id]).get(post_id)?.[0];
+      const media = first?.media ?? [];
+      const item = media[0];
+      if (!item) return { data_url: null, kind: 'none' as const, count: 0 };
+      const type = String((item as { mime_type?: unknown; media_type?: unknown }).mime_type ?? '');
+      const video = type.startsWith('video/') || /\.mp4(?:$|\?)/i.test(item.url);
+      if (video) return { data_url: null, kind: 'video' as const, count: media.length };
+      // The URL comes from the index (what the service said), never from the page.
+      return {
+        data_url: await thumbnails.of(item.url, client.baseUrl),
+        kind: 'image' as const,
+        count: media.length,
+      };
     },
     duplicate: async ({ post_id }) => {
       const posts = core.posts;

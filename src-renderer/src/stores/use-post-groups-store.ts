@@ -6,6 +6,7 @@ import type {
   ManyChange,
   PostGroup,
   PostGroupsQuery,
+  Thumbnail,
 } from '../../../src-shared/ipc/post-groups';
 import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
 import type { PostFilters } from './use-posts-store';
@@ -29,6 +30,10 @@ interface PostGroupsState {
   readonly anchor: string | null;
   readonly busy: boolean;
   readonly run: ChangeRun | null;
+  /** Thumbnails asked for so far, by post id (`loading` while on the way). */
+  readonly thumbs: ReadonlyMap<string, Thumbnail | 'loading'>;
+  /** Asks main once for the post's thumbnail (the rows in view ask as they appear). */
+  thumbnail(postId: string): void;
   /** Drafts never scheduled: the calendar's side list, to drag onto a day. */
   readonly drafts: Loadable<readonly PostGroup[]>;
   loadDrafts(): Promise<void>;
@@ -93,6 +98,15 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
     anchor: null,
     busy: false,
     run: null,
+    thumbs: new Map(),
+    thumbnail(postId) {
+      if (get().thumbs.has(postId)) return;
+      set({ thumbs: new Map(get().thumbs).set(postId, 'loading') });
+      void settle(() => bridge().postGroups.thumbnail({ post_id: postId })).then((r) => {
+        const none: Thumbnail = { data_url: null, kind: 'none', count: 0 };
+        set({ thumbs: new Map(get().thumbs).set(postId, r.ok ? r.value : none) });
+      });
+    },
     drafts: idle(),
     async loadDrafts() {
       set({ drafts: loading(get().drafts) });

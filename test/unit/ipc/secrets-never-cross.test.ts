@@ -56,6 +56,7 @@ const SAMPLES: Samples = {
   'postGroups:list': { limit: 100 },
   'postGroups:changeMany': (c) => ({ post_ids: [c.postId], change: { kind: 'shift', by_ms: 3_600_000 } }),
   'postGroups:retry': (c) => ({ updates: [{ post_id: c.postId, scheduled_at: later(5) }] }),
+  'postGroups:thumbnail': (c) => ({ post_id: c.postId }),
   'postGroups:duplicate': (c) => ({ post_id: c.postId }),
   'postGroups:publishNow': (c) => ({ post_id: c.postId }),
   'calendar:range': { start: later(-1), end: later(30) },

@@ -27,7 +27,7 @@ import { useCalendarStore } from '../../stores/use-calendar-store';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import { ManyActions, RunResults } from '../posts/ManyActions';
-import { TargetChip } from '../posts/PostGroupParts';
+import { PostThumb, TargetChip } from '../posts/PostGroupParts';
 import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
 import { toast } from '../../stores/use-toast-store';
 import { PostDialog } from '../posts/PostDialog';
@@ -214,11 +214,7 @@ export function CalendarScreen() {
           aria-label={`${arg.timeText}: ${arg.event.title}; ${who}${selected.has(g.post_id) ? '; selected' : ''}`}
         >
           <span className="cal-event__line">
-            {media > 0 ? (
-              <span className="post-thumb post-thumb--small" aria-hidden="true">
-                ▣
-              </span>
-            ) : null}
+            <PostThumb postId={g.post_id} count={media} size="small" />
             <span className="cal-event__time">{arg.timeText}</span>
             {g.deliveries.map((d) => (
               <PlatformMark key={d.id} platform={d.platform} decorative />

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
@@ -10,7 +10,49 @@ import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
+import './posts.css';
 import { toast } from '../../stores/use-toast-store';
+
+/**
+ * The post's first media item at row size: the picture main fetched (a `data:` URL), a play mark for a video, or a
+ * plain tile while it loads or when there is no picture to show. Nothing when the post has no media.
+ */
+export function PostThumb({
+  postId,
+  count,
+  size = 'md',
+}: {
+  readonly postId: string;
+  readonly count: number;
+  readonly size?: 'md' | 'small';
+}) {
+  const thumb = usePostGroupsStore((s) => s.thumbs.get(postId));
+  const ask = usePostGroupsStore((s) => s.thumbnail);
+  useEffect(() => {
+    if (count > 0) ask(postId);
+  }, [ask, postId, count]);
+  if (count === 0) return null;
+  const t = thumb === 'loading' ? undefined : thumb;
+  const label = count === 1 ? (t?.kind === 'video' ? 'a video' : '1 media item') : `${count} media items`;
+  return (
+    <span
+      className={`post-thumb${size === 'small' ? ' post-thumb--small' : ''}`}
+      role="img"
+      aria-label={label}
+    >
+      {t?.data_url ? (
+        <img src={t.data_url} alt="" className="post-thumb__img" />
+      ) : (
+        <span aria-hidden="true">{t?.kind === 'video' ? '▶' : '▣'}</span>
+      )}
+      {count > 1 && size !== 'small' ? (
+        <span className="post-thumb__count" aria-hidden="true">
+          {count}
+        </span>
+      ) : null}
+    </span>
+  );
+}
 
 export const captionOf = (g: PostGroup): string => g.deliveries[0]?.caption ?? '';
 

@@ -18,7 +18,7 @@ import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_POSTS, usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { ManyActions, RunResults } from './ManyActions';
 import { PostDialog } from './PostDialog';
-import { PostDetail, TargetChip, captionOf, whenOfPost } from './PostGroupParts';
+import { PostDetail, PostThumb, TargetChip, captionOf, whenOfPost } from './PostGroupParts';
 import './posts.css';
 
 const STATUSES: readonly { value: DeliveryStatus | 'all'; label: string }[] = [
@@ -361,17 +361,7 @@ const GroupRow = memo(function GroupRow({
         />
       </span>
       <span role="cell" className="post-table__post">
-        {media.length > 0 ? (
-          <span
-            className="post-thumb"
-            title={`${media.length} media`}
-            aria-label={`${media.length} media`}
-            role="img"
-          >
-            <span aria-hidden="true">▣</span>
-            {media.length > 1 ? <span className="post-thumb__count">{media.length}</span> : null}
-          </span>
-        ) : null}
+        <PostThumb postId={g.post_id} count={media.length} />
         <span className="post-table__caption post-table__ellipsis" title={plainName(caption)}>
           {caption ? plainName(caption) : <span className="faint">(no caption)</span>}
         </span>
