@@ -119,6 +119,9 @@ async function firstRender(page: Page, origin: string): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     await freshPage(page, origin);
+    const timer = setTimeout(() => {
+      void page.screenshot({ path: 'test-results/bench-ui-stuck.png' }).catch(() => undefined);
+    }, 30_000);
     times.push(
       await page.evaluate(
         () =>
@@ -136,6 +139,7 @@ async function firstRender(page: Page, origin: string): Promise<number[]> {
           }),
       ),
     );
+    clearTimeout(timer);
   }
   return times;
 }
@@ -208,7 +212,9 @@ async function switches(page: Page): Promise<number[]> {
               screen === 'posts'
                 ? g.document.querySelectorAll('.post-table__body [role=row]').length > 0 ||
                   g.document.querySelector('.state__title')?.textContent === 'No posts yet'
-                : g.document.querySelector('[role=list][aria-label=Accounts]') !== null;
+                : g.document.querySelector(
+                    'ul[aria-label=Accounts], ol[aria-label=Accounts], [role=list][aria-label=Accounts]',
+                  ) !== null;
             const tick = () => {
               if (ready()) g.requestAnimationFrame(() => resolve(g.performance.now() - t0));
               else g.requestAnimationFrame(tick);
@@ -240,15 +246,24 @@ export async function benchUi(): Promise<void> {
 
     const emptyTimes = await firstRender(page, host.origin);
     const emptyFrames = await scrollFrames(page);
+    console.error(`  (empty screen measured; seeding ${POSTS} posts…)`);
 
     const t0 = performance.now();
     await seed(host, page);
     const seedMs = performance.now() - t0;
 
+    console.error(`  (seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s; measuring…)`);
+    page.on('console', (m) => {
+      if (m.type() === 'error') console.error(`  (page: ${m.text().slice(0, 200)})`);
+    });
+    page.on('pageerror', (e) => console.error(`  (page error: ${e.message.slice(0, 200)})`));
     const fullTimes = await firstRender(page, host.origin);
+    console.error(`  (first renders: ${fullTimes.map((t) => t.toFixed(0)).join(', ')})`);
     // Scrolled once every page is in, so the frames measure 10,000 real rows, not placeholders.
     const loadedAll = await fullLoad(page, host.origin);
+    console.error(`  (all loaded in ${loadedAll.ms.toFixed(0)} ms)`);
     const fullFrames = await scrollFrames(page);
+    console.error('  (scrolled)');
     const switchTimes = await switches(page);
 
     console.log(

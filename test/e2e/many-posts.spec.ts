@@ -100,6 +100,34 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
   await expect(detail).toContainText('Whole post');
   await expect(detail.getByRole('button', { name: /^Delete the / })).toHaveCount(3);
   await screenshot(page, 'posts-grouped-expanded');
+
+  // Duplicate: a new draft with the same caption, media and three accounts.
+  await detail.getByRole('button', { name: 'Duplicate as draft' }).click();
+  await expect(page.getByText('Duplicated as a new draft.')).toBeVisible();
+  const drafts = (
+    await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=draft&limit=100')
+  ).posts.filter((d) => d.caption === `Everywhere ${tag}`);
+  expect(drafts).toHaveLength(3);
+  expect(new Set(drafts.map((d) => d.social_account_id))).toEqual(new Set(accounts.map((a) => a.id)));
+  expect(drafts.every((d) => d.media?.length === 1)).toBe(true);
+
+  // Publish now: published once as a new post, and only then the scheduled original removed.
+  const original = (
+    await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=scheduled&limit=100')
+  ).posts
+    .filter((d) => d.caption === `Everywhere ${tag}`)
+    .map((d) => d.id);
+  expect(original).toHaveLength(3);
+  await detail.getByRole('button', { name: 'Publish now' }).click();
+  await detail.getByRole('button', { name: 'Yes, publish now' }).click();
+  await expect(page.getByText('Published now.')).toBeVisible({ timeout: 20_000 });
+  const after = (await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?limit=100')).posts.filter(
+    (d) => d.caption === `Everywhere ${tag}`,
+  );
+  expect(after.filter((d) => original.includes(d.id))).toEqual([]);
+  const published = after.filter((d) => d.status !== 'draft');
+  expect(published).toHaveLength(3);
+  expect(published.every((d) => d.status !== 'scheduled')).toBe(true);
 });
 
 test('30 selected posts move a day in one bulk request; the one that fails is shown and retried alone', async ({

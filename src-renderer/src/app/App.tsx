@@ -14,7 +14,7 @@ import { Shell } from './Shell';
 import { prefetchScreens } from './routes';
 
 /** After the first screen has painted, the other screens' chunks load in the background. */
-const PREFETCH_AFTER_MS = 1_500;
+const PREFETCH_AFTER_MS = 300;
 
 /** Connected: the app. Not connected: Connect. Not answered yet: a splash. */
 export function App() {
