@@ -14,7 +14,7 @@ import { sandboxApi, startWebHost, type WebHost } from '../test/e2e/support/web-
 const DELIVERIES = 10_000;
 /** 3,200 posts to 3 accounts and 200 to 2: 10,000 deliveries grouped into 3,400 posts. */
 const POSTS = 3_400;
-const SAMPLES = 5;
+const SAMPLES = 9;
 /** The goals: the full grouped screen within 1.2× the empty one; a screen switch after the first visit ≤ 100 ms. */
 const FULL_OVER_EMPTY = 1.2;
 const SWITCH_MS = 100;
@@ -269,7 +269,7 @@ export async function benchUi(): Promise<void> {
     console.log(
       `seeded ${DELIVERIES} deliveries (${POSTS} posts) through the app's bulk import in ${(seedMs / 1000).toFixed(1)} s`,
     );
-    console.log('posts screen, first render (median of 5, hash change → first painted frame):');
+    console.log(`posts screen, first render (median of ${SAMPLES}, hash change → first painted frame):`);
     console.log(
       `  empty (baseline)      ${ms(median(emptyTimes))}   [${emptyTimes.map((t) => t.toFixed(0)).join(', ')}]`,
     );

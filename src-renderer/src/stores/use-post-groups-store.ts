@@ -55,6 +55,8 @@ interface PostGroupsState {
 }
 
 const PAGE = 500;
+/** The first page is what paints: a screenful and some, so 3,400 posts open as fast as a handful. */
+const FIRST_PAGE = 60;
 /** The calendar's side list shows this many drafts (newest first). */
 const DRAFTS_SHOWN = 100;
 const MAX_RECHECKS = 8;
@@ -136,12 +138,12 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       const rows: PostGroup[] = [];
       let total = 0;
       let freshness;
-      for (let offset = 0; offset < MAX_POSTS; offset += PAGE) {
+      for (let offset = 0, limit = FIRST_PAGE; offset < MAX_POSTS; offset += limit, limit = PAGE) {
         const r = await settle(() =>
           bridge().postGroups.list({
             ...query,
             offset,
-            limit: PAGE,
+            limit,
             ...(offset === 0 && opts?.fresh ? { refresh: true } : {}),
           }),
         );
@@ -154,7 +156,7 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
         rows.push(...r.value.groups);
         total = r.value.total;
         if (offset === 0) freshness = r.value.freshness;
-        if (r.value.groups.length < PAGE || rows.length >= Math.min(total, MAX_POSTS)) break;
+        if (r.value.groups.length < limit || rows.length >= Math.min(total, MAX_POSTS)) break;
         if (progressive || offset === 0) {
           const prev = get().groups.data;
           const shown = progressive || !prev ? [...rows] : [...rows, ...prev.slice(rows.length)];
