@@ -16,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_POSTS, usePostGroupsStore } from '../../stores/use-post-groups-store';
+import type { PostFilters } from '../../stores/use-posts-store';
 import { ManyActions, RunResults } from './ManyActions';
 import { PostDialog } from './PostDialog';
 import { PostDetail, PostThumb, TargetChip, captionOf, whenOfPost } from './PostGroupParts';
@@ -201,6 +202,7 @@ export function PostsScreen() {
           </EmptyState>
         ) : (
           <GroupTable
+            filters={filters}
             rows={rows}
             count={count}
             accounts={accountsById}
@@ -222,6 +224,7 @@ export function PostsScreen() {
 
 /** Only the posts in view are in the DOM; an expanded post measures its own height. */
 function GroupTable({
+  filters,
   rows,
   count,
   accounts,
@@ -231,6 +234,7 @@ function GroupTable({
   onExpand,
   onOpen,
 }: {
+  readonly filters: PostFilters;
   readonly rows: readonly PostGroup[];
   readonly count: number;
   readonly accounts: ReadonlyMap<string, Account>;
@@ -302,6 +306,7 @@ function GroupTable({
               >
                 <GroupRow
                   group={g}
+                  filters={filters}
                   accounts={accounts}
                   index={v.index}
                   selected={selected.has(g.post_id)}
@@ -323,6 +328,7 @@ function GroupTable({
 /** One post; memoized so that scrolling renders only the posts that come into view. */
 const GroupRow = memo(function GroupRow({
   group: g,
+  filters,
   accounts,
   index,
   selected,
@@ -332,6 +338,7 @@ const GroupRow = memo(function GroupRow({
   onOpen,
 }: {
   readonly group: PostGroup;
+  readonly filters: PostFilters;
   readonly accounts: ReadonlyMap<string, Account>;
   readonly index: number;
   readonly selected: boolean;
@@ -343,6 +350,13 @@ const GroupRow = memo(function GroupRow({
   const caption = captionOf(g);
   const when = whenOfPost(g);
   const first = g.deliveries[0] as Delivery;
+  // Edit opens the delivery the filters matched (on X's list, the X delivery), else the first.
+  const matched =
+    g.deliveries.find(
+      (d) =>
+        (filters.platform === 'all' || d.platform === filters.platform) &&
+        (filters.status === 'all' || d.status === filters.status),
+    ) ?? first;
   const media = first.media ?? [];
   const short = caption.slice(0, 40) || 'no caption';
   return (
@@ -350,7 +364,7 @@ const GroupRow = memo(function GroupRow({
       className={`post-table__row post-table__row--group${selected ? ' is-selected' : ''}`}
       role="row"
       aria-rowindex={index + 2}
-      onDoubleClick={() => onOpen(first.id)}
+      onDoubleClick={() => onOpen(matched.id)}
     >
       <span role="cell" className="post-table__check">
         <input
@@ -392,7 +406,7 @@ const GroupRow = memo(function GroupRow({
           type="button"
           className="btn btn--small btn--ghost"
           aria-label={`Edit post: ${short} (${g.deliveries.map((d) => PLATFORM_META[d.platform].label).join(', ')})`}
-          onClick={() => onOpen(first.id)}
+          onClick={() => onOpen(matched.id)}
         >
           Edit
         </button>
