@@ -94,7 +94,7 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
     await expect(rows.getByTestId('target-chip').filter({ hasText: a.name })).toContainText('scheduled');
   await screenshot(page, 'posts-grouped-three-chips');
 
-  await rows.getByRole('button', { name: /^Show deliveries/ }).click();
+  await rows.getByRole('button', { name: /^3 deliveries: Everywhere/ }).click();
   const detail = page.getByRole('row', { name: /^Deliveries of Everywhere/ });
   await expect(detail.getByRole('listitem')).toHaveCount(3);
   await expect(detail).toContainText('Whole post');

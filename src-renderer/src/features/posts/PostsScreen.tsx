@@ -397,10 +397,13 @@ const GroupRow = memo(function GroupRow({
           type="button"
           className="btn btn--small btn--ghost"
           aria-expanded={expanded}
-          aria-label={`${expanded ? 'Hide' : 'Show'} deliveries: ${short}`}
           onClick={() => onExpand(g.post_id)}
         >
-          {expanded ? '▾' : '▸'} {g.deliveries.length}
+          <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> {g.deliveries.length}
+          <span className="visually-hidden">
+            {' '}
+            {g.deliveries.length === 1 ? 'delivery' : 'deliveries'}: {short}
+          </span>
         </button>
         <button
           type="button"
