@@ -8,6 +8,21 @@
  * updater looks. POSTDESK_UPDATE_PROVIDER=github puts the GitHub entry first.
  */
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- electron-builder reads a CommonJS config
+const { cliRuntimePackages } = require('./scripts/cli-runtime.cjs');
+
+/**
+ * The `postdesk` command the app puts on the PATH on request runs the built CLI with the user's Node (the RunAsNode
+ * fuse is off, so the app's binary cannot): the launcher, the CLI and web builds, and every package the CLI loads
+ * from node_modules are unpacked beside app.asar, where a plain Node can read them (docs/cli.md).
+ */
+const CLI_UNPACKED = [
+  'bin/postdesk.js',
+  'out/cli/**',
+  'out/web/**',
+  ...cliRuntimePackages(__dirname).map((name) => `node_modules/${name}/**`),
+];
+
 const UPDATE_URL = process.env.POSTDESK_UPDATE_URL ?? 'https://updates.postdesk.app/desktop';
 const GITHUB_OWNER = process.env.POSTDESK_GITHUB_OWNER ?? 'postdesk';
 const GITHUB_REPO = process.env.POSTDESK_GITHUB_REPO ?? 'postdesk-desktop';
@@ -32,7 +47,8 @@ const config = {
   // `author`, which electron-builder reads itself: nothing here repeats them.
 
   // electron-vite's output plus package.json; production dependencies are added by electron-builder.
-  files: ['out/**/*', 'package.json', '!**/*.map'],
+  // bin/postdesk.js: the launcher of the CLI on the PATH (above).
+  files: ['out/**/*', 'bin/postdesk.js', 'package.json', '!**/*.map', '!out/cli/inputs.json'],
   extraResources: [
     { from: 'resources/tray', to: 'tray', filter: ['*.png'] },
     { from: 'resources/icon.png', to: 'icon.png' },
@@ -46,6 +62,7 @@ const config = {
     'node_modules/@ffmpeg-installer/**',
     'node_modules/@ffprobe-installer/**',
     '**/*.node',
+    ...CLI_UNPACKED,
   ],
   // better-sqlite3 13 and @napi-rs/keyring ship Node-API prebuilds that load in Electron as they are (ABI-stable):
   // a rebuild would only demand a compiler on the build machine.

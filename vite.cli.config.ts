@@ -1,4 +1,5 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
@@ -7,22 +8,13 @@ const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ROOT = at('./');
 
 /**
- * Left to node_modules: native modules and the packages that find files beside themselves at run time (the
- * ffmpeg/ffprobe binaries), and the sandbox's server stack and the web host's WebSocket server, which load only
- * with --sandbox, `postdesk sandbox` or `postdesk web`. Everything else is bundled: loading a few chunks is much
- * faster than resolving and reading the hundreds of files zod and undici are made of.
+ * Left to node_modules (scripts/cli-runtime.cjs says which, and why; the desktop app unpacks the same list).
+ * Everything else is bundled: loading a few chunks is much faster than resolving and reading the hundreds of
+ * files zod and undici are made of.
  */
-const EXTERNAL = [
-  'better-sqlite3',
-  '@napi-rs/keyring',
-  '@ffmpeg-installer/ffmpeg',
-  '@ffprobe-installer/ffprobe',
-  'fastify',
-  '@fastify/static',
-  '@fastify/websocket',
-  '@modelcontextprotocol/sdk',
-  'prom-client',
-];
+const { CLI_EXTERNAL: EXTERNAL } = createRequire(import.meta.url)('./scripts/cli-runtime.cjs') as {
+  CLI_EXTERNAL: readonly string[];
+};
 const isExternal = (id: string): boolean => EXTERNAL.some((p) => id === p || id.startsWith(`${p}/`));
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `npm run bench [part…]`: runs each benchmark part, each printing its figures beside a baseline measured in
- * the same run. Parts: sandbox, media, bulk, executor, ui, local, cli. With no argument, all of them.
+ * the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export. With no argument, all of them.
  */
 const PARTS = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
@@ -10,6 +10,7 @@ const PARTS = {
   ui: async () => (await import('./ui')).benchUi(),
   local: async () => (await import('./local')).benchLocal(),
   cli: async () => (await import('./cli')).benchCli(),
+  export: async () => (await import('./export')).benchExport(),
 } as const;
 
 type Part = keyof typeof PARTS;

@@ -180,8 +180,10 @@ export function buildApp(
       .send({ error: `no route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
   });
 
-  app.addHook('onRequest', async (req) => {
-    const path = req.url.split('?')[0] ?? '';
+  // Both hooks run on every request: callback style, so a request that needs neither costs no promise.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const query = req.url.indexOf('?');
+    const path = query === -1 ? req.url : req.url.slice(0, query);
     requests.note(req.method, path);
     if (path.startsWith('/_sandbox/')) {
       if (!isLoopback(req))
@@ -198,16 +200,18 @@ export function buildApp(
     req.sandboxFault = fault;
     if (fault?.error)
       throw new SandboxError(503, 'SANDBOX_FAULT', 'injected fault: service unavailable, retry');
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     const fault = req.sandboxFault;
-    if (!fault) return payload;
-    if (fault.latencyMs > 0) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    if (fault.reset) {
+    if (!fault) return done(null, payload);
+    const answer = (): void => {
       // The handler has run and committed; the client sees the connection die before any byte.
-      reply.raw.socket?.destroy();
-    }
-    return payload;
+      if (fault.reset) reply.raw.socket?.destroy();
+      done(null, payload);
+    };
+    if (fault.latencyMs > 0) setTimeout(answer, fault.latencyMs);
+    else answer();
   });
 
   registerControlRoutes(app, ctx, deps);

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context';
-import { stmt } from './db';
+import { keptReads, stmt } from './db';
 import { SandboxError } from './errors';
 
 export interface ApiKeyOwner {
@@ -10,7 +10,7 @@ export interface ApiKeyOwner {
 }
 
 /** Keys are stored as their sha256 only, so the database never holds a usable key. */
-export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string): string => hash('sha256', key, 'hex');
 
 const unauthorized = (message: string): SandboxError => new SandboxError(401, 'UNAUTHORIZED', message);
 
@@ -30,13 +30,22 @@ interface KeyRow {
   revoked: number;
 }
 
-/** Looks an API key up; null when it is unknown. Does not check expiry or revocation. */
+/**
+ * Looks an API key up; null when it is unknown. Does not check expiry or revocation. Every request reads its
+ * key and keys change only when a fixture is loaded, so what was read is kept by hash (keptReads: emptied
+ * on any write to `api_keys`); unknown keys too, for a client retrying a wrong one.
+ */
 function findKey(ctx: SandboxContext, token: string): KeyRow | null {
-  const row = stmt(
-    ctx.db,
-    'SELECT id, owner_id, scopes, expires_at, revoked FROM api_keys WHERE key_hash = ?',
-  ).get(hashApiKey(token)) as KeyRow | undefined;
-  return row ?? null;
+  const hash = hashApiKey(token);
+  const kept = keptReads<KeyRow | null>(ctx.db, 'api_keys');
+  const known = kept.get(hash);
+  if (known !== undefined) return known;
+  const row =
+    (stmt(ctx.db, 'SELECT id, owner_id, scopes, expires_at, revoked FROM api_keys WHERE key_hash = ?').get(
+      hash,
+    ) as KeyRow | undefined) ?? null;
+  kept.set(hash, row);
+  return row;
 }
 
 /**

@@ -41,6 +41,57 @@ export function wipeDatabase(db: Database.Database): void {
   })();
 }
 
+const transactions = new WeakMap<Database.Database, (fn: () => unknown) => unknown>();
+
+/**
+ * Runs `fn` in one transaction (a savepoint inside another). `db.transaction(fn)` builds four wrapper
+ * functions each time it is called, which cost a create request more than its own inserts: the wrapper is
+ * built once per database and handed the work to do.
+ */
+export function transact<T>(db: Database.Database, fn: () => T): T {
+  let run = transactions.get(db);
+  if (!run) {
+    run = db.transaction((work: () => unknown) => work());
+    transactions.set(db, run);
+  }
+  return run(fn) as T;
+}
+
+const keptByTable = new WeakMap<Database.Database, Map<string, Map<string, unknown>>>();
+const KEPT_READS = 1000;
+
+/**
+ * What was read from `table`, kept for the next request that reads the same: for tables written only when a
+ * fixture is loaded (keys, accounts) but read by nearly every request. A temporary trigger (this
+ * connection's own, never stored in the file) empties the map on any write to the table, whichever code
+ * makes it, so what is kept is never older than the store. Bounded: it is emptied when full.
+ */
+export function keptReads<V>(db: Database.Database, table: string): Map<string, V> {
+  let byTable = keptByTable.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    keptByTable.set(db, byTable);
+  }
+  let kept = byTable.get(table);
+  if (!kept) {
+    const map = new Map<string, unknown>();
+    const fn = `sandbox_${table}_written`;
+    db.function(fn, { deterministic: false }, () => {
+      map.clear();
+      return null;
+    });
+    const body = `ON main.${table} BEGIN SELECT ${fn}(); END`;
+    db.exec(`
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_insert AFTER INSERT ${body};
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_update AFTER UPDATE ${body};
+      CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_delete AFTER DELETE ${body};`);
+    byTable.set(table, map);
+    kept = map;
+  }
+  if (kept.size >= KEPT_READS) kept.clear();
+  return kept as Map<string, V>;
+}
+
 const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** A prepared statement, prepared once per database. */
@@ -56,6 +107,43 @@ export function stmt(db: Database.Database, sql: string): Database.Statement {
     byDb.set(sql, s);
   }
   return s;
+}
+
+const insertSql = new WeakMap<readonly string[], Map<string, string>>();
+
+/**
+ * Inserts rows given as one flat list of values (row after row, each one value per column in `columns`
+ * order) with as few statements as possible: one per power of two in their count (200 rows: 128 + 64 + 8),
+ * so a handful of statement shapes are ever prepared. Most of what one single-row INSERT costs besides
+ * SQLite's own work is the call into it: a bulk's 400 rows in a dozen statements instead of 400.
+ */
+export function insertRows(
+  db: Database.Database,
+  table: string,
+  columns: readonly string[],
+  values: readonly unknown[],
+): void {
+  const width = columns.length;
+  const rows = values.length / width;
+  let byShape = insertSql.get(columns);
+  if (!byShape) {
+    byShape = new Map();
+    insertSql.set(columns, byShape);
+  }
+  let at = 0;
+  while (at < rows) {
+    let n = 1;
+    while (n * 2 <= rows - at) n *= 2;
+    const key = `${table}:${n}`;
+    let sql = byShape.get(key);
+    if (sql === undefined) {
+      const one = `(${columns.map(() => '?').join(', ')})`;
+      sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => one).join(', ')}`;
+      byShape.set(key, sql);
+    }
+    stmt(db, sql).run(n === rows ? values : values.slice(at * width, (at + n) * width));
+    at += n;
+  }
 }
 
 /** Tables whose rows carry a `seq` from nextSeq(). */

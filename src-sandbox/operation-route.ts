@@ -8,6 +8,7 @@ import {
 import { requireApiKey } from './auth';
 import { requireRunToken, requireRunTokenOrApiKey, type Caller } from './agent/credentials';
 import type { SandboxContext } from './context';
+import { JsonText } from './json-text';
 
 export type OperationRequest = FastifyRequest<{ Params: { readonly id: string } }>;
 type CallerOf<C extends Credential> = C extends 'none' ? null : Caller;
@@ -38,8 +39,8 @@ function authenticate(ctx: SandboxContext, req: OperationRequest, name: Operatio
  * Serves one operation of the contract's table (src-shared/api/operations.ts): its method, path, success
  * status and credential come from there, so the sandbox cannot answer on another path, with another
  * status or to another caller than the client expects. The handler gets the authenticated caller and
- * answers with the operation's response type; a handler that sends its own body (a download) returns
- * the reply.
+ * answers with the operation's response type (or its JSON text, JsonText); a handler that sends its own
+ * body (a download) returns the reply.
  */
 export function serve<N extends OperationName>(
   app: FastifyInstance,
@@ -49,16 +50,26 @@ export function serve<N extends OperationName>(
     req: OperationRequest,
     caller: CallerOf<(typeof OPERATIONS)[N]['credential']>,
     reply: FastifyReply,
-  ) => ResponseOf<N> | FastifyReply | Promise<ResponseOf<N> | FastifyReply>,
+  ) => ResponseOf<N> | JsonText<ResponseOf<N>> | FastifyReply | Promise<ResponseOf<N> | FastifyReply>,
 ): void {
   const op = OPERATIONS[name];
   app.route({
     method: op.method,
     url: op.path.replace(/\{(\w+)\}/g, ':$1'),
-    handler: async (req: OperationRequest, reply) => {
+    // Not async: most handlers answer at once, and a promise per request is work they do not need.
+    handler: (req: OperationRequest, reply) => {
       const caller = authenticate(ctx, req, name) as CallerOf<(typeof OPERATIONS)[N]['credential']>;
-      const answer = await handler(req, caller, reply);
-      return answer === reply ? reply : reply.code(op.status).send(answer);
+      const answer = handler(req, caller, reply);
+      const send = (a: ResponseOf<N> | JsonText<ResponseOf<N>> | FastifyReply): FastifyReply => {
+        if (a === reply) return reply;
+        if (a instanceof JsonText) {
+          return reply.code(op.status).type('application/json; charset=utf-8').send(a.text);
+        }
+        return reply.code(op.status).send(a);
+      };
+      if (answer instanceof Promise) return answer.then(send);
+      send(answer);
+      return undefined;
     },
   });
 }

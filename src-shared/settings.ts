@@ -118,6 +118,16 @@ export const Settings = z.object({
     .min(0)
     .max(24 * 60)
     .default(15),
+  /**
+   * How long after its time a scheduled post may take to show `posted` before the delivery watch marks it "not
+   * confirmed" in Posts and says so once.
+   */
+  deliveryConfirmMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   updateChannel: UpdateChannel.default('stable'),
   /** Start Postdesk (in the tray) at login; off by default. The desktop app applies it. */
   startAtLogin: z.boolean().default(false),

@@ -3,8 +3,9 @@
  * once the shell has started, after the bridge), and the core's delivery watcher behind notifications.
  */
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
+import type { DeliveryUnconfirmed } from '../../src-shared/ipc/watch';
 import type { UpdatesPort } from '../core/bridge/ports';
-import type { DeliveryEvents } from './capabilities';
+import type { DeliveryEvents, InboxEvents } from './capabilities';
 import type { Disposable } from '../core/common/events';
 import type { UpdateChannel, UpdateState } from './update-state';
 import type { UpdateService } from './updater';
@@ -50,11 +51,39 @@ export function updatesPortFor(
 /** The core watcher's failures as the notification service takes them. */
 export function deliveryEventsOf(watch: {
   onDidFailDelivery(listener: (d: DeliveryFailed) => void): Disposable;
+  onDidNotConfirm?(listener: (d: DeliveryUnconfirmed) => void): Disposable;
 }): DeliveryEvents {
+  const notConfirmed = watch.onDidNotConfirm?.bind(watch);
   return {
+    ...(notConfirmed
+      ? {
+          onDidNotConfirm: (listener) =>
+            notConfirmed((d) =>
+              listener({ id: d.id, post_id: d.post_id, platform: d.platform, scheduledAt: d.scheduled_at }),
+            ),
+        }
+      : {}),
     onDidFailDelivery: (listener) =>
       watch.onDidFailDelivery((d) =>
         listener({ id: d.id, post_id: d.post_id, platform: d.platform, error: d.error }),
       ),
+  };
+}
+
+/** The core's inbox watch as the tray and the notification service take it. */
+export function inboxEventsOf(watch: {
+  onDidDraftRun(
+    listener: (r: { runId: string; automationName: string | null; drafts: number }) => void,
+  ): Disposable;
+  onDidChangeCount(listener: (total: number) => void): Disposable;
+  count(): number;
+}): InboxEvents {
+  return {
+    onDidDraftRun: (listener) =>
+      watch.onDidDraftRun((r) =>
+        listener({ runId: r.runId, automationName: r.automationName, drafts: r.drafts }),
+      ),
+    onDidChangeCount: (listener) => watch.onDidChangeCount(listener),
+    count: () => watch.count(),
   };
 }

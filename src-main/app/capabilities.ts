@@ -87,8 +87,24 @@ export interface ConnectionSource {
   readonly onDidChange: Event<void>;
 }
 
+/** A run that left drafts in the inbox (told once per run, never per draft). */
+export type DraftsWaiting = Readonly<{ runId: string; automationName: string | null; drafts: number }>;
+
+export interface InboxEvents {
+  readonly onDidDraftRun: Event<DraftsWaiting>;
+  readonly onDidChangeCount: Event<number>;
+  /** Drafts waiting now. */
+  count(): number;
+}
+
+/** A scheduled delivery whose time (and the grace) passed without the service saying `posted`. */
+export type UnconfirmedDelivery = Readonly<
+  Pick<Delivery, 'id' | 'post_id' | 'platform'> & { scheduledAt: string }
+>;
+
 export interface DeliveryEvents {
   readonly onDidFailDelivery: Event<FailedDelivery>;
+  readonly onDidNotConfirm?: Event<UnconfirmedDelivery>;
 }
 
 /** The settings the shell applies itself. */

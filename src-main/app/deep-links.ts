@@ -1,15 +1,18 @@
 /**
- * `postdesk://post/<id>` and `postdesk://run/<id>`: parsed and validated like any other input, then routed
+ * `postdesk://post/<id>`, `postdesk://run/<id>` and `postdesk://inbox/<run id>`: parsed and validated like any other input, then routed
  * to the window. Links reach us from the OS (macOS `open-url`, argv on Windows and Linux, a second
  * instance) and from our own notifications; all take the same path.
  */
 import type { App } from 'electron';
 import { z } from 'zod';
+import { APP_ROUTE_KINDS } from '../../src-shared/ipc/app';
+
+export { INBOX_ALL } from '../../src-shared/ipc/app';
 import type { Logger } from './capabilities';
 import { DisposableStore, listen, toDisposable, type Disposable } from '../core/common/events';
 
 export const DEEP_LINK_SCHEME = 'postdesk';
-export const DEEP_LINK_KINDS = ['post', 'run'] as const;
+export const DEEP_LINK_KINDS = APP_ROUTE_KINDS;
 /** Longest id accepted: service ids are UUIDs (36 characters); anything far longer is not an id. */
 export const DEEP_LINK_ID_MAX = 64;
 /** Longest link looked at, before any parsing. */
@@ -29,7 +32,7 @@ export type DeepLinkRoute = z.infer<typeof DeepLinkRoute>;
  * Scheme and host are case-insensitive (as URLs are); a trailing slash is tolerated because Windows
  * shells add one.
  */
-const LINK = /^postdesk:\/\/(post|run)\/([^/?#]*)\/?$/i;
+const LINK = /^postdesk:\/\/(post|run|inbox)\/([^/?#]*)\/?$/i;
 
 export const DeepLink = z
   .string()
@@ -37,7 +40,10 @@ export const DeepLink = z
   .transform((raw, ctx) => {
     const m = LINK.exec(raw);
     if (!m) {
-      ctx.addIssue({ code: 'custom', message: 'not a postdesk://post/<id> or postdesk://run/<id> link' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'not a postdesk://post/<id>, postdesk://run/<id> or postdesk://inbox/<id> link',
+      });
       return z.NEVER;
     }
     const route = DeepLinkRoute.safeParse({ kind: (m[1] as string).toLowerCase(), id: m[2] });
@@ -73,7 +79,7 @@ export function previewForLog(raw: unknown): string {
   return raw.length > 24 ? `${head}… (${raw.length} chars)` : head;
 }
 
-export type DeepLinkSource = 'open-url' | 'argv' | 'second-instance' | 'notification';
+export type DeepLinkSource = 'open-url' | 'argv' | 'second-instance' | 'notification' | 'tray';
 
 export interface DeepLinkTarget {
   /** Brings the window up (creating it if needed). */

@@ -1,6 +1,14 @@
-import type { BrowserWindow, Dialog, MessageBoxOptions, OpenDialogOptions } from 'electron';
+import type {
+  BrowserWindow,
+  Dialog,
+  MessageBoxOptions,
+  OpenDialogOptions,
+  SaveDialogOptions,
+} from 'electron';
 import { NOT_CONFIRMED, type ConfirmPort } from '../core/bridge/confirm';
 import type { FilePicker } from '../core/bridge/ports';
+import type { QuitQuestion } from '../core/gaps/decisions';
+import type { FileSaver } from '../core/bridge/export-port';
 
 /**
  * Main's own dialogs, the only places the user speaks to main without the page in between: the page can
@@ -32,6 +40,30 @@ export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Pa
   };
 }
 
+/** Quit while automations are due: a native message box whose default keeps Postdesk running. */
+export function dialogAskToQuit(
+  dialog: Pick<Dialog, 'showMessageBox'>,
+  parent: Parent,
+): (q: QuitQuestion) => Promise<boolean> {
+  return async (q) => {
+    const options: MessageBoxOptions = {
+      type: 'question',
+      title: 'Postdesk',
+      message: q.message,
+      detail: q.detail,
+      buttons: ['Keep running', 'Quit'],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    };
+    const win = parent();
+    const { response } = win
+      ? await dialog.showMessageBox(win, options)
+      : await dialog.showMessageBox(options);
+    return response === 1;
+  };
+}
+
 /** `files:pick`: the native open dialog; what the user chooses is granted by the bridge. */
 export function dialogPicker(dialog: Pick<Dialog, 'showOpenDialog'>, parent: Parent): FilePicker {
   return {
@@ -53,6 +85,26 @@ export function dialogPicker(dialog: Pick<Dialog, 'showOpenDialog'>, parent: Par
       const win = parent();
       const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
       return r.canceled ? [] : r.filePaths;
+    },
+  };
+}
+
+/** `exports:run`: the native save dialog; main writes the export where the user chose, the page never names it. */
+export function dialogSaver(dialog: Pick<Dialog, 'showSaveDialog'>, parent: Parent): FileSaver {
+  return {
+    async save({ suggestedName, format }) {
+      const options: SaveDialogOptions = {
+        title: 'Export',
+        defaultPath: suggestedName,
+        filters:
+          format === 'csv'
+            ? [{ name: 'CSV (opens in spreadsheets, re-imports in Bulk)', extensions: ['csv'] }]
+            : [{ name: 'JSON', extensions: ['json'] }],
+        properties: ['createDirectory', 'showOverwriteConfirmation'],
+      };
+      const win = parent();
+      const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+      return r.canceled || !r.filePath ? null : r.filePath;
     },
   };
 }

@@ -7,6 +7,8 @@ import type { App, BrowserWindow } from 'electron';
 import type { ActiveRun, ActiveUpload, ExecutorDrain, Logger, UploadQueueControl } from './capabilities';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
 import { errorText } from '../core/common/error-text';
+import { quitQuestion, type QuitQuestion } from '../core/gaps/decisions';
+import type { Occurrence } from '../core/gaps/upcoming';
 
 export const DEFAULT_GRACE_MS = 30_000;
 
@@ -20,7 +22,12 @@ export type DrainReport = Readonly<{
 }>;
 
 export type QuitCoordinatorDeps = Readonly<{
-  app: Pick<App, 'on' | 'removeListener' | 'exit'>;
+  app: Pick<App, 'on' | 'removeListener' | 'exit' | 'quit'>;
+  /** The next occurrences of the automations this computer runs: a quit with one due soon asks first. */
+  upcoming?: () => readonly Occurrence[];
+  /** Asks the person (main's own dialog); true: quit. Absent: never asked. */
+  askToQuit?: (question: QuitQuestion) => Promise<boolean>;
+  now?: () => Date;
   executor: ExecutorDrain;
   uploads: Pick<UploadQueueControl, 'activeUploads' | 'drain' | 'failUpload'>;
   log: Logger;
@@ -49,6 +56,9 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export class QuitCoordinator {
   private drainPromise: Promise<DrainReport> | null = null;
   private drained = false;
+  /** The person said quit (or nothing needed asking, or the OS is shutting down): do not ask again. */
+  private settled = false;
+  private asking = false;
   private readonly graceMs: number;
 
   constructor(private readonly deps: QuitCoordinatorDeps) {
@@ -71,6 +81,14 @@ export class QuitCoordinator {
       listen(this.deps.app, 'before-quit', (event: Electron.Event) => {
         if (this.drained) return;
         event.preventDefault();
+        if (this.drainPromise === null && !this.settled) {
+          const question = this.question();
+          if (question) {
+            this.ask(question);
+            return;
+          }
+          this.settled = true;
+        }
         const first = this.drainPromise === null;
         const done = this.drain('quit');
         if (first) void done.then(() => this.finish()).then(() => this.exit());
@@ -79,6 +97,46 @@ export class QuitCoordinator {
     // With a listener here Electron no longer quits when the last window closes: the tray keeps us alive.
     store.add(listen(this.deps.app, 'window-all-closed', () => {}));
     return store;
+  }
+
+  /** Quits without asking (the OS is shutting down, or an update installs). */
+  quitNow(): void {
+    this.settled = true;
+    this.deps.app.quit();
+  }
+
+  /** What to ask before quitting (the core decides, `quitQuestion`), or null: quit without asking. */
+  private question(): QuitQuestion | null {
+    const { upcoming, askToQuit, log } = this.deps;
+    if (!upcoming || !askToQuit) return null;
+    try {
+      return quitQuestion(upcoming(), (this.deps.now ?? (() => new Date()))());
+    } catch (e) {
+      log.warn('could not look at the automations due; quitting without asking', { error: errorText(e) });
+      return null;
+    }
+  }
+
+  /**
+   * Quitting while this computer's automations are due soon asks first, naming the next one. Keep running:
+   * nothing happens. Quit: the usual drain. A dialog that fails does not hold the quit.
+   */
+  private ask(question: QuitQuestion): void {
+    const { askToQuit, log } = this.deps;
+    if (this.asking || !askToQuit) return;
+    this.asking = true;
+    void askToQuit(question)
+      .catch((e: unknown) => {
+        log.warn('the quit question could not be shown; quitting', { error: errorText(e) });
+        return true;
+      })
+      .then((quit) => {
+        this.asking = false;
+        log.info(quit ? 'quit confirmed with automations due' : 'quit cancelled: automations are due', {
+          next: question.next.automationName,
+        });
+        if (quit) this.quitNow();
+      });
   }
 
   private exit(): void {

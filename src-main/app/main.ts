@@ -33,11 +33,15 @@ import { startShell, type Shell } from './shell';
 import { UploadTracker, UploadsClosedError } from './upload-tracker';
 import { loadAutoUpdater } from './updater';
 import { updateNotice } from './update-state';
-import { deliveryEventsOf, disabledUpdateState, updatesPortFor } from './bridge-adapters';
+import { deliveryEventsOf, disabledUpdateState, inboxEventsOf, updatesPortFor } from './bridge-adapters';
 import { exposeTestHooks, testHooksEnabled } from './test-hooks';
 import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
 import { DEV_BUILD } from './build-flags';
-import { dialogConfirm, dialogPicker } from './dialogs';
+import { dialogAskToQuit, dialogConfirm, dialogPicker, dialogSaver } from './dialogs';
+import { QUIT_HORIZON_MS } from '../core/gaps/decisions';
+import { upcomingOccurrences } from '../core/gaps/upcoming';
+import { UPTIME_BEAT_MS, openUptimeLog } from '../core/gaps/uptime';
+import { commandLinePort } from './command-line';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
@@ -151,6 +155,7 @@ async function main(): Promise<void> {
         if (problem) log.warn('the logs folder could not be opened', { error: problem });
       }),
     closeCore,
+    askToQuit: dialogAskToQuit(dialog, () => shellRef?.windows.current() ?? null),
     createWindow: () => {
       if (!desktop) throw new Error('the window was asked for before the core was ready');
       return createMainWindow({
@@ -170,6 +175,10 @@ async function main(): Promise<void> {
     },
     services: async () => {
       const opened = openLocal(dataDir);
+      // When Postdesk runs, for Settings' marks on the occurrences that fall while it usually does not.
+      const uptime = openUptimeLog(opened.store).start('app');
+      const beat = setInterval(() => uptime.beat(), UPTIME_BEAT_MS);
+      beat.unref();
       const settings = observeSettings(opened.settings);
       const local = { ...opened, settings: settings.service };
       // The shell owns the executor (sleep, quit and updates drive it); the bridge reads it through a port.
@@ -187,6 +196,8 @@ async function main(): Promise<void> {
         // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
         confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
         picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
+        saver: dialogSaver(dialog, () => shellRef?.windows.current() ?? null),
+        commandLine: commandLinePort(app, process),
         // The update service is made by the shell after this bridge: read it late.
         updates: updatesPortFor(
           () => shellRef?.updates ?? null,
@@ -228,6 +239,10 @@ async function main(): Promise<void> {
       void connection.refresh();
 
       closers.push(
+        () => {
+          clearInterval(beat);
+          uptime.stop();
+        },
         () => gate.dispose(),
         unfollow,
         () => settingsFollow.dispose(),
@@ -246,6 +261,14 @@ async function main(): Promise<void> {
         connection,
         // The core polls for failed deliveries (also sent to the window as posts:didFailDelivery).
         deliveries: deliveryEventsOf(bridge.bridge.deliveries),
+        upcoming: () => {
+          const now = new Date();
+          return upcomingOccurrences(executor.current()?.automations() ?? [], now, {
+            limit: 500,
+            until: new Date(now.getTime() + QUIT_HORIZON_MS),
+          });
+        },
+        inbox: inboxEventsOf(bridge.bridge.inbox),
         settings: settings.source,
         loginItem: new LoginItemService({
           app,

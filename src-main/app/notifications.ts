@@ -5,7 +5,17 @@
  */
 import { Notification } from 'electron';
 import type { Platform } from '../../src-shared/api';
-import type { DeliveryEvents, FailedDelivery, FailedRun, Logger, MissedRun, RunEvents } from './capabilities';
+import type {
+  DeliveryEvents,
+  DraftsWaiting,
+  FailedDelivery,
+  FailedRun,
+  InboxEvents,
+  Logger,
+  MissedRun,
+  RunEvents,
+  UnconfirmedDelivery,
+} from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
 
@@ -53,6 +63,18 @@ export function deliveryFailedNotice(d: FailedDelivery): NoticeContent {
   };
 }
 
+export function deliveryNotConfirmedNotice(d: UnconfirmedDelivery): NoticeContent {
+  const when = new Date(d.scheduledAt);
+  const at = Number.isNaN(when.getTime())
+    ? d.scheduledAt
+    : when.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return {
+    title: `${platformName(d.platform)} post not confirmed`,
+    body: `It was due ${noticeText(at, 'earlier')}, and the service has not said it was posted.`,
+    link: deepLinkFor({ kind: 'post', id: d.id }),
+  };
+}
+
 export function runFailedNotice(r: FailedRun): NoticeContent {
   return {
     title: `Run failed: ${noticeText(r.automationName, 'automation')}`,
@@ -74,6 +96,18 @@ export function runMissedNotice(m: MissedRun): NoticeContent {
     title: `Run missed: ${noticeText(m.automationName, 'automation')}`,
     body: at ? `Due ${noticeText(at, 'earlier')}. ${why}` : why,
     link: m.runId ? deepLinkFor({ kind: 'run', id: m.runId }) : null,
+  };
+}
+
+/** One notice per run that left drafts: its click opens the inbox filtered to that run. */
+export function draftsWaitingNotice(d: DraftsWaiting): NoticeContent {
+  return {
+    title: `Drafts to review: ${noticeText(d.automationName, 'an automation')}`,
+    body:
+      d.drafts === 1
+        ? 'Its run made a draft. Nothing is published until you approve it.'
+        : `Its run made ${d.drafts} drafts. Nothing is published until you approve them.`,
+    link: deepLinkFor({ kind: 'inbox', id: d.runId }),
   };
 }
 
@@ -133,17 +167,41 @@ export class NotificationService implements Disposable {
     this.notify(runMissedNotice(m));
   }
 
-  bind(sources: Readonly<{ runs: RunEvents; deliveries?: DeliveryEvents }>): Disposable {
+  /** An automation is due soon while the computer goes to sleep: not a failure, no link of its own. */
+  dueSoon(n: Readonly<{ title: string; body: string }>): void {
+    this.notify(
+      { title: noticeText(n.title, 'An automation is due soon'), body: n.body, link: null },
+      { counts: false },
+    );
+  }
+
+  draftsWaiting(d: DraftsWaiting): void {
+    this.notify(draftsWaitingNotice(d), { counts: false });
+  }
+
+  bind(
+    sources: Readonly<{
+      runs: RunEvents;
+      deliveries?: DeliveryEvents | undefined;
+      inbox?: InboxEvents | undefined;
+    }>,
+  ): Disposable {
     const store = new DisposableStore();
+    if (sources.inbox) store.add(sources.inbox.onDidDraftRun((d) => this.draftsWaiting(d)));
     store.add(sources.runs.onDidFailRun((r) => this.runFailed(r)));
     store.add(sources.runs.onDidMissRun((m) => this.runMissed(m)));
     if (sources.deliveries) store.add(sources.deliveries.onDidFailDelivery((d) => this.deliveryFailed(d)));
+    const notConfirmed = sources.deliveries?.onDidNotConfirm;
+    if (notConfirmed) store.add(notConfirmed((d) => this.notify(deliveryNotConfirmedNotice(d))));
     return this.store.add(store);
   }
 
-  private notify(content: NoticeContent): void {
-    this.unseenCount += 1;
-    this.didChangeUnseen.fire(this.unseenCount);
+  /** `counts: false`: not a failure, so the tray's attention state and failure count are left alone. */
+  private notify(content: NoticeContent, opts: { counts: boolean } = { counts: true }): void {
+    if (opts.counts) {
+      this.unseenCount += 1;
+      this.didChangeUnseen.fire(this.unseenCount);
+    }
 
     const now = (this.deps.now ?? Date.now)();
     while (this.shownAt.length > 0 && now - (this.shownAt[0] as number) > 60_000) this.shownAt.shift();

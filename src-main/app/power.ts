@@ -7,6 +7,8 @@ import type { PowerMonitor } from 'electron';
 import type { ExecutorPauseControl, Logger } from './capabilities';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
 import { errorText } from '../core/common/error-text';
+import { sleepNotice, type SleepNotice } from '../core/gaps/decisions';
+import type { Occurrence } from '../core/gaps/upcoming';
 
 export type PowerHandlerDeps = Readonly<{
   monitor: Pick<PowerMonitor, 'on' | 'removeListener'>;
@@ -14,6 +16,11 @@ export type PowerHandlerDeps = Readonly<{
   log: Logger;
   /** The OS is shutting down (Linux, macOS): quit through the normal drain. */
   onShutdown: () => void;
+  /** The next occurrences of the automations this computer runs: one due within the hour is told at suspend. */
+  upcoming?: () => readonly Occurrence[];
+  /** Shows the notice (where the OS allows notifications). */
+  notify?: (notice: SleepNotice) => void;
+  now?: () => Date;
 }>;
 
 export class PowerHandler implements Disposable {
@@ -34,7 +41,15 @@ export class PowerHandler implements Disposable {
   }
 
   private onSuspend(): void {
-    const { executor, log } = this.deps;
+    const { executor, log, upcoming, notify } = this.deps;
+    if (upcoming && notify) {
+      try {
+        const notice = sleepNotice(upcoming(), (this.deps.now ?? (() => new Date()))());
+        if (notice) notify(notice);
+      } catch (error) {
+        log.warn('could not tell of an automation due during sleep', { error: errorText(error) });
+      }
+    }
     if (this.pausedForSleep || executor.isPaused()) return;
     executor.pause();
     this.pausedForSleep = true;

@@ -9,18 +9,23 @@ import type {
   ConnectionSource,
   DeliveryEvents,
   ExecutorControl,
+  InboxEvents,
   Logger,
   ShellSettingsSource,
   UploadQueueControl,
 } from './capabilities';
 import {
   DeepLinkRouter,
+  INBOX_ALL,
+  deepLinkFor,
   registerDeepLinks,
   type DeepLinkRoute,
   type ProtocolRegistration,
 } from './deep-links';
 import { DisposableStore, listen, type Disposable } from '../core/common/events';
 import { QuitCoordinator } from './lifecycle';
+import type { QuitQuestion } from '../core/gaps/decisions';
+import type { Occurrence } from '../core/gaps/upcoming';
 import { wasStartedAtLogin, type LoginItemService } from './login-item';
 import { NotificationService } from './notifications';
 import { PowerHandler } from './power';
@@ -45,6 +50,9 @@ export type ShellDeps = Readonly<{
   navigate: (win: BrowserWindow, route: DeepLinkRoute) => void;
   /** The rest of the services exist only after `ready` (the core opens its store then). */
   services: () => Promise<ShellServices>;
+  /** Asks whether to quit while automations are due soon (main's own dialog); absent: never asked. */
+  askToQuit?: (question: QuitQuestion) => Promise<boolean>;
+  now?: () => Date;
   /** Closes the core (store, session) once the work in progress has ended, before the process exits. */
   closeCore?: () => Promise<void>;
   graceMs?: number;
@@ -55,6 +63,10 @@ export type ShellServices = Readonly<{
   uploads: UploadQueueControl;
   connection: ConnectionSource;
   deliveries?: DeliveryEvents;
+  /** The next occurrences of the automations this computer runs (quit and sleep warn about them). */
+  upcoming?: () => readonly Occurrence[];
+  /** Drafts of runs waiting for a person: counted in the tray, one notice per run. */
+  inbox?: InboxEvents;
   settings: ShellSettingsSource;
   loginItem: LoginItemService;
   /** electron-updater's updater; null where updates do not apply (development runs). */
@@ -109,6 +121,9 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
     uploads,
     log,
     graceMs: deps.graceMs,
+    ...(services.upcoming ? { upcoming: services.upcoming } : {}),
+    ...(deps.askToQuit ? { askToQuit: deps.askToQuit } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
     // Once drained nothing may start again: the tray and the timers go before the process exits.
     onDrained: () => late.dispose(),
     beforeExit: deps.closeCore,
@@ -125,7 +140,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   );
 
   const notifications = late.add(new NotificationService({ router, reveal: () => windows.reveal(), log }));
-  late.add(notifications.bind({ runs: executor, deliveries: services.deliveries }));
+  late.add(notifications.bind({ runs: executor, deliveries: services.deliveries, inbox: services.inbox }));
   late.add(windows.onDidReveal(() => notifications.markSeen()));
 
   const activity = activityOf(executor, uploads);
@@ -161,6 +176,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
     activeRuns: executor.activeRuns(),
     activeUploads: uploads.activeUploads().length,
     unseenFailures: notifications.unseen(),
+    inboxDrafts: services.inbox?.count() ?? 0,
     update: updates
       ? { phase: updates.state().phase, version: updates.state().availableVersion }
       : { phase: 'disabled', version: null },
@@ -176,6 +192,7 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
         'check-updates': () => void updates?.checkNow(),
         'restart-to-update': () => updates?.restartNow(),
         'open-logs': () => deps.openLogsFolder?.(),
+        'open-inbox': () => void router.open(deepLinkFor({ kind: 'inbox', id: INBOX_ALL }), 'tray'),
         quit: () => app.quit(),
       },
     }),
@@ -184,9 +201,20 @@ export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   late.add(activity.onDidChange(refresh));
   late.add(connection.onDidChange(refresh));
   late.add(notifications.onDidChangeUnseen(refresh));
+  if (services.inbox) late.add(services.inbox.onDidChangeCount(refresh));
   if (updates) late.add(updates.onDidChangeUpdateState(refresh));
 
-  late.add(new PowerHandler({ monitor: deps.powerMonitor, executor, log, onShutdown: () => app.quit() }));
+  late.add(
+    new PowerHandler({
+      monitor: deps.powerMonitor,
+      executor,
+      log,
+      onShutdown: () => quitting.quitNow(),
+      ...(services.upcoming ? { upcoming: services.upcoming } : {}),
+      notify: (n) => notifications.dueSoon(n),
+      ...(deps.now ? { now: deps.now } : {}),
+    }),
+  );
   late.add(services.loginItem.bind(settings));
   late.add(
     settings.onDidChange((s) => {

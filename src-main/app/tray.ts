@@ -20,6 +20,8 @@ export type TrayInputs = Readonly<{
   activeUploads: number;
   /** Failures notified since the user last opened the window. */
   unseenFailures: number;
+  /** Drafts of automation runs waiting in the inbox for a person. */
+  inboxDrafts?: number;
   update: Readonly<{ phase: UpdatePhase; version: string | null }>;
 }>;
 
@@ -42,6 +44,7 @@ export function trayTooltip(inputs: TrayInputs): string {
   if (inputs.connection === 'disconnected') parts.push('not connected');
   else if (inputs.connection === 'error') parts.push('connection problem');
   if (inputs.unseenFailures > 0) parts.push(plural(inputs.unseenFailures, 'new failure', 'new failures'));
+  if (inputs.inboxDrafts) parts.push(plural(inputs.inboxDrafts, 'draft', 'drafts') + ' to review');
   if (inputs.executorError !== null) parts.push('executor error');
   if (inputs.executor === 'paused') parts.push('executor paused');
   if (inputs.executor === 'registering') parts.push('executor registering');
@@ -61,6 +64,7 @@ export const TRAY_ACTIONS = [
   'check-updates',
   'restart-to-update',
   'open-logs',
+  'open-inbox',
   'quit',
 ] as const;
 export type TrayAction = (typeof TRAY_ACTIONS)[number];
@@ -84,6 +88,14 @@ export function menuLabel(text: string): string {
 
 export function buildTrayMenuTemplate(inputs: TrayInputs): readonly TrayMenuItem[] {
   const items: TrayMenuItem[] = [{ type: 'normal', label: 'Open Postdesk', enabled: true, action: 'open' }];
+  if (inputs.inboxDrafts) {
+    items.push({
+      type: 'normal',
+      label: `Review drafts (${inputs.inboxDrafts})`,
+      enabled: true,
+      action: 'open-inbox',
+    });
+  }
   items.push({ type: 'separator' });
 
   const canControl = inputs.executor !== 'stopped';

@@ -45,6 +45,20 @@ function isOwnOrigin(origin: string, ownBaseUrls: readonly string[]): boolean {
   });
 }
 
+/** True when the `Host` header names the sandbox: its own host name or a loopback name. */
+function isOwnHost(host: string | undefined, ownBaseUrls: readonly string[]): boolean {
+  if (!host) return false;
+  let to: URL;
+  try {
+    to = new URL(`http://${host}`);
+  } catch {
+    return false;
+  }
+  return (
+    LOOPBACK_NAMES.has(to.hostname) || ownBaseUrls.some((base) => new URL(base).hostname === to.hostname)
+  );
+}
+
 const contentTypeOf = (req: FastifyRequest): string =>
   String(req.headers['content-type'] ?? '')
     .split(';')[0]!
@@ -59,6 +73,15 @@ const contentTypeOf = (req: FastifyRequest): string =>
  * before the body is read.
  */
 export function guardControlRequest(req: FastifyRequest, ownBaseUrls: readonly string[]): void {
+  // A page that rebinds its own name to 127.0.0.1 reads same-origin GETs, which carry no Origin; its Host still
+  // names the page's site.
+  if (!isOwnHost(req.headers.host, ownBaseUrls)) {
+    throw new SandboxError(
+      403,
+      'FORBIDDEN',
+      'the control API answers only requests addressed to the sandbox itself',
+    );
+  }
   const origin = req.headers.origin;
   if (origin !== undefined && !isOwnOrigin(origin, ownBaseUrls)) {
     throw new SandboxError(

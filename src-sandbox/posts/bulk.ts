@@ -1,21 +1,20 @@
-import { createHash } from 'node:crypto';
 import {
   BulkCreateRequest,
   BulkInspectQuery,
   BulkUpdate,
   BulkUpdateList,
   LIMITS,
-  type BulkItem,
   type BulkItemResult,
   type BulkResult,
   type BulkUpdateResponse,
   type BulkUpdateResult,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { stmt } from '../db';
+import { insertRows, stmt, transact } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
-import { accountsById, insertParsedPost, updatePost } from './service';
+import { hashBulkItem } from './item-hash';
+import { accountsById, insertParsedPost, updatePost, writePendingRows, type PendingRows } from './service';
 
 interface ItemRow {
   item_key: string;
@@ -27,30 +26,26 @@ interface ItemRow {
   error: string | null;
 }
 
-/** A stable hash of an item (keys sorted), so a retry with the same content matches byte for byte. */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonical(v)]),
-    );
-  }
-  return value;
-}
-const hashItem = (item: BulkItem): string =>
-  createHash('sha256')
-    .update(JSON.stringify(canonical(item)))
-    .digest('hex');
+const ITEM_COLUMNS = [
+  'owner_id',
+  'batch_id',
+  'item_key',
+  'idx',
+  'request_hash',
+  'status',
+  'post_id',
+  'social_post_ids',
+  'error',
+  'created_at',
+] as const;
 
-const itemJson = (r: ItemRow): BulkItemResult => ({
+/** An item's result; `ids` when the caller holds them already (a new item), not only their stored text. */
+const itemJson = (r: ItemRow, ids?: string[]): BulkItemResult => ({
   item_key: r.item_key,
   index: r.idx,
   status: r.status,
   post_id: r.post_id,
-  social_post_ids: JSON.parse(r.social_post_ids) as string[],
+  social_post_ids: ids ?? (JSON.parse(r.social_post_ids) as string[]),
   error: r.error,
 });
 
@@ -79,8 +74,8 @@ export function bulkCreate(
   });
   const iso = ctx.clock.now().toISOString();
   const db = ctx.db;
-  return db.transaction(() => {
-    const hashes = req.items.map(hashItem);
+  return transact(db, () => {
+    const hashes = req.items.map(hashBulkItem);
     // One read of what the batch already holds (usually nothing), not one per item.
     const held = new Map(
       (
@@ -106,13 +101,13 @@ export function bulkCreate(
       req.batch_id,
       iso,
     );
-    let nextIdx = (
-      stmt(
-        db,
-        'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM bulk_items WHERE owner_id = ? AND batch_id = ?',
-      ).get(ownerId, req.batch_id) as { n: number }
-    ).n;
+    // `held` is every item of the batch: the next index follows theirs without another read.
+    let nextIdx = 0;
+    for (const r of held.values()) nextIdx = Math.max(nextIdx, r.idx + 1);
     let replayed = 0;
+    // Every item is checked before anything is written, so the rows wait and go in together at the end.
+    const pending: PendingRows = { posts: [], deliveries: [] };
+    const itemRows: unknown[] = [];
     const results = req.items.map((item, i): BulkItemResult => {
       const prior = existing[i];
       if (prior) {
@@ -120,20 +115,23 @@ export function bulkCreate(
         return itemJson(prior);
       }
       let row: ItemRow;
+      let ids: string[] = [];
       try {
         const created = insertParsedPost(ctx, ownerId, item, {
           source: 'bulk',
           batchId: req.batch_id,
           itemKey: item.item_key,
           accounts,
+          pending,
         });
+        ids = created.deliveryIds;
         row = {
           item_key: item.item_key,
           idx: nextIdx,
           request_hash: hashes[i]!,
           status: 'created',
           post_id: created.postId,
-          social_post_ids: JSON.stringify(created.deliveryIds),
+          social_post_ids: JSON.stringify(ids),
           error: null,
         };
       } catch (err) {
@@ -149,11 +147,7 @@ export function bulkCreate(
         };
       }
       nextIdx += 1;
-      stmt(
-        db,
-        `INSERT INTO bulk_items (owner_id, batch_id, item_key, idx, request_hash, status, post_id, social_post_ids, error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+      itemRows.push(
         ownerId,
         req.batch_id,
         row.item_key,
@@ -165,8 +159,10 @@ export function bulkCreate(
         row.error,
         iso,
       );
-      return itemJson(row);
+      return itemJson(row, ids);
     });
+    writePendingRows(ctx, pending);
+    insertRows(db, 'bulk_items', ITEM_COLUMNS, itemRows);
     const created = results.filter((r) => r.status === 'created').length;
     return {
       batch_id: req.batch_id,
@@ -179,7 +175,7 @@ export function bulkCreate(
       items: results,
       next: null,
     };
-  })();
+  });
 }
 
 /** `GET /api/cli/posts/bulk`: a page of the batch's item results in batch order. */
@@ -205,7 +201,7 @@ export function bulkInspect(ctx: SandboxContext, ownerId: string, query: unknown
     failed_count: counts.total - (counts.created ?? 0),
     offset,
     limit,
-    items: rows.map(itemJson),
+    items: rows.map((r) => itemJson(r)),
     next:
       nextOffset < counts.total
         ? `/api/cli/posts/bulk?batch_id=${q.batch_id}&offset=${nextOffset}&limit=${limit}`
@@ -261,9 +257,9 @@ function applyUpdate(ctx: SandboxContext, ownerId: string, entry: unknown, index
  */
 export function bulkUpdate(ctx: SandboxContext, ownerId: string, body: unknown): BulkUpdateResponse {
   const req = parse(BulkUpdateList, body);
-  const results = ctx.db.transaction(() =>
+  const results = transact(ctx.db, () =>
     req.updates.map((entry, index) => applyUpdate(ctx, ownerId, entry, index)),
-  )();
+  );
   const updated = results.filter((r) => r.ok).length;
   const failed = results.length - updated;
   return {

@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context';
-import { stmt } from '../db';
+import { stmt, transact } from '../db';
 import type { AccountRow, DeliveryRow } from './records';
 
 /** The simulated platform's retry policy (docs/sandbox.md): 3 attempts in all, 5 minutes apart. */
@@ -66,8 +66,8 @@ export function publishDue(ctx: SandboxContext, now: Date): void {
   for (;;) {
     const rows = due.all(nowIso) as DeliveryRow[];
     if (rows.length === 0) return;
-    ctx.db.transaction(() => {
+    transact(ctx.db, () => {
       for (const row of rows) attemptPublish(ctx, row, new Date(row.next_attempt_at ?? nowIso));
-    })();
+    });
   }
 }

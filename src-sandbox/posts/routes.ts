@@ -3,11 +3,12 @@ import { DeletePostRequest } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
 import { serve } from '../operation-route';
 import { parse } from '../validate';
-import { createPost, deletePost, listAccounts, listPosts, updatePost } from './service';
+import { listPostsText } from './delivery-page';
+import { createPost, deletePost, listAccounts, updatePost } from './service';
 
 export function registerPostRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   serve(app, ctx, 'listAccounts', (_req, { ownerId }) => ({ accounts: listAccounts(ctx, ownerId) }));
-  serve(app, ctx, 'listPosts', (req, { ownerId }) => ({ posts: listPosts(ctx, ownerId, req.query) }));
+  serve(app, ctx, 'listPosts', (req, { ownerId }) => listPostsText(ctx, ownerId, req.query));
   serve(app, ctx, 'createPost', (req, { ownerId }) => createPost(ctx, ownerId, req.body));
   serve(app, ctx, 'updatePost', (req, { ownerId }) => updatePost(ctx, ownerId, req.body));
   serve(app, ctx, 'deletePost', (req, { ownerId }) => {

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import {
   CreatePostRequest,
   DELETABLE_STATUSES,
-  DeliveryStatus,
   LIMITS,
-  ListPostsQuery,
   Target,
   UpdatePostRequest,
   type Account,
@@ -13,7 +11,7 @@ import {
   type UpdatePostResponse,
 } from '../../src-shared/api';
 import type { SandboxContext } from '../context';
-import { nextSeq, stmt } from '../db';
+import { insertRows, keptReads, nextSeq, stmt, transact } from '../db';
 import { SandboxError, notFound } from '../errors';
 import { uploadedAssetRef } from '../media/service';
 import { parse } from '../validate';
@@ -44,11 +42,21 @@ export function accountsById(ctx: SandboxContext, ownerId: string): ReadonlyMap<
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** The owner's account, or null: a foreign id is indistinguishable from a missing one. */
+/**
+ * The owner's account, or null: a foreign id is indistinguishable from a missing one. Kept once read
+ * (keptReads: accounts change only when a fixture is loaded, and any write there empties what is kept).
+ */
 export function getAccount(ctx: SandboxContext, ownerId: string, accountId: string): AccountRow | null {
-  const row = stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
-    AccountRow | undefined;
-  return row ?? null;
+  const kept = keptReads<AccountRow | null>(ctx.db, 'accounts');
+  // The owner's length first: no owner id and account id run together into another pair's key.
+  const key = `${ownerId.length}:${ownerId}${accountId}`;
+  const known = kept.get(key);
+  if (known !== undefined) return known;
+  const row =
+    (stmt(ctx.db, 'SELECT * FROM accounts WHERE id = ? AND owner_id = ?').get(accountId, ownerId) as
+      AccountRow | undefined) ?? null;
+  kept.set(key, row);
+  return row;
 }
 
 // ---- shared checks ----
@@ -144,6 +152,62 @@ export interface CreateOptions {
   published?: readonly PublishedElsewhere[];
   /** The owner's accounts, read once by a caller creating many posts. */
   accounts?: ReadonlyMap<string, AccountRow>;
+  /**
+   * Rows to write later, all at once (writePendingRows), for a caller that writes many posts in one
+   * transaction and reads none of them back meanwhile. Not for a post published now: its deliveries are
+   * attempted, and so updated, as soon as they are written.
+   */
+  pending?: PendingRows;
+}
+
+/**
+ * Posts and deliveries checked and numbered, waiting to be written in one statement per table and size:
+ * their values, row after row (insertRows).
+ */
+export interface PendingRows {
+  readonly posts: unknown[];
+  readonly deliveries: unknown[];
+}
+
+const POST_COLUMNS = [
+  'id',
+  'owner_id',
+  'caption',
+  'title',
+  'media',
+  'source',
+  'batch_id',
+  'item_key',
+  'run_id',
+  'created_at',
+  'updated_at',
+  'seq',
+] as const;
+const DELIVERY_COLUMNS = [
+  'id',
+  'post_id',
+  'owner_id',
+  'social_account_id',
+  'platform',
+  'settings',
+  'caption',
+  'status',
+  'scheduled_at',
+  'next_attempt_at',
+  'attempts',
+  'published_at',
+  'external_url',
+  'direct_upload_id',
+  'created_at',
+  'updated_at',
+  'seq',
+] as const;
+
+export function writePendingRows(ctx: SandboxContext, pending: PendingRows): void {
+  insertRows(ctx.db, 'posts', POST_COLUMNS, pending.posts);
+  insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, pending.deliveries);
+  pending.posts.length = 0;
+  pending.deliveries.length = 0;
 }
 
 /** A target a run published through a direct upload, before the post existed. */
@@ -248,6 +312,7 @@ export function insertParsedPost(
   // Publish-now deliveries are inserted as scheduled-for-now, then attempted inline below.
   const status: Delivery['status'] = input.action === 'draft' ? 'draft' : 'scheduled';
   const publishNow = input.action !== 'draft' && scheduledAt === null;
+  if (publishNow && opts.pending) throw new Error('a post published now cannot wait to be written');
   const post: PostRow = {
     id: ctx.uuid(),
     owner_id: ownerId,
@@ -264,11 +329,7 @@ export function insertParsedPost(
   const deliveries: DeliveryRow[] = [];
   const db = ctx.db;
   const write = (): void => {
-    stmt(
-      db,
-      `INSERT INTO posts (id, owner_id, caption, title, media, source, batch_id, item_key, run_id, created_at, updated_at, seq)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    const values = [
       post.id,
       post.owner_id,
       post.caption,
@@ -281,9 +342,11 @@ export function insertParsedPost(
       post.created_at,
       post.updated_at,
       nextSeq(db),
-    );
+    ];
+    if (opts.pending) opts.pending.posts.push(...values);
+    else insertRows(db, 'posts', POST_COLUMNS, values);
     for (const target of input.targets) {
-      const row = insertDelivery(ctx, {
+      const row = insertDelivery(ctx, opts.pending, {
         id: ctx.uuid(),
         postId: post.id,
         ownerId,
@@ -299,7 +362,7 @@ export function insertParsedPost(
     }
     for (const p of opts.published ?? []) {
       deliveries.push(
-        insertDelivery(ctx, {
+        insertDelivery(ctx, opts.pending, {
           id: ctx.uuid(),
           postId: post.id,
           ownerId,
@@ -319,7 +382,7 @@ export function insertParsedPost(
     }
   };
   if (db.inTransaction) write();
-  else db.transaction(write)();
+  else transact(db, write);
   return {
     postId: post.id,
     deliveryIds: deliveries.map((d) => d.id),
@@ -331,6 +394,7 @@ export function insertParsedPost(
 
 function insertDelivery(
   ctx: SandboxContext,
+  pending: PendingRows | undefined,
   d: {
     id: string;
     postId: string;
@@ -364,12 +428,7 @@ function insertDelivery(
     created_at: d.iso,
     updated_at: d.iso,
   };
-  stmt(
-    ctx.db,
-    `INSERT INTO deliveries (id, post_id, owner_id, social_account_id, platform, settings, caption, status,
-       scheduled_at, next_attempt_at, attempts, published_at, external_url, direct_upload_id, created_at, updated_at, seq)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
+  const values = [
     row.id,
     row.post_id,
     row.owner_id,
@@ -387,7 +446,9 @@ function insertDelivery(
     row.created_at,
     row.updated_at,
     nextSeq(ctx.db),
-  );
+  ];
+  if (pending) pending.deliveries.push(...values);
+  else insertRows(ctx.db, 'deliveries', DELIVERY_COLUMNS, values);
   return row;
 }
 
@@ -424,60 +485,6 @@ export function postResponse(ctx: SandboxContext, ownerId: string, postId: strin
 export function resolvePostId(ctx: SandboxContext, ownerId: string, id: string): string | null {
   if (getPostRow(ctx, ownerId, id)) return id;
   return getDeliveryRow(ctx, ownerId, id)?.post_id ?? null;
-}
-
-const StatusFilter = z.object({ status: DeliveryStatus.optional() });
-
-type PostPart = Pick<PostRow, 'media' | 'title' | 'run_id'>;
-const POST_PARTS_KEPT = 10_000;
-const postParts = new WeakMap<SandboxContext['db'], Map<string, PostPart>>();
-
-/**
- * What a delivery shows of its parent post. Those fields never change once the post is written, so they are
- * kept in memory (bounded) and a page of deliveries is read without joining the posts table; the ids are
- * never reused, so a kept entry of a deleted post is simply never asked for again.
- */
-function partsOf(ctx: SandboxContext, postIds: readonly string[]): Map<string, PostPart> {
-  let kept = postParts.get(ctx.db);
-  if (!kept) {
-    kept = new Map();
-    postParts.set(ctx.db, kept);
-  }
-  const missing = [...new Set(postIds.filter((id) => !kept.has(id)))];
-  if (missing.length > 0) {
-    if (kept.size + missing.length > POST_PARTS_KEPT) kept.clear();
-    const rows = stmt(
-      ctx.db,
-      'SELECT id, media, title, run_id FROM posts WHERE id IN (SELECT value FROM json_each(?))',
-    ).all(JSON.stringify(missing)) as (PostPart & { id: string })[];
-    for (const { id, ...part } of rows) kept.set(id, part);
-  }
-  return kept;
-}
-
-/** `GET /api/cli/posts`: the owner's deliveries, newest first. */
-export function listPosts(ctx: SandboxContext, ownerId: string, query: unknown): Delivery[] {
-  const q = parse(ListPostsQuery, query);
-  const { status } = parse(StatusFilter, { status: q.status });
-  const rows = stmt(
-    ctx.db,
-    `SELECT * FROM deliveries
-     WHERE owner_id = @owner AND (@status IS NULL OR status = @status) AND (@platform IS NULL OR platform = @platform)
-     ORDER BY created_at DESC, seq DESC LIMIT @limit`,
-  ).all({
-    owner: ownerId,
-    status: status ?? null,
-    platform: q.platform ?? null,
-    limit: q.limit ?? LIMITS.pageSizeDefault.posts,
-  }) as DeliveryRow[];
-  const parts = partsOf(
-    ctx,
-    rows.map((r) => r.post_id),
-  );
-  return rows.flatMap((r) => {
-    const post = parts.get(r.post_id);
-    return post ? [deliveryJson(r, post)] : [];
-  });
 }
 
 // ---- update ----
@@ -540,7 +547,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
   }
 
   const db = ctx.db;
-  db.transaction(() => {
+  transact(db, () => {
     const set = (d: DeliveryRow, status: Delivery['status'], scheduledAt: string | null) =>
       stmt(
         db,
@@ -574,7 +581,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
       const status = model?.status ?? 'draft';
       const caption = u.caption ?? model?.caption ?? getPostRow(ctx, ownerId, postId)!.caption;
       for (const target of u.add_targets) {
-        insertDelivery(ctx, {
+        insertDelivery(ctx, undefined, {
           id: ctx.uuid(),
           postId,
           ownerId,
@@ -587,7 +594,7 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
         });
       }
     }
-  })();
+  });
   const response = postResponse(ctx, ownerId, postId);
   return { post_id: postId, post: response.post, social_posts: response.social_posts };
 }
@@ -612,11 +619,11 @@ export function deletePost(ctx: SandboxContext, ownerId: string, id: string): vo
     );
   }
   const db = ctx.db;
-  db.transaction(() => {
+  transact(db, () => {
     for (const d of targets) stmt(db, 'DELETE FROM deliveries WHERE id = ?').run(d.id);
     const left = (
       stmt(db, 'SELECT COUNT(*) AS n FROM deliveries WHERE post_id = ?').get(postId) as { n: number }
     ).n;
     if (left === 0) stmt(db, 'DELETE FROM posts WHERE id = ?').run(postId);
-  })();
+  });
 }

@@ -15,8 +15,13 @@ export type AppInfo = z.infer<typeof AppInfo>;
 export const OpenExternalInput = z.object({ url: z.url() });
 export type OpenExternalInput = z.infer<typeof OpenExternalInput>;
 
-/** A screen a deep link (`postdesk://post/<id>`, `postdesk://run/<id>`) or a notification asks for. */
-export const AppRoute = z.object({ kind: z.enum(['post', 'run']), id: z.string().min(1).max(200) });
+/** What a deep link may open: a post, a run, or the agent inbox filtered to one run's drafts. */
+export const APP_ROUTE_KINDS = ['post', 'run', 'inbox'] as const;
+/** `postdesk://inbox/all`: the inbox unfiltered (the tray's "Review drafts"). */
+export const INBOX_ALL = 'all';
+
+/** A screen a deep link (`postdesk://post/<id>`, `postdesk://run/<id>`, `postdesk://inbox/<run id>`) or a notification asks for. */
+export const AppRoute = z.object({ kind: z.enum(APP_ROUTE_KINDS), id: z.string().min(1).max(200) });
 export type AppRoute = z.infer<typeof AppRoute>;
 
 /** The shell: host facts and opening links. Only https links of the allowlist ever open. */

@@ -42,6 +42,10 @@ export const BulkRow = z.object({
   scheduled_at: DateTime.nullable(),
   target_count: z.number().int().nonnegative(),
   media_count: z.number().int().nonnegative(),
+  /** An update (a file with post_id): the post it changes. */
+  post_id: z.string().optional(),
+  /** An update: the fields that differ from the post, and only they are sent; empty: unchanged, nothing sent. */
+  changes: z.array(z.enum(['caption', 'scheduled_at', 'add_targets'])).optional(),
 });
 export type BulkRow = z.infer<typeof BulkRow>;
 
@@ -55,6 +59,13 @@ export const BulkPlan = z.object({
   batches: z.array(z.object({ index: z.number().int().nonnegative(), item_count: z.number().int() })),
   /** Problems with the file as a whole (a missing or unknown column); none of its rows is sent while any remain. */
   file_issues: z.array(BulkRowIssue).optional(),
+  /**
+   * `update`: the file has a post_id column (an edited export), so its rows update those posts with what changed,
+   * and create nothing; `valid_count` then counts the posts to update. Default `create`.
+   */
+  mode: z.enum(['create', 'update']).optional(),
+  /** An update: rows equal to their post, for which nothing is sent. */
+  unchanged_count: z.number().int().nonnegative().optional(),
 });
 export type BulkPlan = z.infer<typeof BulkPlan>;
 
@@ -76,6 +87,13 @@ export const BulkSubmission = z.object({
   failed_count: z.number().int(),
   /** The same file was imported before: its batches were reported (or finished), nothing was created twice. */
   already_imported: z.boolean().optional(),
+  /** An update (a file with post_id): posts changed, and rows left as they were. */
+  updated_count: z.number().int().optional(),
+  unchanged_count: z.number().int().optional(),
+  /** An update whose answer was lost: it may or may not have been applied (it is not sent again on its own). */
+  unknown_count: z.number().int().optional(),
+  /** An update: the rows the service refused, with its reason. */
+  failures: z.array(z.object({ row: z.number().int(), message: z.string() })).optional(),
 });
 export type BulkSubmission = z.infer<typeof BulkSubmission>;
 
@@ -91,7 +109,11 @@ export type BulkProgress = z.infer<typeof BulkProgress>;
 
 export const bulk = {
   /** Parse, validate and dry-run: nothing is sent. Only valid rows are submitted later. */
-  plan: invoke(z.object({ source: BulkSource }), BulkPlan),
+  plan: invoke(
+    // `queue`: each row goes to its targets' next free queue slots; its time, zone and action are not read.
+    z.object({ source: BulkSource, queue: z.boolean().optional() }),
+    BulkPlan,
+  ),
   submit: invoke(z.object({ plan_id: LocalId }), BulkSubmission),
   history: invoke(NoInput, z.object({ batches: z.array(BatchSummary) })),
   /** Per-item results of one batch, as the service reports them. */

@@ -7,6 +7,7 @@ import { posts } from './posts';
 import { postGroups } from './post-groups';
 import { calendar } from './calendar';
 import { media } from './media';
+import { compose } from './compose';
 import { files } from './files';
 import { bulk } from './bulk';
 import { articles } from './articles';
@@ -18,6 +19,12 @@ import { executor } from './executor';
 import { settings } from './settings';
 import { secrets } from './secrets';
 import { updates } from './updates';
+import { inbox } from './inbox';
+import { schedule } from './schedule';
+import { watch } from './watch';
+import { exportChannels } from './exports';
+import { commandLine } from './command-line';
+import { queue } from './queue';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -28,6 +35,7 @@ export const CONTRACT = {
   postGroups,
   calendar,
   media,
+  compose,
   files,
   bulk,
   articles,
@@ -39,6 +47,12 @@ export const CONTRACT = {
   settings,
   secrets,
   updates,
+  inbox,
+  schedule,
+  watch,
+  exports: exportChannels,
+  commandLine,
+  queue,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -10,6 +10,8 @@ export const WS_PATH = '/bridge';
 export const SESSION_PATH = '/bridge/session';
 /** Where the browser bridge posts dropped files' bytes (header `x-postdesk-token`, `x-file-name`). */
 export const FILES_PATH = '/bridge/files';
+/** Where `postdesk web` hands an export to the browser, once: `/bridge/downloads/<id>?token=`. */
+export const DOWNLOADS_PATH = '/bridge/downloads/';
 /** Where `postdesk web` serves registered media previews (`/media/<id>?token=`). */
 export const MEDIA_PATH = '/media/';
 export const TOKEN_HEADER = 'x-postdesk-token';

@@ -72,6 +72,32 @@ describe('API key authentication', () => {
     await sb.control.reset();
   });
 
+  it('judges a key by the store as it is now: a reset that revokes, drops or adds a key counts at once', async () => {
+    // Keys are looked up once and kept (src-sandbox/auth.ts); each reset must be seen by the next request.
+    const withKeys = (keys: Record<string, unknown>[]) => {
+      const fixture = demoFixture() as { owners: { api_keys: Record<string, unknown>[] }[] };
+      fixture.owners[0]!.api_keys = keys;
+      return fixture as ReturnType<typeof demoFixture>;
+    };
+    const status = async (key: string) => (await sb.api('GET', '/api/cli/accounts', { key })).status;
+    await sb.control.reset();
+    expect(await status(TEST_KEYS.a)).toBe(200);
+    expect(await status('pd_added_later_0000000000000000')).toBe(401);
+
+    await sb.control.reset(withKeys([{ key: TEST_KEYS.a, scopes: [], revoked: true }]));
+    const revoked = await sb.api('GET', '/api/cli/accounts', { key: TEST_KEYS.a });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error).toMatch(/revoked/);
+
+    await sb.control.reset(withKeys([{ key: 'pd_added_later_0000000000000000', scopes: [] }]));
+    expect(await status(TEST_KEYS.a)).toBe(401);
+    expect(await status('pd_added_later_0000000000000000')).toBe(200);
+
+    await sb.control.reset();
+    expect(await status(TEST_KEYS.a)).toBe(200);
+    expect(await status('pd_added_later_0000000000000000')).toBe(401);
+  });
+
   it('needs no key for skills and llms.txt', async () => {
     expect((await sb.api('GET', '/api/skills', { key: null })).status).toBe(200);
     expect((await sb.api('GET', '/llms.txt', { key: null })).status).toBe(200);

@@ -113,6 +113,28 @@ describe('POST /api/cli/posts/bulk', () => {
   });
 });
 
+describe('a batch sent in more than one request', () => {
+  it('numbers new items after those it holds, and replays held ones with their own index', async () => {
+    const batch_id = randomUUID();
+    const first = await sb.api('POST', '/api/cli/posts/bulk', {
+      body: { batch_id, items: [item(0), item(1), item(2)] },
+    });
+    expect(first.body.items.map((i: { index: number }) => i.index)).toEqual([0, 1, 2]);
+    const second = await sb.api('POST', '/api/cli/posts/bulk', {
+      body: { batch_id, items: [item(3), item(1), item(4)] },
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ created_count: 3, replayed_count: 1 });
+    expect(second.body.items.map((i: { item_key: string; index: number }) => [i.item_key, i.index])).toEqual([
+      ['item-3', 3],
+      ['item-1', 1],
+      ['item-4', 4],
+    ]);
+    const all = BulkResult.parse((await sb.api('GET', `/api/cli/posts/bulk?batch_id=${batch_id}`)).body);
+    expect(all.items.map((i) => i.item_key)).toEqual(['item-0', 'item-1', 'item-2', 'item-3', 'item-4']);
+  });
+});
+
 describe('GET /api/cli/posts/bulk', () => {
   it('pages the batch with offset and limit; a foreign batch reads as empty', async () => {
     const batch_id = randomUUID();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CreatePostResponse,
@@ -292,5 +293,34 @@ describe('DELETE /api/cli/posts', () => {
     expect((await sb.api('DELETE', '/api/cli/posts', { body: {} })).body.error).toBe(
       'id: is required (string)',
     );
+  });
+});
+
+describe('targets are judged by the store as it is now', () => {
+  it('refuses an account a reset removed or changed, though it was used just before', async () => {
+    // Accounts are kept once read (src-sandbox/db.ts, keptReads); each reset must be seen by the next post.
+    const create = () =>
+      sb.api('POST', '/api/cli/posts', { body: { caption: 'c', action: 'draft', targets: [target('x')] } });
+    expect((await create()).status).toBe(201);
+
+    const without = demoFixture() as { owners: { accounts: { id: string; platform: string }[] }[] };
+    without.owners[0]!.accounts = without.owners[0]!.accounts.filter((a) => a.id !== IDS.accounts.x);
+    await sb.control.reset(without as ReturnType<typeof demoFixture>);
+    const gone = await create();
+    expect(gone.status).toBe(400);
+    expect(gone.body.issues).toEqual({ 'targets.0.social_account_id': 'no connected account with this id' });
+
+    const moved = demoFixture() as { owners: { accounts: { id: string; platform: string }[] }[] };
+    moved.owners[0]!.accounts = moved.owners[0]!.accounts.map((a) =>
+      a.id === IDS.accounts.x
+        ? { ...a, platform: 'linkedin' }
+        : a.platform === 'linkedin'
+          ? { ...a, id: randomUUID() }
+          : a,
+    );
+    await sb.control.reset(moved as ReturnType<typeof demoFixture>);
+    const other = await create();
+    expect(other.status).toBe(400);
+    expect(other.body.issues['targets.0.platform']).toMatch(/is a linkedin account, not x/);
   });
 });

@@ -90,7 +90,7 @@ describe('the built CLI loads only what a command needs', () => {
     }
   });
 
-  it('accounts against a running service loads SQLite but neither the sandbox nor ora', async () => {
+  it('accounts against a running service loads SQLite but neither the sandbox nor ora, nor the keychain when the key comes from the environment', async () => {
     const r = await postdesk(['accounts', '--json'], {
       POSTDESK_BASE_URL: sb.url,
       POSTDESK_API_KEY: sb.apiKey,
@@ -99,6 +99,8 @@ describe('the built CLI loads only what a command needs', () => {
     expect(JSON.parse(r.out).accounts.length).toBeGreaterThan(0);
     expect(r.packages.some((u) => u.includes('/better-sqlite3/'))).toBe(true);
     expect(r.packages.filter((u) => /\/(fastify|@modelcontextprotocol|ora|ws)\//.test(u))).toEqual([]);
+    // POSTDESK_API_KEY gives the key: the keychain's native module (a costly load) is not needed.
+    expect(r.packages.filter((u) => u.includes('/@napi-rs/keyring'))).toEqual([]);
     expect(r.loaded.some((u) => u.includes('/src-main/'))).toBe(false);
     expect(r.sources).toContain('src-main/cli/commands/accounts.ts');
     expect(

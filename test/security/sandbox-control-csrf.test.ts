@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IDS, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
@@ -128,5 +129,34 @@ describe('cross-site requests to the other control routes', () => {
   it('refuses even a read from a foreign Origin', async () => {
     const res = await fetch(`${sb.url}/_sandbox/state`, { headers: { origin: 'http://evil.example' } });
     expect(res.status).toBe(403);
+  });
+});
+
+/** A request as the browser sends it after DNS rebinding: to the sandbox's port, with the page's own Host. */
+function rebound(path: string, host: string): Promise<{ status: number; body: string }> {
+  const { port } = new URL(sb.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('a page that rebinds its own name to the sandbox', () => {
+  it('cannot read the control state: a foreign Host is refused, loopback names still answer', async () => {
+    await draft();
+    const { port } = new URL(sb.url);
+    const evil = await rebound('/_sandbox/state', `evil.example:${port}`);
+    expect(evil.status).toBe(403);
+    expect(evil.body).not.toContain('"posts"');
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      const own = await rebound('/_sandbox/state', host);
+      expect(own.status, host).toBe(200);
+      expect(JSON.parse(own.body)).toMatchObject({ posts: 1 });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { CommandLinePort } from '../../core/bridge/command-line';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shell } from 'electron';
@@ -10,6 +11,7 @@ import { desktopPreviewUrl } from '../../core/bridge/media-url';
 import { createOfflineLauncher } from '../../core/bridge/offline';
 import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
 import type { BulkPort, ExecutorPort, FilePicker, UpdatesPort } from '../../core/bridge/ports';
+import type { FileSaver } from '../../core/bridge/export-port';
 import type { ConfirmPort } from '../../core/bridge/confirm';
 import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost, type ExecutorHost } from '../../core/bridge/executor-port';
@@ -42,6 +44,10 @@ export interface DesktopBridgeOptions {
   readonly confirm?: ConfirmPort;
   /** The native open dialog behind `files:pick` (`dialogPicker`). */
   readonly picker?: FilePicker;
+  /** The native save dialog behind `exports:run` (`dialogSaver`). */
+  readonly saver?: FileSaver;
+  /** The `postdesk` launcher Settings installs (`commandLine:*`). */
+  readonly commandLine?: CommandLinePort;
   /** The shell's updater behind the `updates` channels (`updatesPortFor`). */
   readonly updates?: UpdatesPort;
   readonly log?: Logger;
@@ -111,6 +117,8 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     updates: o.updates,
     confirm: o.confirm,
     picker: o.picker,
+    saver: o.saver,
+    commandLine: o.commandLine,
     log,
     ...(o.trackUploads ? { trackUploads: o.trackUploads } : {}),
   });

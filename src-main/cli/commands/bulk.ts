@@ -9,7 +9,10 @@ import type { UpdateReport } from '../../core/bulk/update';
 import { formatProblem } from '../../core/bulk/validate';
 import { ValidationError } from '../../core/api/errors';
 import { formatBytes } from '../../../src-shared/format-bytes';
-import { BulkFileError } from '../../core/bulk/rows';
+import { BulkFileError, readRows } from '../../core/bulk/rows';
+import { indexLookup, isReimport, reimportRows } from '../../core/bulk/reimport';
+import { resolve } from 'node:path';
+import { knownPosts } from '../known-posts';
 import { existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
@@ -17,6 +20,7 @@ import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { exitCodeForUpload, outcomeJson, recordScope, toolsFrom, uploadBars } from './upload';
+import { noQueueSlots, queueServiceFor } from './queue';
 
 function zoneOption(zone: string | undefined): string | undefined {
   if (zone !== undefined && !isTimeZone(zone)) {
@@ -245,6 +249,37 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     deps.setExitCode(importExitCode(r));
   };
 
+  const reimport = async (
+    cmd: Command,
+    file: string,
+    rows: Awaited<ReturnType<typeof readRows>>['rows'],
+    opts: { dryRun?: boolean; timezone?: string },
+  ): Promise<void> => {
+    const out = deps.output(cmd);
+    const core = await deps.core(cmd);
+    const known = await out.spin('reading the posts', () => knownPosts(core, deps.log));
+    if (known.stale) out.note('could not reach the service; comparing with the posts seen before');
+    const report = await out.spin('updating', () =>
+      reimportRows(file, rows, {
+        lookup: indexLookup(known.index, known.scope),
+        api: known.client,
+        defaultTimezone: zoneOption(opts.timezone) ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        dryRun: opts.dryRun,
+      }),
+    );
+    out.result(snakeCaseKeys(report), () => {
+      printUpdate(out, report);
+      if (report.state !== 'invalid') {
+        for (const c of report.changes)
+          out.line(`row ${c.row}: post ${c.postId} changes ${c.changed.join(', ')}`);
+        out.line(`${report.unchanged} row(s) unchanged: nothing sent for them`);
+      }
+    });
+    if (report.state === 'invalid') deps.setExitCode(EXIT.badInput);
+    else if (report.failed) deps.setExitCode(EXIT.service);
+    else if (report.unknown) deps.setExitCode(EXIT.network);
+  };
+
   bulk
     .command('import')
     .argument('<file>', 'a CSV (header row) or JSON file of posts; docs/bulk.md lists the columns')
@@ -259,6 +294,10 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .option('--skip-invalid', 'send the valid rows even if some rows are invalid')
     .option('--again', 'import a file that was imported before once more (new posts)')
     .option('--concurrency <n>', 'batches in flight at once', positiveInt('--concurrency', 8), 2)
+    .option(
+      '--queue',
+      "fill each target's next free queue slots instead of reading scheduled_at, timezone and action",
+    )
     .action(
       async (
         file: string,
@@ -268,11 +307,16 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
           skipInvalid?: boolean;
           again?: boolean;
           concurrency: number;
+          queue?: boolean;
         },
         cmd: Command,
       ) => {
         existingFile(file, 'file');
-        const { out, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        const read = await readingFile(() => readRows(resolve(file)));
+        // A file with post_id (an edited export) updates those posts: only what changed is sent.
+        if (isReimport(read.rows)) return reimport(cmd, file, read.rows, opts);
+        const { out, core, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        const slots = opts.queue ? queueServiceFor(core) : null;
         let report: ImportReport;
         try {
           report = await readingFile(() =>
@@ -280,10 +324,12 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
               dryRun: opts.dryRun,
               again: opts.again,
               skipInvalid: opts.skipInvalid,
+              ...(slots ? { queue: (rows) => slots.plan(rows) } : {}),
             }),
           );
         } catch (err) {
           progress.stop();
+          noQueueSlots(err);
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
           out.result(snakeCaseKeys({ error: { kind: err.name, ...err.toJSON() } }), () =>

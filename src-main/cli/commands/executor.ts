@@ -1,18 +1,22 @@
 import { Option, type Command } from 'commander';
+import { errorText } from '../../core/common/error-text';
 import type { Logger } from '../../core/common/logger';
 import { createPolledClock, type Clock } from '../../core/executor/clock';
 import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
+import { daemonStateFile, keepDaemonState } from '../../core/executor/daemon-state';
 import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
 import { attachMetrics, metricsOf } from '../../core/executor/metrics';
 import { serveMetrics } from '../../core/executor/metrics-server';
+import { executorDataDir } from '../../core/paths';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../src-shared/settings';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import { truncate, type Output } from '../output';
 import { registerExecutorServiceCommand } from './executor-service';
+import { registerExecutorStatusCommand } from './executor-status';
 import { runRow } from './runs';
 
 interface ExecutorFlags {
@@ -173,6 +177,11 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
         process.once('SIGTERM', () => resolve('SIGTERM'));
         process.once('SIGINT', () => resolve('SIGINT'));
       });
+      // For `postdesk executor status` in another terminal: registering, idle, running… and since when.
+      const stateFile = keepDaemonState(executor, daemonStateFile(executorDataDir(core.dataDir)), {
+        onError: (err) => out.note(`could not write the daemon's state file: ${errorText(err)}`),
+      });
+      deps.onClose(() => stateFile.stop());
       executor.start();
       out.note(
         `executor "${executor.name}" running agent type ${executor.agentType}; SIGTERM or Ctrl-C stops it`,
@@ -206,4 +215,5 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
     });
 
   registerExecutorServiceCommand(cmd, deps);
+  registerExecutorStatusCommand(cmd, deps);
 }

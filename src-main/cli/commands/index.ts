@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./posts')).registerPostsCommand,
   },
   {
+    name: 'queue',
+    summary: 'weekly posting slots per account; add posts to the next free slot',
+    load: async () => (await import('./queue')).registerQueueCommand,
+  },
+  {
     name: 'outbox',
     summary: 'posts written locally before sending',
     load: async () => (await import('./outbox')).registerOutboxCommand,
@@ -75,6 +80,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'automations',
     summary: 'scheduled agent runs',
     load: async () => (await import('./automations')).registerAutomationsCommand,
+  },
+  {
+    name: 'inbox',
+    summary: 'drafts automation runs made: list, approve, reject',
+    load: async () => (await import('./inbox')).registerInboxCommand,
   },
   {
     name: 'executor',
@@ -105,6 +115,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'bulk',
     summary: 'queue posts by the hundred from CSV or JSON',
     load: async () => (await import('./bulk')).registerBulkCommand,
+  },
+  {
+    name: 'export',
+    summary: 'posts, analytics or run history as CSV or JSON',
+    load: async () => (await import('./export')).registerExportCommand,
   },
   {
     name: 'web',

@@ -19,6 +19,7 @@ import { createLaunchSecret, startWebHost, webPreviewUrl, type WebHost } from '.
 import { openInBrowser } from './open-browser';
 import { refuseAll, type ConfirmPort } from '../../core/bridge/confirm';
 import { NO_TERMINAL } from './terminal-confirm';
+import { createDownloadShelf } from '../../core/bridge/downloads';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -130,6 +131,10 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
 
     const secret = createLaunchSecret();
     const events = createBridgeEvents(log);
+    const downloads = createDownloadShelf({
+      dir: join(stagingDir, 'downloads'),
+      url: (path) => `${path}?token=${encodeURIComponent(secret)}`,
+    });
     const extra = o.ports?.({ store: local.store, session }) ?? {};
     let executor = extra.executor;
     if (!executor && (o.executor ?? o.sandbox)) {
@@ -161,6 +166,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       executor,
       openExternal: async (url) => void openInBrowser(url, o.env),
       confirm: o.confirm ?? refuseAll(NO_TERMINAL),
+      downloads,
       log,
     });
     // Runs before the executor and the session close: the watcher and outbox timers stop first.
@@ -171,6 +177,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       grants: bridge.grants,
       staticDir: o.staticDir ?? DEFAULT_STATIC_DIR,
       stagingDir,
+      downloads,
       secret,
       port: o.port,
       log,

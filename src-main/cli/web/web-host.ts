@@ -20,6 +20,8 @@ import type { GrantRegistry } from '../../core/bridge/grants';
 import { errorText } from '../../core/common/error-text';
 import type { Logger } from '../../core/common/logger';
 import { registerUploadRoute } from './upload-route';
+import { registerDownloadRoute } from './download-route';
+import type { DownloadShelf } from '../../core/bridge/downloads';
 import { contentSecurityPolicy } from '../../core/bridge/csp';
 import { guardRequests } from './http-guard';
 import { registerMediaPreviews, registerRenderer } from './static-files';
@@ -33,6 +35,8 @@ export interface WebHostOptions {
   readonly staticDir: string;
   /** Where uploaded files' bytes are kept (private, 0700) while the host runs. */
   readonly stagingDir: string;
+  /** Exports waiting for the browser to fetch them (`download-route.ts`). */
+  readonly downloads?: DownloadShelf;
   /**
    * The session secret, made with `createLaunchSecret()`: the page's WebSocket and previews carry it.
    * It is never printed nor put in a URL to open; a page gets it by trading a link's one-time code.
@@ -161,6 +165,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   await registerUploadRoute(app, { stagingDir: opts.stagingDir, grants: opts.grants, maxFileBytes });
   registerMediaPreviews(app, opts.media);
+  if (opts.downloads) registerDownloadRoute(app, opts.downloads);
 
   app.get(
     WS_PATH,

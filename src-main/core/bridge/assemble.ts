@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
 import { createBridgeDispatcher, type BridgeDispatcher } from './dispatcher';
 import { createBridgeEvents, type BridgeEvents } from './events';
+import type { CommandLinePort } from './command-line';
 import { createBridgeHandlers, type Handlers } from './handlers';
 import { createMediaRegistry, type MediaRegistry } from './media-registry';
 import type { ApiClient } from '../api/client';
@@ -15,11 +16,21 @@ import type { BridgeSession } from './session';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
+import { createQueuePort } from './queue-handlers';
 import { createDeliveryWatch, type DeliveryWatch } from './delivery-watch';
 import { createRouteInbox, type RouteInbox } from './route-inbox';
+import { createComposeHandlers } from './compose-port';
+import { executorRunLookup } from './inbox-handlers';
+import { notConnected } from './bridge-fault';
+import { createInbox } from '../inbox/inbox';
+import { createInboxWatch, type InboxWatch } from '../inbox/inbox-watch';
+import { openUptimeLog } from '../gaps/uptime';
 import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
+import { createExportPort, type FileSaver } from './export-port';
+import type { DownloadShelf } from './downloads';
+import { indexLookup } from '../bulk/reimport';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -46,6 +57,12 @@ export interface AssembleOptions {
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog behind `files:pick` (the desktop app). */
   readonly picker?: FilePicker | undefined;
+  /** Main's own save dialog behind `exports:run` (the desktop app). */
+  readonly saver?: FileSaver | undefined;
+  /** Without a save dialog (`postdesk web`): exports become one-time browser downloads. */
+  readonly downloads?: DownloadShelf | undefined;
+  /** The desktop app's `postdesk` launcher; absent on `postdesk web`. */
+  readonly commandLine?: CommandLinePort | undefined;
   /** Where background work that failed (replay, upload resume, polls, listeners) is reported; it never fails the host. */
   readonly log?: Logger;
   /**
@@ -66,6 +83,8 @@ export interface AssembledBridge {
   readonly routes: RouteInbox;
   /** Failed deliveries; the desktop shell notifies from `onDidFailDelivery`. */
   readonly deliveries: DeliveryWatch;
+  /** Drafts of runs waiting in the inbox; the desktop shell counts them in the tray and notifies per run. */
+  readonly inbox: InboxWatch;
   /** Stops the timers and the session listener (before the session and the store close). */
   close(): void;
 }
@@ -111,10 +130,41 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     client: current,
     scope: () => scopeOf(current()),
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    confirmGraceMs: () => readSettings(o.store).deliveryConfirmMinutes * 60_000,
     log,
   });
   const forwardFailures = deliveries.onDidFailDelivery((d) => events.emit('posts:didFailDelivery', d));
+  const forwardUnconfirmed = deliveries.onDidNotConfirm((d) => events.emit('watch:didNotConfirm', d));
   const routes = createRouteInbox(events);
+  const drafts = createInbox({
+    client: async () => current() ?? Promise.reject(notConnected()),
+    runs: executorRunLookup(o.executor),
+  });
+  const inbox = createInboxWatch({
+    store: o.store,
+    list: async () => (current() ? drafts.list() : null),
+    scope: () => scopeOf(current()),
+    ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
+    log,
+  });
+  const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
+  // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
+  const followRuns = events.subscribe((channel, payload) => {
+    if (channel === 'runs:didChange' && (payload as { run: { state: string } }).run.state === 'completed') {
+      void inbox
+        .checkNow()
+        .catch((e: unknown) => log.warn('checking the inbox failed', { error: errorText(e) }));
+    }
+    if (channel === 'inbox:didChange') inbox.setCount((payload as { total: number }).total);
+    return false;
+  });
+  const queue = createQueuePort({
+    store: o.store,
+    feed,
+    client: current,
+    scope: () => scopeOf(current()),
+    posts,
+  });
   const handlers = createBridgeHandlers(
     {
       connection: { ...o.session.connection, api: async () => learning(await o.session.connection.api()) },
@@ -129,12 +179,31 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           scope: () => scopeOf(current()),
           stagingDir: o.stagingDir,
           tools,
+          posts: {
+            refresh: () => feed.refresh({ force: true }),
+            lookup: () => indexLookup(feed.index, scopeOf(current())),
+          },
+          queue: () => queue,
         }),
       executor: o.executor,
       posts,
       updates: o.updates,
       deliveries,
       index: feed,
+      uptime: openUptimeLog(o.store),
+      // One queue: its placements run one at a time, whichever screen asked.
+      queue,
+      exports: createExportPort({
+        index: feed.index,
+        scope: () => scopeOf(current()),
+        refresh: () => feed.refresh({ force: true }),
+        api: () => o.session.connection.api(),
+        executor: o.executor,
+        saver: o.saver,
+        downloads: o.downloads,
+        progress: (p) => events.emit('exports:didProgress', p),
+        log,
+      }),
     },
     {
       host: o.host,
@@ -144,9 +213,16 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      compose: createComposeHandlers({
+        store: o.store,
+        media,
+        scope: () => current() && scopeOf(current()),
+        mediaScope: () => current()?.baseUrl ?? null,
+      }),
       convertDir: join(o.stagingDir, 'converted'),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
+      ...(o.commandLine ? { commandLine: o.commandLine } : {}),
       ...(o.openExternal ? { openExternal: o.openExternal } : {}),
     },
   );
@@ -154,9 +230,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   // On start and after each switch of connection: finish what an earlier session left (queued posts,
   // interrupted uploads), then look for failures. In the background: a host never waits on it.
   let watching: { dispose(): void } | null = null;
+  let watchingInbox: { dispose(): void } | null = null;
   const arrive = (client: ApiClient | null): void => {
     watching?.dispose();
     watching = null;
+    watchingInbox?.dispose();
+    watchingInbox = null;
     if (!client) return;
     void posts.replay().catch((e: unknown) => log.warn('outbox replay failed', { error: errorText(e) }));
     const track = o.trackUploads ?? (<T>(_name: string, work: () => Promise<T>) => work());
@@ -166,8 +245,10 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
           log.info('resumed uploads', { finished: r.finished, failed: r.failed });
       })
       .catch((e: unknown) => log.warn('resuming uploads failed', { error: errorText(e) }));
-    if (o.deliveryWatchMs !== false) watching = deliveries.start();
-    else
+    if (o.deliveryWatchMs !== false) {
+      watching = deliveries.start();
+      watchingInbox = inbox.start();
+    } else
       void deliveries
         .checkNow()
         .catch((e: unknown) => log.warn('checking for failed deliveries failed', { error: errorText(e) }));
@@ -183,10 +264,16 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     grants,
     routes,
     deliveries,
+    inbox,
     close() {
       unsubscribe();
       watching?.dispose();
+      watchingInbox?.dispose();
+      forwardCount.dispose();
+      followRuns.dispose();
+      inbox.dispose();
       forwardFailures.dispose();
+      forwardUnconfirmed.dispose();
       deliveries.dispose();
       posts.close();
     },

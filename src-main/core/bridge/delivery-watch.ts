@@ -1,6 +1,7 @@
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
+import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 import type { Migration, Store } from '../store/store';
 import { errorText } from '../common/error-text';
 import { Emitter, type Disposable } from '../common/events';
@@ -23,7 +24,25 @@ export const DELIVERY_WATCH_MIGRATIONS: readonly Migration[] = [
            baseline_at TEXT NOT NULL
          );`,
   },
+  {
+    // Scheduled deliveries whose time passed (plus the grace) without the service saying `posted`.
+    version: 2,
+    up: `CREATE TABLE delivery_watch_unconfirmed (
+           scope TEXT NOT NULL,
+           delivery_id TEXT NOT NULL,
+           post_id TEXT NOT NULL,
+           platform TEXT NOT NULL,
+           scheduled_at TEXT NOT NULL,
+           found_at TEXT NOT NULL,
+           PRIMARY KEY (scope, delivery_id)
+         );`,
+  },
 ];
+
+/** How long after a post's time the watch waits for `posted` before it says "not confirmed" (setting default). */
+export const DEFAULT_CONFIRM_GRACE_MS = 15 * 60_000;
+/** Statuses of a delivery whose time may have passed without it being published. */
+const PENDING_STATUSES = ['scheduled', 'retry_scheduled'] as const;
 
 /** Where the UI shows a delivery; the same form the desktop's deep links take. */
 export const postLink = (deliveryId: string): string => `postdesk://post/${deliveryId}`;
@@ -38,10 +57,14 @@ export interface DeliveryWatchOptions {
   readonly now?: () => Date;
   /** Where a failed poll or a failing listener is reported (the next tick tries again). */
   readonly log?: Logger;
+  /** How long after its time a scheduled delivery may take to say `posted` (the setting; read at each check). */
+  readonly confirmGraceMs?: () => number;
 }
 
 export interface DeliveryWatch extends DeliveryWatchPort {
   onDidFailDelivery(listener: (d: DeliveryFailed) => void): Disposable;
+  /** A scheduled delivery's time passed (and the grace) without `posted`: told once per delivery. */
+  onDidNotConfirm(listener: (d: DeliveryUnconfirmed) => void): Disposable;
   /** Polls every `intervalMs` (and now). */
   start(): Disposable;
   dispose(): void;
@@ -82,6 +105,77 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   const remember = db.prepare<[string, string, string]>(
     'INSERT OR IGNORE INTO delivery_watch_reported (scope, delivery_id, reported_at) VALUES (?, ?, ?)',
   );
+  const notConfirmed = new Emitter<DeliveryUnconfirmed>((error) =>
+    log.warn('a not-confirmed listener failed', { error: errorText(error) }),
+  );
+  const rememberUnconfirmed = db.prepare<[string, string, string, string, string, string]>(
+    `INSERT OR IGNORE INTO delivery_watch_unconfirmed (scope, delivery_id, post_id, platform, scheduled_at, found_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const forgetUnconfirmed = db.prepare<[string, string]>(
+    'DELETE FROM delivery_watch_unconfirmed WHERE scope = ? AND delivery_id = ?',
+  );
+  const listUnconfirmed = db.prepare<
+    [string],
+    { delivery_id: string; post_id: string; platform: string; scheduled_at: string; found_at: string }
+  >('SELECT * FROM delivery_watch_unconfirmed WHERE scope = ? ORDER BY scheduled_at DESC');
+  const toUnconfirmed = (r: {
+    delivery_id: string;
+    post_id: string;
+    platform: string;
+    scheduled_at: string;
+    found_at: string;
+  }): DeliveryUnconfirmed => ({
+    id: r.delivery_id,
+    post_id: r.post_id,
+    platform: r.platform as DeliveryUnconfirmed['platform'],
+    scheduled_at: r.scheduled_at,
+    found_at: r.found_at,
+    link: postLink(r.delivery_id),
+  });
+
+  /**
+   * A delivery still scheduled (or retrying) once its time and the grace have passed was not published when it
+   * should have been: kept (the Posts screen marks it) and told once. One the service shows `posted` or `failed`
+   * again is forgotten: `posted` is confirmed, and a failure is told as a failure.
+   */
+  const checkUnconfirmed = async (
+    client: Pick<BridgeApi, 'listPosts'>,
+    scope: string,
+    baseline: boolean,
+  ): Promise<DeliveryUnconfirmed[]> => {
+    const graceMs = o.confirmGraceMs?.() ?? DEFAULT_CONFIRM_GRACE_MS;
+    const lists = await Promise.all(
+      [...PENDING_STATUSES, 'posted', 'failed'].map((status) =>
+        client.listPosts({ status, limit: LIMITS.pageSizeMax }).then((r) => r.posts),
+      ),
+    );
+    const pending = lists.slice(0, PENDING_STATUSES.length).flat();
+    const settled = lists.slice(PENDING_STATUSES.length).flat();
+    const t = now();
+    const at = t.toISOString();
+    const fresh: DeliveryUnconfirmed[] = [];
+    db.transaction(() => {
+      for (const d of settled) forgetUnconfirmed.run(scope, d.id);
+      for (const d of pending) {
+        if (!(PENDING_STATUSES as readonly string[]).includes(d.status) || !d.scheduled_at) continue;
+        if (Date.parse(d.scheduled_at) + graceMs > t.getTime()) continue;
+        const row = {
+          delivery_id: d.id,
+          post_id: d.post_id,
+          platform: d.platform,
+          scheduled_at: d.scheduled_at,
+          found_at: at,
+        };
+        if (
+          rememberUnconfirmed.run(scope, d.id, d.post_id, d.platform, d.scheduled_at, at).changes > 0 &&
+          !baseline
+        )
+          fresh.push(toUnconfirmed(row));
+      }
+    })();
+    return fresh;
+  };
   let checking: Promise<readonly DeliveryFailed[]> | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
 
@@ -101,6 +195,8 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
       }
     })();
     for (const f of fresh) failures.fire(f);
+    const unconfirmed = await checkUnconfirmed(client, scope, baseline);
+    for (const u of unconfirmed) notConfirmed.fire(u);
     return fresh;
   };
 
@@ -113,6 +209,10 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
       return checking;
     },
     onDidFailDelivery: failures.event,
+    onDidNotConfirm: notConfirmed.event,
+    unconfirmed() {
+      return listUnconfirmed.all(o.scope()).map(toUnconfirmed);
+    },
     start() {
       const tick = () =>
         void watch
@@ -135,6 +235,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
       if (timer) clearInterval(timer);
       timer = null;
       failures.dispose();
+      notConfirmed.dispose();
     },
   };
   return watch;

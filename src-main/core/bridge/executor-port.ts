@@ -127,6 +127,7 @@ export function executorPortFor(current: () => Executor | null): ExecutorPort {
       return { run: toRunRecord(row), steps, logs };
     },
     nextOccurrence: (a) => current()?.nextOccurrence(a) ?? null,
+    automations: () => current()?.automations() ?? [],
     async metrics() {
       const ex = current();
       const m = ex ? metricsOf(ex) : undefined;

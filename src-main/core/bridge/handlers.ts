@@ -29,6 +29,11 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { createPostGroupHandlers } from './post-groups';
+import { composeUnavailable } from './compose-port';
+import { createInboxHandlers } from './inbox-handlers';
+import { createScheduleHandlers } from './schedule-handlers';
+import { commandLineHandlers, type CommandLinePort } from './command-line';
+import { createQueueHandlers } from './queue-handlers';
 
 type HandlerFor<D> =
   D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
@@ -60,6 +65,10 @@ export interface BridgeDeps {
   readonly tools?: Tools;
   /** A private folder for converted copies (`media:convert`); absent: converting is not available. */
   readonly convertDir?: string;
+  /** Drafts and the media library (`compose-port.ts`); absent: `unavailable`. */
+  readonly compose?: Handlers['compose'];
+  /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
+  readonly commandLine?: CommandLinePort | undefined;
 }
 
 const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
@@ -239,6 +248,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
     },
+    compose: deps.compose ?? composeUnavailable(),
     files: {
       pick: async (input) => {
         const chosen = await need(deps.picker, 'Choosing files in a dialog').pick(input);
@@ -341,15 +351,15 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       },
     },
     bulk: {
-      plan: async ({ source }) => {
+      plan: async ({ source, queue }) => {
         const bulk = need(core.bulk, 'Bulk import');
-        if (!('grant' in source)) return bulk.plan(source);
+        if (!('grant' in source)) return bulk.plan(source, { queue });
         const g = await deps.grants.use(source.grant);
         if (g.folder)
           throw new BridgeFault('invalid_input', `${g.name} is a folder: choose a CSV or JSON file.`);
         if (!isImportFileName(g.name)) throw new BridgeFault('invalid_input', notAnImportFile(g.name));
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
-        return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' });
+        return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' }, { queue });
       },
       submit: async ({ plan_id }) => {
         const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
@@ -431,6 +441,24 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       check: async () => (core.updates ? core.updates.check() : unsupportedUpdates()),
       restartNow: async () => core.updates?.restartNow() ?? (await unsupportedUpdates()),
     },
+    inbox: createInboxHandlers({
+      api,
+      executor: core.executor,
+      events,
+      now,
+      queue: core.queue ? () => need(core.queue, 'The posting queue') : undefined,
+    }),
+    schedule: createScheduleHandlers({ api, executor: core.executor, uptime: core.uptime, now }),
+    watch: {
+      unconfirmed: async () => {
+        const watch = need(core.deliveries, 'Watching deliveries');
+        if ((await core.connection.status()).state === 'connected') await watch.checkNow().catch(() => []);
+        return { deliveries: [...(watch.unconfirmed?.() ?? [])] };
+      },
+    },
+    exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
+    commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
+    queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

@@ -17,6 +17,10 @@ import type {
 } from '../../../src-shared/ipc/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
+import type { UptimeLog } from '../gaps/uptime';
+import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
+import type { ExportPort } from './export-port';
+import type { QueueService } from '../queue/queue-service';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
@@ -103,6 +107,8 @@ export interface UpdatesPort {
 /** Failed deliveries, found by polling and reported once. */
 export interface DeliveryWatchPort {
   checkNow(): Promise<readonly DeliveryFailed[]>;
+  /** Scheduled deliveries whose time passed without `posted` (kept until the service shows them posted). */
+  unconfirmed?(): readonly DeliveryUnconfirmed[];
 }
 
 /**
@@ -114,7 +120,8 @@ export type BulkPlanSource =
   | { readonly file: string; readonly name: string; readonly localMedia: boolean };
 
 export interface BulkPort {
-  plan(source: BulkPlanSource): Promise<BulkPlan>;
+  /** `queue`: rows fill the posting queue's next free slots instead of reading a time. */
+  plan(source: BulkPlanSource, opts?: { readonly queue?: boolean | undefined }): Promise<BulkPlan>;
   submit(planId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
   history(): Promise<readonly BatchSummary[]>;
   resubmitFailed(batchId: string, onProgress: (p: BulkProgress) => void): Promise<BulkSubmission>;
@@ -133,6 +140,8 @@ export interface ExecutorPort {
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
   nextOccurrence?(automation: Automation): string | null;
+  /** The automations the running executor synced (any status); absent or empty: none runs. */
+  automations?(): readonly Automation[];
   /** The executor's figures (runs, start delay, last sync); null while none runs. */
   metrics?(): Promise<ExecutorMetrics | null>;
 }
@@ -154,6 +163,12 @@ export interface BridgeCore {
   readonly posts?: PostCreatePort | undefined;
   readonly updates?: UpdatesPort | undefined;
   readonly deliveries?: DeliveryWatchPort | undefined;
+  /** The app's and executor's start/stop history (Settings' marks on the next occurrences). */
+  readonly uptime?: UptimeLog | undefined;
   /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
   readonly index?: DeliveryIndexPort | undefined;
+  /** `exports:run`; absent: `unavailable`. */
+  readonly exports?: ExportPort | undefined;
+  /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */
+  readonly queue?: QueueService | undefined;
 }

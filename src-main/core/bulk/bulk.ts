@@ -16,7 +16,8 @@ import { importIdentity, legacyFingerprint } from './identity';
 import { buildPlan, chunk, digestMedia } from './plan';
 import type { ImportPlan } from './plan';
 import { readRows } from './rows';
-import { parseRows, validateRows } from './validate';
+import { itemKeyOf, parseRows, validateRows } from './validate';
+import { placeRows, withoutTimeColumns, type QueuePlacer } from './queue-rows';
 import type { PostRow, RowProblem } from './validate';
 
 export type BulkApi = MediaApi &
@@ -130,6 +131,13 @@ export interface ImportOptions {
   readonly skipInvalid?: boolean;
   /** False: rows may not name media files on this computer (a CSV a page sent); see `validateRows`. */
   readonly localMedia?: boolean;
+  /**
+   * Fill queue slots instead of reading a time: the `scheduled_at`, `timezone` and `action` columns are not read,
+   * and each row's targets go to the next free slots this places them in. The import's identity is the rows
+   * without times (plus "queue"), so the same file imported again resumes or reports the first import, at the
+   * slots it was given then, rather than filling new ones.
+   */
+  readonly queue?: QueuePlacer;
 }
 
 export interface Bulk {
@@ -159,7 +167,7 @@ function itemOf(row: PostRow, assets: ReadonlyMap<string, string>): BulkItem {
     asset_id: m.kind === 'asset' ? m.assetId : (assets.get(m.path) as string),
   }));
   return {
-    item_key: `row-${row.row}`,
+    item_key: itemKeyOf(row),
     caption: row.caption,
     ...(row.title !== undefined ? { title: row.title } : {}),
     ...(media.length ? { media } : {}),
@@ -343,22 +351,26 @@ export function createBulk(opts: BulkOptions): Bulk {
     async importFile(file, o = {}) {
       const abs = resolve(file);
       const zone = opts.defaultTimezone ?? localZone();
-      const read = await readRows(abs);
+      const fileRows = await readRows(abs);
+      const read = o.queue ? { ...fileRows, rows: withoutTimeColumns(fileRows.rows) } : fileRows;
       const baseDir = dirname(abs);
       // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
-      const fingerprint = await importIdentity(
-        // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
-        parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
-        uploader.media,
-        opts.signal,
-      );
+      const fingerprint =
+        (o.queue ? 'queue:' : '') +
+        (await importIdentity(
+          // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
+          parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
+          uploader.media,
+          opts.signal,
+        ));
       // The identity names the accounts by the service's own ids, which no other service has: an import made
       // through another way of reaching the same service ("Try offline", then its address) is the same import.
       const prior = o.again
         ? null
         : (records.findImport(scope, fingerprint) ??
           records.findImportAnywhere(fingerprint) ??
-          records.findImport(scope, legacyFingerprint(read.bytes, zone)));
+          // A queue import is new in kind: no import from before the change was one.
+          (o.queue ? null : records.findImport(scope, legacyFingerprint(read.bytes, zone))));
       if (prior && !o.dryRun) {
         const pending = records.batches(prior.id).filter((b) => b.state === 'pending').length;
         if (pending) emit({ type: 'resuming', importId: prior.id, pending });
@@ -380,12 +392,20 @@ export function createBulk(opts: BulkOptions): Bulk {
       });
       const blocking =
         validation.problems.length > 0 && (!o.skipInvalid || validation.problems.some((p) => p.row === null));
-      const rows = blocking ? [] : validation.valid;
+      const chosen = blocking ? [] : validation.valid;
+      // The queue's slots are read now, once: the batches saved below keep them.
+      const rows = o.queue && chosen.length ? placeRows(chosen, await o.queue(chosen)) : chosen;
       const digests = await digestMedia(rows, uploader.media, opts.signal);
-      const plan = buildPlan(validation.total, validation.valid, validation.problems, digests, (sha) => {
-        const rec = uploader.media.findByHash(scope, sha);
-        return rec?.state === 'completed';
-      });
+      const plan = buildPlan(
+        validation.total,
+        blocking ? validation.valid : rows,
+        validation.problems,
+        digests,
+        (sha) => {
+          const rec = uploader.media.findByHash(scope, sha);
+          return rec?.state === 'completed';
+        },
+      );
       const base = {
         file,
         importId: null,
@@ -415,7 +435,7 @@ export function createBulk(opts: BulkOptions): Bulk {
       const importId = randomUUID();
       const batches: NewBatch[] = chunk(rows).map((part) => ({
         request: { batch_id: randomUUID(), items: part.map((r) => itemOf(r, assets)) },
-        rows: new Map(part.map((r) => [`row-${r.row}`, r.row])),
+        rows: new Map(part.map((r) => [itemKeyOf(r), r.row])),
       }));
       // Saved before the first request: from here on the import only ever resends these exact batches.
       records.createImport(

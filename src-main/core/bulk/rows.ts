@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { errorText } from '../common/error-text';
+import { unescapeFormula } from './formula-cells';
 
 /** One record of an import file, before validation. Values are strings (CSV) or JSON values. */
 export interface RawRow {
@@ -89,11 +90,14 @@ function fromCsv(file: string, text: string): RawRow[] {
     throw new BulkFileError(file, `not valid CSV (${errorText(err)})`);
   }
   // A line break inside a quoted field is the file's line ending, not the author's: a copy saved with CRLF holds
-  // the same posts, so it must send the same captions.
+  // the same posts, so it must send the same captions. A cell an export guarded against spreadsheet formulas
+  // (formula-cells.ts) is read back as the text it stood for.
   return records.map((r, i) => ({
     row: i + 1,
     line: r.info.lines,
-    fields: Object.fromEntries(Object.entries(r.record).map(([k, v]) => [k, v.replace(/\r\n?/g, '\n')])),
+    fields: Object.fromEntries(
+      Object.entries(r.record).map(([k, v]) => [k, unescapeFormula(v.replace(/\r\n?/g, '\n'))]),
+    ),
   }));
 }
 

@@ -103,6 +103,25 @@ export async function updateFromFile(file: string, opts: UpdateOptions): Promise
   if (problems.length) return { ...base, state: 'invalid' };
   if (opts.dryRun) return { ...base, state: 'dry-run' };
 
+  const results = await sendUpdates(updates, opts);
+  return {
+    ...base,
+    state: 'done',
+    results,
+    updated: results.filter((r) => r.status === 'updated').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+    unknown: results.filter((r) => r.status === 'unknown').length,
+  };
+}
+
+/**
+ * Sends updates 100 per request, each applied on its own with its own result, in row order. The operation is not
+ * idempotent (`add_targets` would add twice), so a lost answer is reported as `unknown`, never sent again here.
+ */
+export async function sendUpdates(
+  updates: readonly { readonly row: number; readonly update: BulkUpdate }[],
+  opts: Pick<UpdateOptions, 'api' | 'onProgress' | 'signal'>,
+): Promise<UpdateOutcome[]> {
   const results: UpdateOutcome[] = [];
   for (const part of chunk(updates)) {
     let res: BulkUpdateResponse | null = null;
@@ -136,12 +155,5 @@ export async function updateFromFile(file: string, opts: UpdateOptions): Promise
     });
     opts.onProgress?.(results.length, updates.length);
   }
-  return {
-    ...base,
-    state: 'done',
-    results,
-    updated: results.filter((r) => r.status === 'updated').length,
-    failed: results.filter((r) => r.status === 'failed').length,
-    unknown: results.filter((r) => r.status === 'unknown').length,
-  };
+  return results;
 }

@@ -7,6 +7,7 @@ import type { Tools } from '../media/tools';
 import { isTimeZone, parseAction, parseMedia, parseScheduledAt, parseTargets } from './fields';
 import type { Action, MediaSpec } from './fields';
 import type { RawRow } from './rows';
+import { EXPORT_ONLY_COLUMNS } from '../export/post-records';
 
 /** The columns (CSV) or keys (JSON) of an import file; docs/bulk.md describes each. */
 export const IMPORT_COLUMNS = [
@@ -44,7 +45,12 @@ export interface PostRow {
   readonly action: Action;
   /** UTC ISO instant. */
   readonly scheduledAt?: string | undefined;
+  /** The item key when it is not `row-N`: a queue import that split the row into one post per instant. */
+  readonly itemKey?: string | undefined;
 }
+
+/** The bulk item key of a row: `row-N`, or the key a split gave it. */
+export const itemKeyOf = (r: Pick<PostRow, 'row' | 'itemKey'>): string => r.itemKey ?? `row-${r.row}`;
 
 export interface Validation {
   readonly total: number;
@@ -143,7 +149,12 @@ export function parseRows(rows: readonly RawRow[], opts: ParseOptions): ParsedRo
     }
   }
   for (const k of seen) {
-    if (k !== '__invalid' && !(IMPORT_COLUMNS as readonly string[]).includes(k)) {
+    // What an export adds beside the import's columns describes the posts it came from; an import ignores it.
+    if (
+      k !== '__invalid' &&
+      !(IMPORT_COLUMNS as readonly string[]).includes(k) &&
+      !EXPORT_ONLY_COLUMNS.includes(k)
+    ) {
       problems.push({
         row: null,
         line: rows[0]?.line !== null ? 1 : null,

@@ -56,6 +56,13 @@ export interface DeliveryIndex {
   queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage;
   /** Every delivery of one post, by platform then account. */
   ofPost(scope: string, postId: string): Delivery[];
+  /**
+   * The posts with a delivery that matches (offset, limit and order aside), newest first by their earliest
+   * delivery: ids only, read from the indexes, so an export can walk thousands of posts without holding them.
+   */
+  postIdsOf(q: Readonly<DeliveryQuery>): readonly string[];
+  /** The matching deliveries of these posts (at most 1,000 ids), grouped by post in the order given. */
+  deliveriesOfPosts(q: Readonly<DeliveryQuery>, postIds: readonly string[]): readonly (readonly Delivery[])[];
   get(scope: string, id: string): Delivery | null;
   count(scope: string): number;
 }
@@ -261,6 +268,12 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return { filter: where.join(' AND '), params, ranged };
   }
 
+  const pageParams = (q: Readonly<DeliveryQuery>, params: Record<string, unknown>) => {
+    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
+    params.offset = Math.max(0, q.offset ?? 0);
+    return params;
+  };
+
   function queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage {
     const { filter, params, ranged } = filterOf(q);
     const order =
@@ -270,11 +283,9 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     const total = (
       prepared(`SELECT COUNT(*) AS n FROM deliveries WHERE ${filter}`).get(params) as { n: number }
     ).n;
-    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
-    params.offset = Math.max(0, q.offset ?? 0);
     const rows = prepared(
       `SELECT raw FROM deliveries WHERE ${filter} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    ).all(params) as Row[];
+    ).all(pageParams(q, params)) as Row[];
     return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
   }
 
@@ -297,8 +308,7 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
         n: number;
       }
     ).n;
-    params.limit = Math.max(0, Math.min(MAX_PAGE, q.limit ?? 100));
-    params.offset = Math.max(0, q.offset ?? 0);
+    pageParams(q, params);
     const ids = prepared(
       `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
     ).all(params) as { post_id: string }[];
@@ -307,11 +317,44 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return { groups, total };
   }
 
+  function postIdsOf(q: Readonly<DeliveryQuery>): readonly string[] {
+    const { filter, params } = filterOf(q);
+    const rows = prepared(
+      `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY MIN(created_ms) DESC, post_id`,
+    )
+      .raw()
+      .all(params) as [string][];
+    return rows.map((r) => r[0]);
+  }
+
+  function deliveriesOfPosts(
+    q: Readonly<DeliveryQuery>,
+    postIds: readonly string[],
+  ): readonly (readonly Delivery[])[] {
+    if (postIds.length > 1000) throw new RangeError('at most 1,000 posts at once');
+    const { filter, params } = filterOf({ ...q, postId: undefined });
+    params.post_ids = JSON.stringify(postIds);
+    // The ids drive the join (CROSS JOIN keeps that order), so each post is one look-up in deliveries_post rather
+    // than a scan of the whole scope per page.
+    const rows = prepared(
+      `SELECT d.raw AS raw FROM json_each(@post_ids) AS j CROSS JOIN deliveries AS d INDEXED BY deliveries_post
+       ON d.scope = @scope AND d.post_id = j.value WHERE ${filter} ORDER BY d.seq`,
+    ).all(params) as Row[];
+    const byPost = new Map<string, Delivery[]>(postIds.map((id) => [id, []]));
+    for (const r of rows) {
+      const d = JSON.parse(r.raw) as Delivery;
+      byPost.get(d.post_id)?.push(d);
+    }
+    return [...byPost.values()].filter((ds) => ds.length > 0);
+  }
+
   return {
     learn,
     queryDeliveries,
     queryPosts,
     ofPost: deliveriesOfPost,
+    postIdsOf,
+    deliveriesOfPosts,
     get(scope, id) {
       const r = getOne.get(scope, id);
       return r ? (JSON.parse(r.raw) as Delivery) : null;

@@ -197,6 +197,11 @@ export class Executor {
     return this.config.agentType;
   }
 
+  /** The automations of the last good sync, any status and queue (callers pick what they need). */
+  automations(): readonly Automation[] {
+    return [...this.sync.automations.values()];
+  }
+
   status(): ExecutorStatus {
     return {
       state: this.current,
@@ -236,6 +241,21 @@ export class Executor {
   /** The next occurrence of an automation's schedule, as this executor computes it. */
   nextOccurrence(a: Pick<Automation, 'schedule'>): string | null {
     return nextOccurrence(a.schedule, this.clock.now())?.toISOString() ?? null;
+  }
+
+  /**
+   * The soonest next occurrence among the active local automations of the last sync (null before one, or with
+   * none): what `postdesk executor status` shows.
+   */
+  nextOccurrenceAt(): string | null {
+    const now = this.clock.now();
+    let soonest: Date | null = null;
+    for (const a of this.sync.automations.values()) {
+      if (a.status !== 'active' || a.queue !== 'local') continue;
+      const n = nextOccurrence(a.schedule, now);
+      if (n && (!soonest || n < soonest)) soonest = n;
+    }
+    return soonest?.toISOString() ?? null;
   }
 
   activeRuns(): RunInfo[] {

@@ -6,6 +6,7 @@ import { executorDataDir } from '../paths';
 import { errorText } from '../common/error-text';
 import { silentLogger } from '../common/logger';
 import { resolveApiKeyWithSource } from '../secrets/secret-store';
+import { UPTIME_BEAT_MS, openUptimeLog, type UptimeLog } from '../gaps/uptime';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createCoreMedia } from './media-core';
 import type { AgentCommand } from './agent-process';
@@ -110,6 +111,28 @@ export type ExecutorCore = Pick<Core, 'dataDir' | 'store' | 'secrets' | 'client'
   };
 };
 
+/**
+ * Keeps the executor's running time in the uptime log (Settings marks the occurrences that fall while none runs):
+ * a session from the first state other than `stopped` to `stopped`, with a beat while it runs.
+ */
+function recordUptime(executor: Executor, log: UptimeLog): void {
+  let session: ReturnType<UptimeLog['start']> | null = null;
+  let beat: ReturnType<typeof setInterval> | null = null;
+  executor.onDidChangeState((status) => {
+    if (status.state === 'stopped') {
+      if (beat) clearInterval(beat);
+      beat = null;
+      session?.stop();
+      session = null;
+    } else if (!session) {
+      session = log.start('executor');
+      const current = session;
+      beat = setInterval(() => current.beat(), UPTIME_BEAT_MS);
+      beat.unref?.();
+    }
+  });
+}
+
 /** The executor the CLI daemon and the desktop app run: settings, store, client and data dir from the core. */
 export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOptions = {}): Promise<Executor> {
   const s = core.settings.get();
@@ -155,5 +178,6 @@ export async function createExecutorFromCore(core: ExecutorCore, o: FromCoreOpti
   });
   const syncMs = o.overrides?.syncIntervalMs ?? EXECUTOR_DEFAULTS.syncIntervalMs;
   attachMetrics(executor, { ...(o.clock ? { clock: o.clock } : {}), healthyWithinMs: 3 * syncMs });
+  recordUptime(executor, openUptimeLog(core.store));
   return executor;
 }

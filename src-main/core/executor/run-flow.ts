@@ -257,7 +257,8 @@ async function settlePick(
   output: AgentOutput | undefined,
   outcome: 'published' | 'failed',
 ): Promise<void> {
-  const file = output?.metadata?.['agent'] === 'folder' ? output.metadata['file'] : undefined;
+  const metadata = output ? output.metadata : await rawMetadata(ctx);
+  const file = metadata?.['agent'] === 'folder' ? metadata['file'] : undefined;
   const folder = ctx.deps.folderFor(ctx.automation.id);
   if (typeof file !== 'string' || !folder || file !== basename(file)) return;
   try {
@@ -268,6 +269,23 @@ async function settlePick(
       await ctx.log(`${file} is published: the folder agent will not pick it again`);
   } catch (err) {
     await ctx.log(`could not record how ${file} ended in the folder's state: ${errorText(err)}`);
+  }
+}
+
+/**
+ * The metadata of an output.json that did not pass the checks (a caption over the limit): the folder agent
+ * picked a file all the same, which the failure must give back.
+ */
+async function rawMetadata(ctx: RunContext): Promise<Record<string, unknown> | undefined> {
+  if (!ctx.row.run_dir) return undefined;
+  try {
+    const raw: unknown = JSON.parse(await readFile(runFiles(ctx.row.run_dir).outputFile, 'utf8'));
+    const metadata = (raw as { metadata?: unknown } | null)?.metadata;
+    return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)
+      ? (metadata as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

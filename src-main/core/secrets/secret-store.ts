@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { AsyncEntry, type EntryOptions } from '@napi-rs/keyring';
+import type * as Keyring from '@napi-rs/keyring';
+import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
 
@@ -42,6 +43,18 @@ function detailOf(err: unknown): string {
 }
 
 /**
+ * The keychain's native module, loaded on first use: a command whose key comes from POSTDESK_API_KEY or
+ * POSTDESK_API_KEY_FILE never pays for it (its load was the largest single cost of `postdesk accounts`'s start),
+ * and a machine where it cannot load gets KeychainUnavailableError, not a CLI that fails to start.
+ */
+let keyring: Promise<typeof Keyring> | null = null;
+const loadKeyring = (): Promise<typeof Keyring> =>
+  (keyring ??= import('@napi-rs/keyring').catch((err: unknown) => {
+    keyring = null;
+    throw err;
+  }));
+
+/**
  * The OS keychain through @napi-rs/keyring (N-API, prebuilt, maintained; keytar has been archived since 2022).
  * On Linux it is pinned to the Secret Service: the library's other Linux backend (kernel keyutils) does not persist
  * across reboots and would make a missing keychain look like a missing key.
@@ -55,8 +68,9 @@ export class KeychainSecretStore implements SecretStore {
     this.options = platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined;
   }
 
-  private entry(name: string): AsyncEntry {
+  private async entry(name: string): Promise<AsyncEntry> {
     try {
+      const { AsyncEntry } = await loadKeyring();
       return new AsyncEntry(this.service, name, this.options);
     } catch (err) {
       throw new KeychainUnavailableError(detailOf(err));
@@ -72,18 +86,18 @@ export class KeychainSecretStore implements SecretStore {
   }
 
   async get(name: string): Promise<string | null> {
-    const e = this.entry(name);
+    const e = await this.entry(name);
     const v = await this.run(() => e.getPassword());
     registerSecret(v);
     return v;
   }
   async set(name: string, value: string): Promise<void> {
     registerSecret(value);
-    const e = this.entry(name);
+    const e = await this.entry(name);
     await this.run(() => e.setPassword(value));
   }
   async delete(name: string): Promise<void> {
-    const e = this.entry(name);
+    const e = await this.entry(name);
     await this.run(() => e.deletePassword());
   }
   async has(name: string): Promise<boolean> {

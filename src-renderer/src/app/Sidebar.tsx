@@ -1,7 +1,8 @@
-import type { KeyboardEvent } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useConnectionStore } from '../stores/use-connection-store';
 import { useServiceStore } from '../stores/use-service-store';
+import { useInboxStore } from '../stores/use-inbox-store';
 import { hrefOf } from './router';
 import { ROUTES, type RouteDef } from './routes';
 
@@ -20,6 +21,23 @@ function onNavKey(e: KeyboardEvent<HTMLElement>) {
         : (i + (e.key === 'ArrowDown' ? 1 : -1) + links.length) % links.length;
   e.preventDefault();
   links[next]?.focus();
+}
+
+/** How many drafts wait in the inbox, kept current by the host's `inbox:didChange`. */
+function InboxCount() {
+  const { waiting, load, listen } = useInboxStore(
+    useShallow((s) => ({ waiting: s.waiting, load: s.load, listen: s.listen })),
+  );
+  useEffect(() => {
+    void load(null);
+    return listen();
+  }, [load, listen]);
+  if (!waiting) return null;
+  return (
+    <span className="nav-link__count" aria-label={`${waiting} waiting`}>
+      {waiting}
+    </span>
+  );
 }
 
 export function Sidebar({ current }: { readonly current: string }) {
@@ -54,6 +72,7 @@ export function Sidebar({ current }: { readonly current: string }) {
                   >
                     {r.icon}
                     <span className="nav-link__label">{r.label}</span>
+                    {r.screen === 'inbox' ? <InboxCount /> : null}
                     <kbd className="nav-link__key" aria-hidden="true">
                       g {r.key}
                     </kbd>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useComposeStore } from '../stores/use-compose-store';
 import { navigate } from './router';
 import { ROUTES } from './routes';
 
@@ -8,7 +9,7 @@ const isTyping = (el: EventTarget | null): boolean => {
 };
 
 /**
- * Global keys, GitHub-style: `g` then a screen's key moves there, `n` starts a new post, `?` shows
+ * Global keys, GitHub-style: `g` then a screen's key moves there, `n` starts a new post (the one being written stays a local draft), `?` shows
  * the list. Ignored while typing and when a modifier is held, so text fields and browser keys win.
  */
 export function useShortcuts(onHelp: () => void): void {
@@ -31,6 +32,8 @@ export function useShortcuts(onHelp: () => void): void {
         pendingG.current = window.setTimeout(() => (pendingG.current = null), 1200);
       } else if (e.key === 'n') {
         e.preventDefault();
+        // A fresh post; the one being written stays kept as a local draft.
+        void useComposeStore.getState().startNew();
         navigate('compose');
       } else if (e.key === '?') {
         e.preventDefault();

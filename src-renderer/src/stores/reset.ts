@@ -5,6 +5,7 @@ import { useArticlesStore } from './use-articles-store';
 import { useAutomationsStore } from './use-automations-store';
 import { useBulkStore } from './use-bulk-store';
 import { useCalendarStore } from './use-calendar-store';
+import { useComposeStore } from './use-compose-store';
 import { useDeliveryFailuresStore } from './use-delivery-failures-store';
 import { useExecutorStore } from './use-executor-store';
 import { useMediaStore } from './use-media-store';
@@ -23,6 +24,7 @@ const resetStore = <S>(store: UseBoundStore<StoreApi<S>>) => store.setState(stor
  */
 export function resetSessionStores(): void {
   useMediaStore.getState().clear();
+  useComposeStore.getState().forget();
   resetStore(useAccountsStore);
   resetStore(useAnalyticsStore);
   resetStore(useArticlesStore);

@@ -23,6 +23,9 @@ interface BulkState {
   readonly history: Loadable<readonly BatchSummary[]>;
   readonly inspected: Readonly<Record<string, Loadable<BulkResult>>>;
   readonly resubmitting: string | null;
+  /** Rows fill the posting queue's next free slots instead of reading their times (asked before a file is planned). */
+  readonly queue: boolean;
+  setQueue(on: boolean): void;
   /** Has the host grant the file (the desktop app reads its path, a browser uploads it), then plans it. */
   planFrom(file: File): Promise<void>;
   /** Plans a CSV chosen in the host's own dialog, where it has one (`file_dialog`). */
@@ -45,6 +48,10 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
   history: idle(),
   inspected: {},
   resubmitting: null,
+  queue: false,
+  setQueue(on) {
+    set({ queue: on });
+  },
   async planFrom(file) {
     if (!isImportFileName(file.name)) {
       // Said before its bytes are sent anywhere: a video dropped here by mistake is not uploaded to be refused.
@@ -65,7 +72,7 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
       set({ plan: failed(get().plan, error) });
       return;
     }
-    const r = await settle(() => bridge().bulk.plan({ source: { grant } }));
+    const r = await settle(() => bridge().bulk.plan({ source: { grant }, queue: get().queue }));
     set({ plan: settleInto(get().plan, r) });
   },
   async planPicked() {
@@ -74,7 +81,7 @@ export const useBulkStore = create<BulkState>()((set, get) => ({
     if (!picked.ok) set({ plan: settleInto(get().plan, picked) });
     if (!grant) return;
     set({ plan: loading(idle()), submission: null, submitError: null, progress: null, batchesSent: 0 });
-    const r = await settle(() => bridge().bulk.plan({ source: { grant } }));
+    const r = await settle(() => bridge().bulk.plan({ source: { grant }, queue: get().queue }));
     set({ plan: settleInto(get().plan, r) });
   },
   resetPlan() {

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { AppRoute } from '../../../src-shared/ipc';
+import { INBOX_ALL, type AppRoute } from '../../../src-shared/ipc';
 import { navigate } from '../app/router';
 import { bridge, settle } from './bridge';
 
@@ -14,14 +14,15 @@ interface DeepLinksState {
   open(route: Readonly<AppRoute>): void;
 }
 
-/** Where a route leads: a post opens on Posts (`?id=` is the delivery), a run in Automations. */
+/** Where a route leads: a post opens on Posts (`?id=` is the delivery), a run in Automations, a run's drafts in the inbox. */
 export function hashParamsOf(route: Readonly<AppRoute>): {
   readonly screen: string;
   readonly params: Readonly<Record<string, string>>;
 } {
-  return route.kind === 'post'
-    ? { screen: 'posts', params: { id: route.id } }
-    : { screen: 'automations', params: { run: route.id } };
+  if (route.kind === 'post') return { screen: 'posts', params: { id: route.id } };
+  if (route.kind === 'inbox')
+    return { screen: 'inbox', params: route.id === INBOX_ALL ? {} : { run: route.id } };
+  return { screen: 'automations', params: { run: route.id } };
 }
 
 export const useDeepLinksStore = create<DeepLinksState>()((set, get) => ({

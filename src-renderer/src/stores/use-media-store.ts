@@ -4,6 +4,7 @@ import type {
   BridgeResult,
   ConvertProgress,
   HashProgress,
+  LibraryItem,
   MediaAddResult,
   MediaFile,
   MediaInspection,
@@ -47,6 +48,11 @@ interface MediaState {
    */
   convert(id: string): Promise<void>;
   remove(id: string): Promise<void>;
+  /**
+   * Puts files this connection already uploaded into the post, as uploaded: no check, no hash, no upload.
+   * With `replace`, they become the post's whole media (a restored draft).
+   */
+  attach(items: readonly LibraryItem[], replace?: boolean): void;
   clear(): void;
   dismissSkipped(): void;
   listen(): () => void;
@@ -155,6 +161,25 @@ export const useMediaStore = create<MediaState>()((set, get) => {
       if (item?.localPreview) URL.revokeObjectURL(item.localPreview);
       set({ items: get().items.filter((it) => it.file.id !== id) });
       await settle(() => bridge().media.remove({ id }));
+    },
+    attach(library, replace = false) {
+      const kept = replace ? [] : get().items;
+      if (replace) for (const it of get().items) if (it.localPreview) URL.revokeObjectURL(it.localPreview);
+      const taken = new Set(kept.map((it) => it.uploaded?.asset_id ?? it.file.id));
+      const added: MediaItem[] = library
+        .filter((l) => !taken.has(l.asset_id) && !taken.has(l.file.id))
+        .map((l) => ({
+          file: l.file,
+          localPreview: null,
+          phase: 'uploaded',
+          inspection: null,
+          hash: null,
+          upload: null,
+          convert: null,
+          uploaded: { id: l.file.id, asset_id: l.asset_id, public_url: l.public_url, already_uploaded: true },
+          error: null,
+        }));
+      set({ items: [...kept, ...added], ...(replace ? { skipped: [] } : {}) });
     },
     clear() {
       for (const it of get().items) if (it.localPreview) URL.revokeObjectURL(it.localPreview);

@@ -40,12 +40,14 @@ export async function openConnected(page: Page, url: string): Promise<void> {
 export const SCREENS = [
   'Compose',
   'Posts',
+  'Queue',
   'Calendar',
   'Bulk',
   'Articles',
   'Analytics',
   'Accounts',
   'Automations',
+  'Inbox',
   'Skills',
   'Settings',
 ] as const;

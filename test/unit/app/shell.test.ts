@@ -9,15 +9,22 @@ import {
   until,
 } from '../../helpers/shell-fakes';
 import type { DeepLinkRoute } from '../../../src-main/app/deep-links';
+import type { ShellServices } from '../../../src-main/app/shell';
+import type { DraftsWaiting } from '../../../src-main/app/capabilities';
 
 vi.mock('electron', () => electronFake.module);
 
 const { startShell } = await import('../../../src-main/app/shell');
+const { Emitter } = await import('../../../src-main/core/common/events');
 const { LinuxAutostart, LoginItemService } = await import('../../../src-main/app/login-item');
 
 const RUN = '16fd2706-8baf-433b-82eb-8c7fada847da';
 
-async function launch(argv: string[] = ['/opt/Postdesk/postdesk'], beforeServices?: () => void) {
+async function launch(
+  argv: string[] = ['/opt/Postdesk/postdesk'],
+  beforeServices?: () => void,
+  extra: Partial<ShellServices> = {},
+) {
   const app = electronFake.app;
   const executor = new FakeExecutor();
   const uploads = new FakeUploads();
@@ -56,6 +63,7 @@ async function launch(argv: string[] = ['/opt/Postdesk/postdesk'], beforeService
           log,
         }),
         updater: null,
+        ...extra,
       };
     },
   });
@@ -190,5 +198,38 @@ describe('the desktop shell', () => {
     electronFake.powerMonitor.emit('resume');
     expect(t.executor.isPaused()).toBe(false);
     await until(() => t.executor.calls.runMissed.length === 1, 'runMissed');
+  });
+
+  it('counts the drafts waiting in the tray, and tells of each run with drafts once, opening the inbox filtered to it', async () => {
+    const runs = new Emitter<DraftsWaiting>();
+    const counts = new Emitter<number>();
+    let count = 0;
+    const t = await launch(['/opt/Postdesk/postdesk'], undefined, {
+      inbox: { onDidDraftRun: runs.event, onDidChangeCount: counts.event, count: () => count },
+    });
+    const tray = electronFake.state.trays[0];
+    expect(tray?.toolTip).toBe('Postdesk · all quiet');
+
+    count = 3;
+    counts.fire(3);
+    expect(tray?.toolTip).toBe('Postdesk · 3 drafts to review');
+    // Drafts wait for a person; they are not a failure.
+    expect(t.shell?.tray.state).toBe('ok');
+    electronFake.lastMenu().click('Review drafts (3)');
+    expect(t.navigated.map((n) => n.route)).toEqual([{ kind: 'inbox', id: 'all' }]);
+
+    runs.fire({ runId: RUN, automationName: 'Daily clip', drafts: 3 });
+    const shown = electronFake.state.notifications;
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.options).toEqual({
+      title: 'Drafts to review: Daily clip',
+      body: 'Its run made 3 drafts. Nothing is published until you approve them.',
+    });
+    expect(t.shell?.notifications.unseen()).toBe(0);
+    shown[0]?.click();
+    expect(t.navigated.map((n) => n.route)).toEqual([
+      { kind: 'inbox', id: 'all' },
+      { kind: 'inbox', id: RUN },
+    ]);
   });
 });

@@ -158,6 +158,7 @@ describe('TrayController', () => {
       'check-updates': act('check-updates'),
       'restart-to-update': act('restart-to-update'),
       'open-logs': act('open-logs'),
+      'open-inbox': act('open-inbox'),
       quit: act('quit'),
     };
     const controller = new TrayController({ images, actions, inputs: () => inputs });

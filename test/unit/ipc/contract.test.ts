@@ -33,7 +33,7 @@ describe('the bridge contract', () => {
     const names = CHANNELS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
     for (const c of CHANNELS) {
-      expect(c.name).toMatch(/^[a-z]+:[a-z][A-Za-z]*$/);
+      expect(c.name).toMatch(/^[a-z][A-Za-z]*:[a-z][A-Za-z]*$/);
       expect(findChannel(c.name)).toBe(c);
     }
     expect(findChannel('constructor')).toBeUndefined();

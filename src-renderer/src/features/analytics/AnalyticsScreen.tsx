@@ -28,6 +28,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAnalyticsStore } from '../../stores/use-analytics-store';
 import { useChartColors, type ChartColors } from './use-chart-colors';
+import { ExportButton } from '../export/ExportButton';
 import './analytics.css';
 
 const METRICS = ['impressions', 'likes', 'comments', 'shares'] as const;
@@ -145,6 +146,7 @@ function Overview() {
   return (
     <div className="page">
       <PageHeader title="Analytics" subtitle="How your posts perform, by platform, account and day." />
+      <ExportButton kind="analytics" />
       <div className="toolbar">
         <PlatformFilter
           id="an-platform"

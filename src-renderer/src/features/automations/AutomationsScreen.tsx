@@ -20,6 +20,7 @@ import { toast } from '../../stores/use-toast-store';
 import { AutomationEditor } from './AutomationEditor';
 import { LocalSetup } from './LocalSetup';
 import { RunDetailPanel } from './RunDetailPanel';
+import { ExportButton } from '../export/ExportButton';
 import './automations.css';
 
 export function AutomationsScreen() {
@@ -54,6 +55,7 @@ export function AutomationsScreen() {
         title="Automations"
         subtitle="Scheduled agent runs on this computer, and what each run did."
       />
+      <ExportButton kind="runs" />
       <ExecutorCard />
       <AutomationList />
       <RunsSection />

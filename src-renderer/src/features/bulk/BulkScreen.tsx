@@ -33,6 +33,8 @@ export function BulkScreen() {
       submit: st.submit,
       loadHistory: st.loadHistory,
       listen: st.listen,
+      queue: st.queue,
+      setQueue: st.setQueue,
     })),
   );
   const { loadHistory, listen } = s;
@@ -47,6 +49,7 @@ export function BulkScreen() {
   };
 
   const plan = s.plan.data;
+  const updating = plan?.mode === 'update';
   return (
     <div className="page">
       <PageHeader
@@ -61,6 +64,13 @@ export function BulkScreen() {
         }
       />
 
+      {!plan ? (
+        <label className="checkbox">
+          <input type="checkbox" checked={s.queue} onChange={(e) => s.setQueue(e.target.checked)} />
+          Fill my queue: each row goes to its accounts' next free posting times (the file's times are not
+          read)
+        </label>
+      ) : null}
       {!plan ? (
         <CsvDrop
           loading={s.plan.loading}
@@ -103,9 +113,15 @@ export function BulkScreen() {
                   <dd>{plan.rows.length}</dd>
                 </div>
                 <div className="stat stat--ok">
-                  <dt>Valid</dt>
+                  <dt>{updating ? 'To update' : 'Valid'}</dt>
                   <dd>{plan.valid_count}</dd>
                 </div>
+                {updating ? (
+                  <div className="stat">
+                    <dt>Unchanged</dt>
+                    <dd>{plan.unchanged_count ?? 0}</dd>
+                  </div>
+                ) : null}
                 <div className={`stat${plan.invalid_count > 0 ? ' stat--bad' : ''}`}>
                   <dt>With errors</dt>
                   <dd>{plan.invalid_count}</dd>
@@ -115,11 +131,17 @@ export function BulkScreen() {
                   <dd>{plan.batches.length}</dd>
                 </div>
               </dl>
+              {updating ? (
+                <p className="muted">
+                  This file names existing posts (it has a post_id column), so it updates them: only what
+                  differs from each post is sent, and no post is created.
+                </p>
+              ) : null}
               {plan.batches.length > 0 ? (
                 <ol className="batch-plan" aria-label="Batches">
                   {plan.batches.map((b) => (
                     <li key={b.index}>
-                      Batch {b.index + 1}: {plural(b.item_count, 'post')}
+                      Batch {b.index + 1}: {plural(b.item_count, updating ? 'update' : 'post')}
                     </li>
                   ))}
                 </ol>
@@ -165,10 +187,21 @@ export function BulkScreen() {
                   className={`alert ${s.submission.failed_count > 0 ? 'alert--warning' : 'alert--success'}`}
                   role="status"
                 >
-                  {s.submission.already_imported
-                    ? `This file was imported already, so nothing was sent again: its ${plural(s.submission.batches.length, 'batch', 'batches')} stand at ${s.submission.created_count} created, ${s.submission.failed_count} failed.`
-                    : `Submitted ${plural(s.submission.batches.length, 'batch', 'batches')}: ${s.submission.created_count} created, ${s.submission.failed_count} failed.`}
+                  {s.submission.updated_count !== undefined
+                    ? `Updated ${plural(s.submission.updated_count, 'post')}: ${s.submission.failed_count} failed, ${s.submission.unchanged_count ?? 0} unchanged.${s.submission.unknown_count ? ` ${plural(s.submission.unknown_count, 'change')} may not have been made.` : ''}`
+                    : s.submission.already_imported
+                      ? `This file was imported already, so nothing was sent again: its ${plural(s.submission.batches.length, 'batch', 'batches')} stand at ${s.submission.created_count} created, ${s.submission.failed_count} failed.`
+                      : `Submitted ${plural(s.submission.batches.length, 'batch', 'batches')}: ${s.submission.created_count} created, ${s.submission.failed_count} failed.`}
                 </div>
+              ) : null}
+              {s.submission?.failures?.length ? (
+                <ul className="plain-list" aria-label="Rows not updated">
+                  {s.submission.failures.map((f) => (
+                    <li key={f.row}>
+                      Row {f.row}: {f.message}
+                    </li>
+                  ))}
+                </ul>
               ) : null}
               {s.submitError ? <ErrorAlert error={s.submitError} title="Submission stopped" /> : null}
               <div className="btn-row btn-row--end">
@@ -185,7 +218,9 @@ export function BulkScreen() {
                   >
                     {s.submitting
                       ? 'Submitting…'
-                      : `Submit ${plural(plan.valid_count, 'post')} in ${plural(plan.batches.length, 'batch', 'batches')}`}
+                      : updating
+                        ? `Update ${plural(plan.valid_count, 'post')}`
+                        : `Submit ${plural(plan.valid_count, 'post')} in ${plural(plan.batches.length, 'batch', 'batches')}`}
                   </button>
                 )}
               </div>
@@ -308,7 +343,10 @@ function ValidationTable({
                 <td className="bulk__caption" title={r.caption ?? undefined}>
                   {r.caption ?? <span className="faint">—</span>}
                 </td>
-                <td>{r.action ?? '—'}</td>
+                <td>
+                  {r.action ??
+                    (r.changes ? (r.changes.length ? `update ${r.changes.join(', ')}` : 'unchanged') : '—')}
+                </td>
                 <td className="tabular nowrap">{r.scheduled_at ? formatDateTime(r.scheduled_at) : '—'}</td>
                 <td className="tabular">{r.target_count}</td>
                 <td className="tabular">{r.media_count}</td>

@@ -31,6 +31,7 @@ import { PostThumb, TargetChip } from '../posts/PostGroupParts';
 import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
 import { toast } from '../../stores/use-toast-store';
 import { PostDialog } from '../posts/PostDialog';
+import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import './calendar.css';
 
@@ -252,6 +253,7 @@ export function CalendarScreen() {
         title="Calendar"
         subtitle={`Scheduled and published posts in your local time (${localZone()}). Drag a scheduled post to move it, or a draft from the list onto a day; Shift-click posts to change many at once.`}
       />
+      <ExportButton kind="calendar" />
       <div className="calendar__toolbar">
         <div className="btn-row">
           <button type="button" className="btn btn--small" onClick={() => api()?.today()}>

@@ -2,9 +2,7 @@ import type { Platform } from '../../../../src-shared/api/common';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import { PLATFORM_META } from '../../app/platforms';
 import { LabeledField } from '../../components/Field';
-
-/** X shows 280 characters to most accounts even though the service accepts more. */
-const SOFT_LIMITS: Partial<Record<Platform, number>> = { x: 280 };
+import { platformWarnings } from './caption-counts';
 
 export function CaptionEditor({
   value,
@@ -20,12 +18,8 @@ export function CaptionEditor({
   const max = LIMITS.captionLength;
   const over = length - max;
   const near = !(over > 0) && length > max * 0.9;
-  const softWarnings = platforms.flatMap((p) => {
-    const soft = SOFT_LIMITS[p];
-    return soft !== undefined && length > soft
-      ? [`${PLATFORM_META[p].label}: ${length - soft} past the ${soft} most accounts show`]
-      : [];
-  });
+  // The service's limit is the rule; each platform's own is a warning that names it.
+  const softWarnings = platformWarnings(value, platforms);
 
   return (
     <LabeledField id="compose-caption" label="Caption" className="caption">

@@ -14,17 +14,20 @@ import { Segmented } from '../../components/Segmented';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAppStore } from '../../stores/use-app-store';
+import { useComposeStore } from '../../stores/use-compose-store';
 import { useMediaStore } from '../../stores/use-media-store';
 import { isOutboxQueued, useOutboxStore } from '../../stores/use-outbox-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import { toast } from '../../stores/use-toast-store';
 import { CaptionEditor } from './CaptionEditor';
+import { CaptionPreviews } from './CaptionPreviews';
+import { LocalDrafts } from './LocalDrafts';
+import { MediaLibrary } from './MediaLibrary';
 import { MediaDropzone } from './MediaDropzone';
 import { MediaList } from './MediaList';
 import { TargetPicker } from './TargetPicker';
+import { AddToQueueButton } from '../queue/AddToQueueButton';
 import './compose.css';
-
-type When = 'now' | 'schedule' | 'draft';
 
 const WHEN_OPTIONS = [
   { value: 'now', label: 'Publish now' },
@@ -34,40 +37,70 @@ const WHEN_OPTIONS = [
 
 const QUEUED_NOTICE = 'Saved on this computer; it will be sent as soon as the service answers.';
 
-const inAnHour = () => {
-  const d = new Date(Date.now() + 60 * 60 * 1000);
-  d.setMinutes(0, 0, 0);
-  return toLocalInput(d);
-};
-
 export function ComposeScreen() {
   const { accounts, ensureAccounts, loadAccounts } = useAccountsStore(
     useShallow((s) => ({ accounts: s.accounts, ensureAccounts: s.ensure, loadAccounts: s.load })),
   );
-  const { items, adding, addDropped, pick, clearMedia, listenMedia } = useMediaStore(
+  const { items, adding, addDropped, pick, listenMedia } = useMediaStore(
     useShallow((s) => ({
       items: s.items,
       adding: s.adding,
       addDropped: s.addDropped,
       pick: s.pick,
-      clearMedia: s.clear,
       listenMedia: s.listen,
+    })),
+  );
+  const draft = useComposeStore(
+    useShallow((s) => ({
+      loaded: s.loaded,
+      caption: s.caption,
+      accountIds: s.accountIds,
+      when: s.when,
+      localAt: s.localAt,
+      save: s.save,
+      saveError: s.saveError,
+    })),
+  );
+  const compose = useComposeStore(
+    useShallow((s) => ({
+      load: s.load,
+      setCaption: s.setCaption,
+      toggleAccount: s.toggleAccount,
+      setWhen: s.setWhen,
+      setLocalAt: s.setLocalAt,
+      mediaChanged: s.mediaChanged,
+      flush: s.flush,
+      startNew: s.startNew,
+      sent: s.sent,
+      loadDrafts: s.loadDrafts,
     })),
   );
   const fileDialog = useAppStore((s) => s.info?.file_dialog ?? false);
   const createPost = usePostsStore((s) => s.create);
   const loadQueued = useOutboxStore((s) => s.load);
 
-  const [caption, setCaption] = useState('');
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [when, setWhen] = useState<When>('now');
-  const [localAt, setLocalAt] = useState(inAnHour);
+  const { caption, when, localAt } = draft;
+  const selected = useMemo(() => new Set(draft.accountIds), [draft.accountIds]);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
   const now = useNow();
 
   useEffect(() => void ensureAccounts(), [ensureAccounts]);
   useEffect(() => listenMedia(), [listenMedia]);
+  useEffect(() => {
+    void compose.load();
+    void compose.loadDrafts();
+    // Whatever is waiting for a pause in typing is kept when the screen or the page goes away.
+    const keep = () => void compose.flush();
+    window.addEventListener('pagehide', keep);
+    return () => {
+      window.removeEventListener('pagehide', keep);
+      keep();
+    };
+  }, [compose]);
+  // Media kept with the post are its uploads: keep the post when they change.
+  const uploadedKey = items.map((i) => i.uploaded?.asset_id ?? '').join(',');
+  useEffect(() => compose.mediaChanged(), [uploadedKey, compose]);
 
   const accountList = useMemo(() => accounts.data ?? [], [accounts.data]);
   const targets: Target[] = useMemo(
@@ -78,6 +111,18 @@ export function ComposeScreen() {
     [accountList, selected],
   );
   const platforms = useMemo(() => [...new Set(targets.map((t) => t.platform))] as Platform[], [targets]);
+
+  const previewMedia = useMemo(
+    () =>
+      items.map((i) => ({
+        name: i.file.name,
+        src: i.file.preview_url ?? i.localPreview,
+        kind: i.file.kind,
+        width: i.inspection?.width,
+        height: i.inspection?.height,
+      })),
+    [items],
+  );
 
   const scheduledAt = when === 'schedule' ? fromLocalInput(localAt) : null;
   const blockers: string[] = [];
@@ -94,13 +139,6 @@ export function ComposeScreen() {
     blockers.push('Waiting for uploads to finish…');
   if (when === 'schedule' && (!scheduledAt || Date.parse(scheduledAt) <= now))
     blockers.push('Pick a time in the future.');
-
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
-  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -135,9 +173,7 @@ export function ComposeScreen() {
             : `Publishing to ${where}.`,
       );
     }
-    setCaption('');
-    setSelected(new Set());
-    clearMedia();
+    await compose.sent();
     navigate('posts');
   };
 
@@ -145,19 +181,33 @@ export function ComposeScreen() {
 
   return (
     <form className="page" onSubmit={(e) => void onSubmit(e)} aria-label="Compose a post">
-      <PageHeader title="Compose" subtitle="Write once, deliver to every account you pick." />
+      <PageHeader
+        title="Compose"
+        subtitle="Write once, deliver to every account you pick."
+        actions={
+          <button type="button" className="btn btn--small" onClick={() => void compose.startNew()}>
+            New post
+          </button>
+        }
+      />
       <div className="grid-2">
-        <section className="card" aria-label="Content">
-          <div className="card__body form-stack">
-            <CaptionEditor value={caption} onChange={setCaption} platforms={platforms} />
-            <MediaDropzone
-              onFiles={(files) => void addDropped(files)}
-              onPick={fileDialog ? (folder) => void pick(folder) : undefined}
-              busy={adding}
-            />
-            <MediaList />
-          </div>
-        </section>
+        <div className="form-stack">
+          <section className="card" aria-label="Content">
+            <div className="card__body form-stack">
+              <CaptionEditor value={caption} onChange={compose.setCaption} platforms={platforms} />
+              <CaptionPreviews caption={caption} platforms={platforms} media={previewMedia} />
+              <MediaDropzone
+                onFiles={(files) => void addDropped(files)}
+                onPick={fileDialog ? (folder) => void pick(folder) : undefined}
+                busy={adding}
+                compact={items.length > 0}
+              />
+              <MediaList />
+              <MediaLibrary />
+            </div>
+          </section>
+          <LocalDrafts />
+        </div>
 
         <div className="form-stack">
           <section className="card" aria-labelledby="compose-targets-title">
@@ -178,7 +228,7 @@ export function ComposeScreen() {
               ) : accountList.length === 0 ? (
                 <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
               ) : (
-                <TargetPicker accounts={accountList} selected={selected} onToggle={toggle} />
+                <TargetPicker accounts={accountList} selected={selected} onToggle={compose.toggleAccount} />
               )}
               {hasYouTube ? null : (
                 <p className="field__hint compose__yt-note">
@@ -194,7 +244,12 @@ export function ComposeScreen() {
               <h2 id="compose-when-title">When</h2>
             </div>
             <div className="card__body form-stack">
-              <Segmented label="When to publish" value={when} options={WHEN_OPTIONS} onChange={setWhen} />
+              <Segmented
+                label="When to publish"
+                value={when}
+                options={WHEN_OPTIONS}
+                onChange={compose.setWhen}
+              />
               {when === 'schedule' ? (
                 <div className="field">
                   <label className="field__label" htmlFor="compose-when-at">
@@ -206,7 +261,7 @@ export function ComposeScreen() {
                     type="datetime-local"
                     value={localAt}
                     min={toLocalInput(new Date(now))}
-                    onChange={(e) => setLocalAt(e.target.value)}
+                    onChange={(e) => compose.setLocalAt(e.target.value)}
                     aria-describedby="compose-when-utc"
                   />
                   <span className="field__hint" id="compose-when-utc">
@@ -222,6 +277,11 @@ export function ComposeScreen() {
                     : 'Kept as a draft: nothing is published until you schedule it.'}
                 </p>
               )}
+            </div>
+          </section>
+
+          <section className="card compose__submit-bar" aria-label="Send">
+            <div className="card__body form-stack">
               {error ? <ErrorAlert error={error} title="The post was not created" /> : null}
               {blockers.length > 0 ? (
                 <ul className="compose__blockers" aria-label="Before you can submit">
@@ -238,10 +298,42 @@ export function ComposeScreen() {
               >
                 {submitting ? 'Sending…' : WHEN_OPTIONS.find((o) => o.value === when)?.label}
               </button>
+              <AddToQueueButton
+                request={{
+                  caption,
+                  targets,
+                  media: items.flatMap((i) => (i.uploaded ? [{ asset_id: i.uploaded.asset_id }] : [])),
+                }}
+                disabled={blockers.length > 0 || submitting}
+                onQueued={() => void compose.sent()}
+              />
+              <SaveNote state={draft.save} error={draft.saveError} />
             </div>
           </section>
         </div>
       </div>
     </form>
+  );
+}
+
+/** Where the post being written stands on this computer: kept, being kept, or not kept (and why). */
+function SaveNote({
+  state,
+  error,
+}: {
+  readonly state: 'idle' | 'saving' | 'saved' | 'failed';
+  readonly error: Readonly<BridgeError> | null;
+}) {
+  if (state === 'failed' && error) {
+    return <ErrorAlert error={error} title="This post is not kept on this computer" />;
+  }
+  return (
+    <p className="compose__saved" role="status">
+      {state === 'saving'
+        ? 'Keeping a copy on this computer…'
+        : state === 'saved'
+          ? 'Kept on this computer'
+          : ''}
+    </p>
   );
 }

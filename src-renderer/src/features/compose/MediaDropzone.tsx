@@ -10,10 +10,13 @@ export function MediaDropzone({
   onFiles,
   onPick,
   busy,
+  compact = false,
 }: {
   readonly onFiles: (files: File[]) => void;
   readonly onPick?: ((folder: boolean) => void) | undefined;
   readonly busy: boolean;
+  /** Files are in the post already: one line, so the post itself has the room. */
+  readonly compact?: boolean;
 }) {
   const [over, setOver] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -27,7 +30,7 @@ export function MediaDropzone({
 
   return (
     <div
-      className={`dropzone${over ? ' dropzone--over' : ''}`}
+      className={`dropzone${over ? ' dropzone--over' : ''}${compact ? ' dropzone--compact' : ''}`}
       role="group"
       aria-label="Media drop zone"
       aria-describedby="dropzone-hint"
@@ -39,8 +42,10 @@ export function MediaDropzone({
       onDragLeave={() => setOver(false)}
       onDrop={(e) => void onDrop(e)}
     >
-      <IconUpload size={22} />
-      <p className="dropzone__title">{busy ? 'Adding files…' : 'Drop images, MP4s or folders'}</p>
+      <IconUpload size={compact ? 16 : 22} />
+      <p className="dropzone__title">
+        {busy ? 'Adding files…' : compact ? 'Drop more files' : 'Drop images, MP4s or folders'}
+      </p>
       <p className="dropzone__hint" id="dropzone-hint">
         JPEG, PNG, WebP up to 15 MB · MP4 up to 200 MB · up to 10 per post
       </p>

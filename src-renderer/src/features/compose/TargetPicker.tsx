@@ -4,7 +4,16 @@ import { hrefOf } from '../../app/router';
 import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
 import { PlatformMark } from '../../components/PlatformMark';
 
-/** Accounts grouped by platform. YouTube is explained rather than offered: posts cannot reach it. */
+/** An account's avatar when the service gives none: the first letters of its name. */
+const initialsOf = (name: string): string =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => Array.from(w)[0]?.toUpperCase() ?? '')
+    .join('') || '?';
+
+/** Accounts grouped by platform, each a chip with its avatar and platform. YouTube is explained rather than offered: posts cannot reach it. */
 export function TargetPicker({
   accounts,
   selected,
@@ -58,12 +67,23 @@ function TargetGroup({
           through <a href={hrefOf('automations')}>automations</a> with a direct upload, not through posts.
         </p>
       ) : (
-        accounts.map((a) => (
-          <label key={a.id} className="checkbox target">
-            <input type="checkbox" checked={selected.has(a.id)} onChange={() => onToggle(a.id)} />
-            <span>{a.name}</span>
-          </label>
-        ))
+        <div className="chips">
+          {accounts.map((a) => (
+            <label key={a.id} className={`chip${selected.has(a.id) ? ' chip--on' : ''}`}>
+              <input
+                type="checkbox"
+                className="chip__input"
+                checked={selected.has(a.id)}
+                onChange={() => onToggle(a.id)}
+              />
+              <span className="chip__avatar" aria-hidden="true">
+                {initialsOf(a.name)}
+                <span className={`platform-mark chip__badge platform-mark--${platform}`}>{meta.mark}</span>
+              </span>
+              <span className="chip__name">{a.name}</span>
+            </label>
+          ))}
+        </div>
       )}
     </fieldset>
   );

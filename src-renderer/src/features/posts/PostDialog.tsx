@@ -13,6 +13,7 @@ import { Dialog } from '../../components/Dialog';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
+import { PostPreviews } from '../compose/PostPreviews';
 import { useLinkAllowed } from '../../components/ExternalLink';
 import { usePostsStore, type PostChange } from '../../stores/use-posts-store';
 import { toast } from '../../stores/use-toast-store';
@@ -172,6 +173,7 @@ export function PostDialog({
             ) : null}
             {error?.action === 'caption' ? <ErrorAlert error={error.error} context="update" /> : null}
           </div>
+          <PostPreviews caption={caption} deliveries={post ?? [delivery]} />
 
           <div className="field">
             <label className="field__label" htmlFor="post-when">

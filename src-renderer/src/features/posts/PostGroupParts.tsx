@@ -6,6 +6,7 @@ import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
+import { NotConfirmedBadge } from '../../components/NotConfirmed';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
@@ -93,6 +94,7 @@ export function TargetChip({
       <PlatformMark platform={d.platform} decorative />
       <span className="target-chip__name">{name}</span>
       <span className="target-chip__status">{status}</span>
+      <NotConfirmedBadge id={d.id} status={d.status} />
     </span>
   );
 }

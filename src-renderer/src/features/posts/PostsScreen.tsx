@@ -13,6 +13,7 @@ import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconRefresh } from '../../components/icons';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
+import { useUnconfirmedWatch } from '../../components/NotConfirmed';
 import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { MAX_POSTS, usePostGroupsStore } from '../../stores/use-post-groups-store';
@@ -20,6 +21,7 @@ import type { PostFilters } from '../../stores/use-posts-store';
 import { ManyActions, RunResults } from './ManyActions';
 import { PostDialog } from './PostDialog';
 import { PostDetail, PostThumb, TargetChip, captionOf, whenOfPost } from './PostGroupParts';
+import { ExportButton } from '../export/ExportButton';
 import './posts.css';
 
 const STATUSES: readonly { value: DeliveryStatus | 'all'; label: string }[] = [
@@ -58,6 +60,7 @@ export function PostsScreen() {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query.trim().toLowerCase());
+  useUnconfirmedWatch();
 
   useEffect(() => {
     // Asks the service now; the host answers from its index at once and refreshes behind it (the list asks again).
@@ -142,6 +145,7 @@ export function PostsScreen() {
           </button>
         }
       />
+      <ExportButton kind="posts" />
       <div className="toolbar">
         <SelectFilter
           id="posts-status"

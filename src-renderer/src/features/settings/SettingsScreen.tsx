@@ -11,7 +11,9 @@ import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { ExecutorFiguresCard } from './ExecutorFiguresCard';
+import { UpcomingCard } from './UpcomingCard';
 import { UpdatesCard } from './UpdatesCard';
+import { CommandLineCard } from './CommandLineCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
 
@@ -120,7 +122,9 @@ export function SettingsScreen() {
         />
       ) : null}
       <ExecutorFiguresCard />
+      <UpcomingCard />
       <UpdatesCard settings={settings.data} />
+      <DesktopOnlyCommandLine />
       <About />
       <LogFileNote file={settings.data?.log_file} />
     </div>
@@ -486,6 +490,12 @@ function ConnectionCard() {
       </div>
     </section>
   );
+}
+
+/** `postdesk web` is the CLI already: only the desktop app offers to put the command on the PATH. */
+function DesktopOnlyCommandLine() {
+  const host = useAppStore((s) => s.info?.host);
+  return host === 'electron' ? <CommandLineCard /> : null;
 }
 
 function About() {

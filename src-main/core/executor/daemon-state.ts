@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { isProcessAlive } from '../common/process-alive';
+import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../private-files';
+import type { Executor } from './executor';
+import type { ExecutorState } from './executor-events';
+
+const STATES = [
+  'stopped',
+  'registering',
+  'idle',
+  'running',
+  'paused',
+  'offline',
+  'stopping',
+] as const satisfies readonly ExecutorState[];
+
+/**
+ * What a running `postdesk executor` daemon says of itself, for `postdesk executor status` in another process:
+ * no secret, only what the daemon's own output already shows.
+ */
+export const DaemonState = z.object({
+  pid: z.number().int().positive(),
+  state: z.enum(STATES),
+  name: z.string(),
+  executor_id: z.string().nullable(),
+  last_sync_at: z.string().nullable(),
+  next_occurrence_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  active_runs: z.number().int().nonnegative(),
+  updated_at: z.string(),
+});
+export type DaemonState = z.infer<typeof DaemonState>;
+
+/** The daemon's state file, in the executor's folder of the data directory. */
+export const daemonStateFile = (executorDir: string): string => join(executorDir, 'daemon.json');
+
+/**
+ * Replaces the file in one step (a private temp file renamed over it), so a reader sees the old state or the
+ * new one, never half of one; the temp file is 0600 from its creation.
+ */
+export function writeDaemonState(file: string, state: DaemonState): void {
+  ensurePrivateDirSync(dirname(file));
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify(state)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+export type DaemonReading =
+  | { readonly kind: 'none' }
+  /** The file names a process that is gone (killed, crashed): what it said last, not what runs now. */
+  | { readonly kind: 'stale'; readonly state: DaemonState }
+  | { readonly kind: 'live'; readonly state: DaemonState }
+  | { readonly kind: 'unreadable'; readonly problem: string };
+
+/** Reads the state file and tells a live daemon's from one a dead process left behind. */
+export function readDaemonState(
+  file: string,
+  alive: (pid: number) => boolean = isProcessAlive,
+): DaemonReading {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
+    return { kind: 'unreadable', problem: (err as Error).message };
+  }
+  let parsed: DaemonState;
+  try {
+    parsed = DaemonState.parse(JSON.parse(text));
+  } catch {
+    return { kind: 'unreadable', problem: 'the file is not a daemon state this version understands' };
+  }
+  return { kind: alive(parsed.pid) ? 'live' : 'stale', state: parsed };
+}
+
+const snapshot = (executor: Executor, now: Date): DaemonState => {
+  const s = executor.status();
+  return {
+    pid: process.pid,
+    state: s.state,
+    name: executor.name,
+    executor_id: s.executorId,
+    last_sync_at: s.lastSyncAt,
+    next_occurrence_at: executor.nextOccurrenceAt(),
+    last_error: s.lastError,
+    active_runs: s.activeRuns,
+    updated_at: now.toISOString(),
+  };
+};
+
+/**
+ * Keeps the daemon's state file current: at once on every change of state, and at each `everyMs` when what it
+ * says changed (a sync, a run). `stop()` removes the file if it is still this process's, so a daemon that ended
+ * well leaves none; one that was killed leaves a file whose pid is dead, which readers call stale.
+ */
+export function keepDaemonState(
+  executor: Executor,
+  file: string,
+  o: { readonly everyMs?: number; readonly onError?: (err: unknown) => void } = {},
+): { stop(): void } {
+  let last = '';
+  let failed = false;
+  const write = (): void => {
+    const state = snapshot(executor, new Date());
+    const { updated_at: _at, ...what } = state;
+    const key = JSON.stringify(what);
+    if (key === last) return;
+    try {
+      writeDaemonState(file, state);
+      last = key;
+      failed = false;
+    } catch (err) {
+      // Said once per spell of failures: a full disk must not flood the log every second.
+      if (!failed) o.onError?.(err);
+      failed = true;
+    }
+  };
+  write();
+  const sub = executor.onDidChangeState(() => write());
+  const timer = setInterval(write, o.everyMs ?? 1000);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      sub.dispose();
+      const mine = readDaemonState(file, () => true);
+      if (mine.kind !== 'none' && mine.kind !== 'unreadable' && mine.state.pid === process.pid)
+        rmSync(file, { force: true });
+    },
+  };
+}

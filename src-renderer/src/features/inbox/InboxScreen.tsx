@@ -1,0 +1,453 @@
+import { useEffect, useId, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { BridgeError, InboxDraft, InboxGroup, InboxOutcomes } from '../../../../src-shared/ipc';
+import { plainName } from '../../app/bidi';
+import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
+import { hrefOf, useRoute } from '../../app/router';
+import { Dialog } from '../../components/Dialog';
+import { Freshness } from '../../components/Freshness';
+import { IconInbox } from '../../components/icons';
+import { PageHeader } from '../../components/PageHeader';
+import { PlatformMark } from '../../components/PlatformMark';
+import { StatusBadge } from '../../components/StatusBadge';
+import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { useAutomationsStore } from '../../stores/use-automations-store';
+import { useInboxStore } from '../../stores/use-inbox-store';
+import { toast } from '../../stores/use-toast-store';
+import './inbox.css';
+
+type Action = 'now' | 'at' | 'queue' | 'reject';
+
+const inAnHour = () => toLocalInput(new Date(Date.now() + 3_600_000));
+
+/** What a batch did, in one sentence; the first failure's reason when some failed. */
+function report(verb: string, r: InboxOutcomes): { tone: 'success' | 'warning'; text: string } {
+  const done = r.results.filter((x) => x.ok).length;
+  const failed = r.results.filter((x) => !x.ok);
+  if (failed.length === 0) return { tone: 'success', text: `${plural(done, 'draft')} ${verb}.` };
+  const why = failed[0]?.error?.message ?? '';
+  return {
+    tone: 'warning',
+    text: `${plural(done, 'draft')} ${verb}; ${plural(failed.length, 'draft')} not: ${why}`,
+  };
+}
+
+export function InboxScreen() {
+  const runId = useRoute().params.get('run');
+  const { list, load, listen, busy, approve, reject } = useInboxStore(
+    useShallow((s) => ({
+      list: s.list,
+      load: s.load,
+      listen: s.listen,
+      busy: s.busy,
+      approve: s.approve,
+      reject: s.reject,
+    })),
+  );
+  const { loadAutomations, canEdit } = useAutomationsStore(
+    useShallow((s) => ({ loadAutomations: s.load, canEdit: s.canEdit })),
+  );
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [at, setAt] = useState(inAnHour);
+  const [error, setError] = useState<Readonly<BridgeError> | null>(null);
+
+  useEffect(() => {
+    void load(runId);
+    void loadAutomations();
+    return listen();
+  }, [load, listen, loadAutomations, runId]);
+
+  const groups = list.data?.groups ?? [];
+  const drafts = groups.flatMap((g) => g.drafts);
+  const ids = new Set(drafts.map((d) => d.post_id));
+  const chosen = [...selected].filter((id) => ids.has(id));
+
+  const act = async (kind: Action, postIds: readonly string[]) => {
+    setError(null);
+    const when = kind === 'at' ? fromLocalInput(at) : null;
+    if (kind === 'at' && !when) return;
+    const r =
+      kind === 'reject'
+        ? await reject(postIds)
+        : await approve(postIds, kind === 'queue' ? { queue: true } : when ? { at: when } : {});
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    const said = report(
+      kind === 'reject'
+        ? 'rejected and deleted'
+        : kind === 'now'
+          ? 'approved to publish now'
+          : kind === 'queue'
+            ? 'added to the posting queue'
+            : 'scheduled',
+      r.value,
+    );
+    toast(said.tone, said.text);
+    setSelected(
+      new Set([...selected].filter((id) => !r.value.results.some((x) => x.ok && x.post_id === id))),
+    );
+  };
+
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Inbox"
+        subtitle="Drafts your automations made. Nothing here publishes until you approve it."
+      />
+      {runId ? (
+        <p className="inbox__filter" role="status">
+          Showing the drafts of one run. <a href={hrefOf('inbox')}>Show every draft</a>
+        </p>
+      ) : null}
+      <section className="card inbox__bar" aria-label="Selected drafts">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={drafts.length > 0 && chosen.length === drafts.length}
+            disabled={drafts.length === 0}
+            onChange={(e) => setSelected(e.target.checked ? new Set(ids) : new Set())}
+          />
+          Select all
+        </label>
+        <span className="muted">{plural(chosen.length, 'draft')} selected</span>
+        <div className="btn-row inbox__bar-actions">
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            disabled={chosen.length === 0 || busy !== null}
+            onClick={() => void act('now', chosen)}
+          >
+            {busy === 'approve' ? 'Approving…' : 'Approve selected now'}
+          </button>
+          <label className="inbox__at">
+            <span>At</span>
+            <input
+              type="datetime-local"
+              className="input"
+              value={at}
+              onChange={(e) => setAt(e.target.value)}
+              aria-label={`Time to publish the selected drafts (${localZone()} time)`}
+            />
+          </label>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={chosen.length === 0 || busy !== null || !fromLocalInput(at)}
+            onClick={() => void act('at', chosen)}
+          >
+            Schedule selected
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={chosen.length === 0 || busy !== null}
+            onClick={() => void act('queue', chosen)}
+          >
+            Queue selected
+          </button>
+          <button
+            type="button"
+            className="btn btn--small btn--danger"
+            disabled={chosen.length === 0 || busy !== null}
+            onClick={() => void act('reject', chosen)}
+          >
+            {busy === 'reject' ? 'Rejecting…' : 'Reject selected'}
+          </button>
+        </div>
+      </section>
+      {error ? <ErrorAlert error={error} title="Nothing was changed" /> : null}
+      <Freshness state={list} what="the inbox" onRetry={() => void load()} />
+      {list.data === null && list.loading ? (
+        <LoadingState label="Loading the inbox…" />
+      ) : list.data === null && list.error ? (
+        <ErrorState error={list.error} title="Could not load the inbox" onRetry={() => void load()} />
+      ) : drafts.length === 0 ? (
+        <EmptyState title="No drafts waiting" icon={<IconInbox size={20} />}>
+          When an automation in draft mode runs, what it made waits here for you.
+        </EmptyState>
+      ) : (
+        <>
+          {list.data?.truncated ? (
+            <p className="muted">
+              The service lists the newest 100 drafts at a time; act on these to see the ones behind them.
+            </p>
+          ) : null}
+          {groups.map((g) => (
+            <GroupSection
+              key={g.automation_id ?? 'elsewhere'}
+              group={g}
+              canEdit={canEdit}
+              selected={selected}
+              onToggle={toggle}
+              onAct={(kind, id) => void act(kind, [id])}
+              at={at}
+            />
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+function GroupSection({
+  group,
+  canEdit,
+  selected,
+  onToggle,
+  onAct,
+  at,
+}: {
+  readonly group: InboxGroup;
+  readonly canEdit: boolean;
+  readonly selected: ReadonlySet<string>;
+  readonly onToggle: (id: string) => void;
+  readonly onAct: (kind: Action, id: string) => void;
+  readonly at: string;
+}) {
+  const titleId = useId();
+  const name = group.automation_name ? plainName(group.automation_name) : 'Runs not started on this computer';
+  return (
+    <section className="card inbox__group" aria-labelledby={titleId}>
+      <div className="card__header">
+        <div>
+          <h2 id={titleId}>{name}</h2>
+          <p className="muted">
+            {plural(group.drafts.length, 'draft')} ·{' '}
+            {canEdit
+              ? 'Switch it between drafts and auto publish on the Automations screen.'
+              : "Whether it makes drafts or publishes is set in the service's dashboard."}
+          </p>
+        </div>
+      </div>
+      <ul className="inbox__drafts" aria-label={`Drafts of ${name}`}>
+        {group.drafts.map((d) => (
+          <DraftItem
+            key={d.post_id}
+            draft={d}
+            checked={selected.has(d.post_id)}
+            onToggle={() => onToggle(d.post_id)}
+            onAct={(kind) => onAct(kind, d.post_id)}
+            at={at}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Preview({
+  draft,
+  index,
+  name,
+  kind,
+}: {
+  readonly draft: InboxDraft;
+  readonly index: number;
+  readonly name: string;
+  readonly kind: string;
+}) {
+  const preview = useInboxStore((s) => s.preview);
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    if (kind === 'image') void preview(draft.post_id, index).then((u) => live && setSrc(u));
+    return () => {
+      live = false;
+    };
+  }, [preview, draft.post_id, index, kind]);
+  return src ? (
+    <img className="inbox__thumb" src={src} alt={`Media ${index + 1}: ${name}`} />
+  ) : (
+    <span className="inbox__thumb inbox__thumb--label" title={name}>
+      {kind === 'video' ? 'Video' : kind === 'image' ? 'Image' : 'File'}
+      <span className="inbox__thumb-name">{name}</span>
+    </span>
+  );
+}
+
+function DraftItem({
+  draft,
+  checked,
+  onToggle,
+  onAct,
+  at,
+}: {
+  readonly draft: InboxDraft;
+  readonly checked: boolean;
+  readonly onToggle: () => void;
+  readonly onAct: (kind: Action) => void;
+  readonly at: string;
+}) {
+  const busy = useInboxStore((s) => s.busy);
+  const [editing, setEditing] = useState(false);
+  const [confirmReject, setConfirmReject] = useState(false);
+  const summary = draft.caption.slice(0, 60) || 'draft without a caption';
+  return (
+    <li className="inbox__draft" aria-label={`Draft: ${summary}`}>
+      <input
+        type="checkbox"
+        className="inbox__check"
+        checked={checked}
+        onChange={onToggle}
+        aria-label={`Select draft: ${summary}`}
+      />
+      <div className="inbox__content">
+        <p className="inbox__caption">{draft.caption || <span className="faint">No caption</span>}</p>
+        {draft.media.length > 0 ? (
+          <div className="inbox__media" aria-label="Media">
+            {draft.media.map((m) => (
+              <Preview key={m.index} draft={draft} index={m.index} name={m.name} kind={m.kind} />
+            ))}
+          </div>
+        ) : null}
+        <p className="inbox__meta">
+          <span className="inbox__targets">
+            {draft.targets.map((t) => (
+              <PlatformMark key={t.delivery_id} platform={t.platform} />
+            ))}
+          </span>
+          <span className="muted">Made {formatDateTime(draft.created_at)}</span>
+          {draft.run.state ? <StatusBadge status={draft.run.state} label={`run ${draft.run.state}`} /> : null}
+          <a href={hrefOf('automations', { run: draft.run.local_id ?? draft.run.id })}>Steps of this run</a>
+        </p>
+        <div className="btn-row">
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            disabled={busy !== null}
+            onClick={() => onAct('now')}
+          >
+            Approve now
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy !== null || !fromLocalInput(at)}
+            onClick={() => onAct('at')}
+            title="At the time chosen above"
+          >
+            Approve for {formatDateTime(fromLocalInput(at))}
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy !== null}
+            onClick={() => onAct('queue')}
+            title="At its accounts' next free slot in the posting queue"
+          >
+            Approve into queue
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy !== null}
+            onClick={() => setEditing(true)}
+          >
+            Edit
+          </button>
+          {confirmReject ? (
+            <>
+              <span className="muted">Delete this draft?</span>
+              <button type="button" className="btn btn--small" onClick={() => setConfirmReject(false)}>
+                Keep
+              </button>
+              <button
+                type="button"
+                className="btn btn--small btn--danger"
+                onClick={() => {
+                  setConfirmReject(false);
+                  onAct('reject');
+                }}
+              >
+                Yes, reject
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              disabled={busy !== null}
+              onClick={() => setConfirmReject(true)}
+            >
+              Reject
+            </button>
+          )}
+        </div>
+      </div>
+      {editing ? <EditDialog draft={draft} onClose={() => setEditing(false)} /> : null}
+    </li>
+  );
+}
+
+function EditDialog({ draft, onClose }: { readonly draft: InboxDraft; readonly onClose: () => void }) {
+  const { edit, approve, busy } = useInboxStore(
+    useShallow((s) => ({ edit: s.edit, approve: s.approve, busy: s.busy })),
+  );
+  const [caption, setCaption] = useState(draft.caption);
+  const [error, setError] = useState<Readonly<BridgeError> | null>(null);
+  const save = async (thenApprove: boolean) => {
+    setError(null);
+    const r = await edit(draft.post_id, caption);
+    const failed = !r.ok ? r.error : !r.value.ok ? r.value.error : null;
+    if (failed) {
+      setError(failed);
+      return;
+    }
+    if (thenApprove) {
+      const a = await approve([draft.post_id]);
+      const why = !a.ok ? a.error : (a.value.results.find((x) => !x.ok)?.error ?? null);
+      if (why) {
+        setError(why);
+        return;
+      }
+      toast('success', 'Saved and approved to publish now.');
+    } else toast('success', 'Caption saved.');
+    onClose();
+  };
+  return (
+    <Dialog
+      open
+      title="Edit draft"
+      onClose={onClose}
+      footer={
+        <div className="btn-row btn-row--end">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" className="btn" disabled={busy !== null} onClick={() => void save(false)}>
+            Save
+          </button>
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={busy !== null}
+            onClick={() => void save(true)}
+          >
+            Save and approve now
+          </button>
+        </div>
+      }
+    >
+      <label className="field">
+        <span className="field__label">Caption</span>
+        <textarea
+          className="textarea"
+          rows={6}
+          maxLength={2200}
+          value={caption}
+          onChange={(e) => setCaption(e.target.value)}
+        />
+      </label>
+      {error ? <ErrorAlert error={error} title="Not saved" /> : null}
+    </Dialog>
+  );
+}
