@@ -51,6 +51,8 @@ export const ManyChange = z.discriminatedUnion('kind', [
     kind: z.literal('addTargets'),
     targets: z.array(Target).min(1).max(LIMITS.addTargetsPerUpdate),
   }),
+  /** Into the posting queue's next free slots, in the posts' current order (each post on its first account's slots). */
+  z.object({ kind: z.literal('queue') }),
   z.object({ kind: z.literal('cancel') }),
   z.object({ kind: z.literal('delete') }),
 ]);

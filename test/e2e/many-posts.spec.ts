@@ -196,3 +196,54 @@ test('30 selected posts move a day in one bulk request; the one that fails is sh
   expect(Date.parse((await scheduledOf(host, created[0]!.id)) ?? '')).toBe(Date.parse(created[0]!.at) + DAY);
   await screenshot(page, 'posts-many-retried');
 });
+
+test('selected posts go into the next free queue slots, in their order, in one bulk request', async ({
+  app: page,
+  host,
+}) => {
+  const tag = `queued-${Date.now().toString(36)}`;
+  const tiktok = (await accountsOf(host)).find((a) => a.platform === 'tiktok')!;
+  const created: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await createPost(host, `Queue me ${i} ${tag}`, [tiktok], `${dayAfter(40 + i)}T12:00:00Z`);
+    created.push(res.post.id);
+  }
+  // Every day at 07:15 UTC: the next free ones are the posts' new times.
+  const set = (slots: { weekday: number; time: string }[]) =>
+    page.evaluate(
+      ([account, s]) =>
+        (
+          globalThis as unknown as { postdesk: { queue: { set(i: unknown): Promise<unknown> } } }
+        ).postdesk.queue.set({
+          account_id: account,
+          schedule: { timezone: 'UTC', slots: s },
+        }),
+      [tiktok.id, slots] as const,
+    );
+  await set([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, time: '07:15' })));
+  try {
+    await goTo(page, 'Posts');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByLabel('Search').fill(tag);
+    await page.getByRole('button', { name: 'Select all 3 matching' }).click({ timeout: 20_000 });
+    await sandboxApi(host, '/_sandbox/requests', { method: 'DELETE' });
+    await page
+      .getByRole('region', { name: 'Selected posts' })
+      .getByRole('button', { name: 'Into queue slots' })
+      .click();
+    await expect(page.getByTestId('many-results')).toContainText(
+      'Put in queue slots 3 of 3 posts (1 request',
+    );
+    expect(await requestsTo(host, 'PATCH /api/cli/posts/bulk')).toBe(1);
+    const times = await Promise.all(created.map((id) => scheduledOf(host, id)));
+    for (const t of times) expect(t).toMatch(/T07:15:00(\.000)?Z$/);
+    // In their order before (post 0 was earliest), on different days, all ahead.
+    const ms = times.map((t) => Date.parse(t ?? ''));
+    expect([...ms].sort((a, b) => a - b)).toEqual(ms);
+    expect(new Set(ms).size).toBe(3);
+    expect(ms[0]).toBeGreaterThan(Date.now());
+    await screenshot(page, 'posts-many-queue');
+  } finally {
+    await set([]);
+  }
+});

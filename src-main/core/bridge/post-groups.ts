@@ -16,6 +16,7 @@ import {
   type Plan,
   type UpdateOutcome,
 } from '../post-changes/bulk-update';
+import { NoQueueError } from '../queue/place';
 import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fault';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handlers';
@@ -188,6 +189,56 @@ export function createPostGroupHandlers(
     },
   };
 
+  /**
+   * Each post at the next free slot of its first account's queue, in order of current time. A post's still-scheduled
+   * deliveries share one time (the service moves them together), so one account's slots decide it.
+   */
+  async function planQueue(
+    ids: readonly string[],
+    known: ReadonlyMap<string, readonly Delivery[]>,
+  ): Promise<Plan> {
+    const queue = core.queue;
+    if (!queue) throw unavailable('The posting queue');
+    const posts = ids
+      .map((post_id) => {
+        const ds = known.get(post_id) ?? [];
+        const first = ds.find((d) => d.status === 'scheduled' || d.status === 'draft') ?? ds[0];
+        return { post_id, at: Date.parse(scheduledTimeOf(ds) ?? '') || Infinity, first };
+      })
+      .sort((a, b) => a.at - b.at);
+    const placeable = posts.filter((p) => p.first);
+    let placements: Awaited<ReturnType<typeof queue.plan>>;
+    try {
+      placements = await queue.plan(
+        placeable.map((p) => ({
+          targets: [{ platform: p.first!.platform, social_account_id: p.first!.social_account_id }],
+        })),
+      );
+    } catch (err) {
+      if (err instanceof NoQueueError)
+        throw new BridgeFault(
+          'invalid_input',
+          'An account of these posts has no queue slots yet: set them in Queue.',
+        );
+      throw err;
+    }
+    return {
+      updates: placeable.flatMap((p, i) => {
+        const at = placements[i]?.[0]?.at;
+        return at ? [{ post_id: p.post_id, scheduled_at: at.toISOString() }] : [];
+      }),
+      skipped: posts
+        .filter((p) => !p.first)
+        .map((p) => ({
+          post_id: p.post_id,
+          ok: false,
+          error: 'This post is no longer listed here.',
+          code: null,
+          deliveries: [],
+        })),
+    };
+  }
+
   async function applyChange(
     client: BridgeApi,
     ids: readonly string[],
@@ -203,6 +254,8 @@ export function createPostGroupHandlers(
         return sendPlan(client, planShift(timed, change.by_ms));
       case 'spread':
         return sendPlan(client, planSpread(timed, change.from, change.to));
+      case 'queue':
+        return sendPlan(client, await planQueue(ids, known));
       case 'addTargets':
         return sendPlan(client, {
           updates: ids.map((post_id) => ({ post_id, add_targets: change.targets })),

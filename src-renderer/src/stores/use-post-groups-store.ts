@@ -36,7 +36,8 @@ interface PostGroupsState {
   thumbnail(postId: string): void;
   /** Drafts never scheduled: the calendar's side list, to drag onto a day. */
   readonly drafts: Loadable<readonly PostGroup[]>;
-  loadDrafts(): Promise<void>;
+  /** `fresh`: ask the service now (the calendar opened, Refresh pressed). */
+  loadDrafts(opts?: { readonly fresh?: boolean; readonly rechecks?: number }): Promise<void>;
   /** Reloads the drafts whenever the posts change; returns the unsubscribe. */
   listenDrafts(): () => void;
   setFilters(patch: Partial<PostFilters>): void;
@@ -74,6 +75,7 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
   let generation = 0;
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
+  let draftsRecheck: ReturnType<typeof setTimeout> | undefined;
 
   const finish = (r: BridgeResult<ChangeManyResult>, change: ManyChange, prev: ChangeRun | null) => {
     set({ busy: false });
@@ -110,12 +112,23 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       });
     },
     drafts: idle(),
-    async loadDrafts() {
+    async loadDrafts(opts) {
+      clearTimeout(draftsRecheck);
       set({ drafts: loading(get().drafts) });
       const r = await settle(() =>
-        bridge().postGroups.list({ status: 'draft', unscheduled: true, limit: DRAFTS_SHOWN }),
+        bridge().postGroups.list({
+          status: 'draft',
+          unscheduled: true,
+          limit: DRAFTS_SHOWN,
+          ...(opts?.fresh ? { refresh: true } : {}),
+        }),
       );
       set({ drafts: settleInto(get().drafts, r.ok ? { ok: true, value: r.value.groups } : r) });
+      // The host answered from its index while asking the service: ask again to see what that brought.
+      const left = opts?.rechecks ?? MAX_RECHECKS;
+      if (r.ok && r.value.freshness?.refreshing && left > 0) {
+        draftsRecheck = setTimeout(() => void get().loadDrafts({ rechecks: left - 1 }), RECHECK_MS);
+      }
     },
     listenDrafts() {
       return bridge().posts.onDidChange(() => void get().loadDrafts());

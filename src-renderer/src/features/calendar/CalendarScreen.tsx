@@ -131,7 +131,7 @@ export function CalendarScreen() {
   const shownGroups: PostGroup[] = useMemo(() => groups.map((g) => g.group), [groups]);
 
   useEffect(() => {
-    void loadDrafts();
+    void loadDrafts({ fresh: true });
     return listenDrafts();
   }, [loadDrafts, listenDrafts]);
 
@@ -283,7 +283,14 @@ export function CalendarScreen() {
           ) : null}
         </div>
         <div className="btn-row">
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => void reload()}>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            onClick={() => {
+              void reload();
+              void loadDrafts({ fresh: true });
+            }}
+          >
             <IconRefresh size={14} /> Refresh
           </button>
           <Segmented

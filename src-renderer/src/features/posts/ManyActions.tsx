@@ -19,6 +19,7 @@ const UNITS = [
 const DONE: Readonly<Record<ManyChange['kind'], string>> = {
   shift: 'Moved',
   spread: 'Spread',
+  queue: 'Put in queue slots',
   addTargets: 'Added accounts to',
   cancel: 'Cancelled to draft',
   delete: 'Deleted',
@@ -132,6 +133,14 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
             disabled={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}
           >
             Spread
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy}
+            onClick={() => void apply({ kind: 'queue' })}
+          >
+            Into queue slots
           </button>
         </form>
         <form
