@@ -303,15 +303,19 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
         ? 'MIN(when_ms) ASC, MIN(seq) ASC'
         : 'MAX(created_ms) DESC, MAX(seq) DESC';
-    const total = (
-      prepared(`SELECT COUNT(DISTINCT post_id) AS n FROM deliveries WHERE ${filter}`).get(params) as {
-        n: number;
-      }
-    ).n;
+    const countParams = { ...params };
     pageParams(q, params);
+    // One pass: the page's post ids and, by a window over every group, how many posts match in all.
     const ids = prepared(
-      `SELECT post_id FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    ).all(params) as { post_id: string }[];
+      `SELECT post_id, COUNT(*) OVER () AS n FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ).all(params) as { post_id: string; n: number }[];
+    const total =
+      ids[0]?.n ??
+      (
+        prepared(`SELECT COUNT(DISTINCT post_id) AS n FROM deliveries WHERE ${filter}`).get(countParams) as {
+          n: number;
+        }
+      ).n;
     // Each post's deliveries through the (scope, post_id) index: a page reads only its own posts' rows.
     const groups = ids.map(({ post_id }) => ({ post_id, deliveries: deliveriesOfPost(q.scope, post_id) }));
     return { groups, total };

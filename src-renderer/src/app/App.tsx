@@ -13,8 +13,8 @@ import { useOutboxStore } from '../stores/use-outbox-store';
 import { Shell } from './Shell';
 import { prefetchScreens } from './routes';
 
-/** After the first screen has painted, the other screens' chunks load in the background. */
-const PREFETCH_AFTER_MS = 300;
+/** Right after the first render, the other screens' chunks load in the background (a visit before they are in suspends, and React then holds the screen back ~300 ms). */
+const PREFETCH_AFTER_MS = 0;
 
 /** Connected: the app. Not connected: Connect. Not answered yet: a splash. */
 export function App() {

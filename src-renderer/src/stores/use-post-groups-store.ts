@@ -57,7 +57,7 @@ interface PostGroupsState {
 
 const PAGE = 500;
 /** The first page is what paints: a screenful and some, so 3,400 posts open as fast as a handful. */
-const FIRST_PAGE = 60;
+const FIRST_PAGE = 30;
 /** The calendar's side list shows this many drafts (newest first). */
 const DRAFTS_SHOWN = 100;
 const MAX_RECHECKS = 8;
