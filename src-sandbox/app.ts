@@ -13,6 +13,7 @@ import { registerAgentRoutes } from './agent/routes';
 import { isLiveApiKey } from './auth';
 import { SandboxClock, isClockTime } from './clock';
 import { guardControlRequest, isLoopback, registerControlRoutes } from './control/routes';
+import { createRequestLog, registerRequestLogRoutes } from './control/request-log';
 import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
@@ -146,6 +147,7 @@ export function buildApp(
   deps: { faults: Faults; runTick(): void; runDue(): void; quiet: boolean },
 ): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: 'idle' });
+  const requests = createRequestLog();
 
   // Uploads (media PUTs, direct uploads) arrive as raw streams: hashed while written, never buffered.
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
@@ -182,6 +184,7 @@ export function buildApp(
   app.addHook('onRequest', (req, _reply, done) => {
     const query = req.url.indexOf('?');
     const path = query === -1 ? req.url : req.url.slice(0, query);
+    requests.note(req.method, path);
     if (path.startsWith('/_sandbox/')) {
       if (!isLoopback(req))
         throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
@@ -212,6 +215,7 @@ export function buildApp(
   });
 
   registerControlRoutes(app, ctx, deps);
+  registerRequestLogRoutes(app, requests);
   registerPostRoutes(app, ctx);
   registerBulkRoutes(app, ctx);
   registerMediaRoutes(app, ctx);

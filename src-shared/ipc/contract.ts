@@ -4,6 +4,7 @@ import { app } from './app';
 import { connection } from './connection';
 import { accounts } from './accounts';
 import { posts } from './posts';
+import { postGroups } from './post-groups';
 import { calendar } from './calendar';
 import { media } from './media';
 import { compose } from './compose';
@@ -31,6 +32,7 @@ export const CONTRACT = {
   connection,
   accounts,
   posts,
+  postGroups,
   calendar,
   media,
   compose,

@@ -48,11 +48,12 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
 
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
 
-  // The list shows both deliveries…
+  // The list shows the post once, with a chip for each of its two deliveries…
   await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
   await page.getByLabel('Search').fill(caption);
   const rows = page.getByRole('row').filter({ hasText: caption });
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.getByTestId('target-chip')).toHaveCount(2);
   await expect(rows.first()).toContainText('scheduled');
   await screenshot(page, 'posts');
 
@@ -74,15 +75,17 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   for (let i = 0; i < 2 && (await cell(day).count()) === 0; i++)
     await page.getByRole('button', { name: 'Next' }).click();
   const event = cell(day).locator('.fc-event', { hasText: caption });
-  await expect(event).toHaveCount(2);
+  // One event for the post, with a mark for each of its two accounts.
+  await expect(event).toHaveCount(1);
+  await expect(event.locator('.platform-mark')).toHaveCount(2);
   await screenshot(page, 'calendar');
 
-  // Drag one of its deliveries a day later: the service moves the whole post's scheduled deliveries.
+  // Drag the post a day later: the service moves the whole post's scheduled deliveries.
   const next = dayAfter(1, day);
   const target = (await cell(next).count()) > 0 ? next : dayAfter(-1, day);
   await event.first().dragTo(cell(target), { targetPosition: { x: 40, y: 40 } });
   await expect(page.getByRole('status').filter({ hasText: 'Rescheduled to' })).toBeVisible();
-  await expect(cell(target).locator('.fc-event', { hasText: caption })).toHaveCount(2);
+  await expect(cell(target).locator('.fc-event', { hasText: caption })).toHaveCount(1);
   await expect(cell(day).locator('.fc-event', { hasText: caption })).toHaveCount(0);
   // Same wall-clock time on the new day (FullCalendar keeps the time when a post moves between days).
   const expected = await at(target);

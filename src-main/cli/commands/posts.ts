@@ -14,6 +14,7 @@ import { AUTOMATIONS_ONLY, collect, futureDateTime, parseMedia, parseTargets, po
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
 import type { Output } from '../output';
+import { shiftPosts } from './posts-shift';
 import { truncate } from '../output';
 
 export function printDeliveries(out: Output, posts: readonly Delivery[]): void {
@@ -277,23 +278,83 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     });
 
   posts
-    .command('update <id>')
-    .description('change a draft or scheduled post (delivery id or parent post id)')
+    .command('update [id]')
+    .description(
+      'change a draft or scheduled post (delivery id or parent post id), or with --shift move every post the filters match',
+    )
     .option('-c, --caption <text>', `new caption (max ${LIMITS.captionLength} characters)`)
     .option('--at <date-time>', 'new schedule time, in the future')
-    .addOption(new Option('--status <status>', 'draft cancels the schedule').choices(['draft', 'scheduled']))
+    .addOption(
+      new Option(
+        '--status <status>',
+        'draft cancels the schedule; with --shift, only posts in this status',
+      ).choices(['draft', 'scheduled']),
+    )
     .option(
       '--add-target <platform:account_id>',
       `add targets (max ${LIMITS.addTargetsPerUpdate})`,
       collect,
       [],
     )
+    .option('--shift <amount>', 'move every matching scheduled post by 2d, -3h or 90m (100 a request)')
+    .addOption(
+      new Option('--platform <platform>', 'with --shift: only posts to this platform').choices(PLATFORMS),
+    )
+    .option('--account <account_id>', 'with --shift: only posts to this account')
+    .option('--from <date-time>', 'with --shift: only posts scheduled at or after this time')
+    .option('--to <date-time>', 'with --shift: only posts scheduled before this time')
+    .option('--dry-run', 'with --shift: show what would move; send nothing')
+    .option(
+      '-y, --yes',
+      `with --shift: move more than ${LIMITS.bulkUpdateSize} posts without showing them first`,
+    )
     .action(
       async (
-        id: string,
-        opts: { caption?: string; at?: string; status?: 'draft' | 'scheduled'; addTarget: string[] },
+        id: string | undefined,
+        opts: {
+          caption?: string;
+          at?: string;
+          status?: 'draft' | 'scheduled';
+          addTarget: string[];
+          shift?: string;
+          platform?: string;
+          account?: string;
+          from?: string;
+          to?: string;
+          dryRun?: boolean;
+          yes?: boolean;
+        },
         cmd: Command,
       ) => {
+        if (opts.shift !== undefined) {
+          if (
+            id !== undefined ||
+            opts.caption !== undefined ||
+            opts.at !== undefined ||
+            opts.addTarget.length
+          ) {
+            throw new ValidationError(
+              [
+                {
+                  path: 'shift',
+                  message:
+                    '--shift moves the posts the filters match: give no id, --caption, --at or --add-target with it',
+                },
+              ],
+              null,
+              'argument',
+            );
+          }
+          await shiftPosts(deps, cmd, { ...opts, shift: opts.shift });
+          return;
+        }
+        if (id === undefined) {
+          throw new ValidationError(
+            [{ path: 'id', message: 'give the post or delivery id to change, or --shift with filters' }],
+            null,
+            'argument',
+          );
+        }
         const out = deps.output(cmd);
         const body: UpdatePostRequest = { id };
         if (opts.caption !== undefined) body.caption = opts.caption;

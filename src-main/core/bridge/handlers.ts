@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import { createPostGroupHandlers } from './post-groups';
 import { composeUnavailable } from './compose-port';
 import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
@@ -208,6 +209,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         ok: await need(core.posts, 'The outbox').decide(entry_id, decision),
       }),
     },
+    postGroups: createPostGroupHandlers(core, events, api),
     calendar: {
       range: async ({ start, end, platform, statuses }) => {
         const client = await api();

@@ -36,6 +36,7 @@ export type BridgeApi = Pick<
   | 'updatePost'
   | 'deletePost'
   | 'bulkInspect'
+  | 'bulkUpdate'
   | 'listArticles'
   | 'createArticle'
   | 'deleteArticle'

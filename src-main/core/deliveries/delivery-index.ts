@@ -12,6 +12,10 @@ export interface DeliveryQuery {
   readonly platform?: string | undefined;
   /** Only the deliveries of this post. */
   readonly postId?: string | undefined;
+  /** Only the deliveries to this account (`social_account_id`). */
+  readonly account?: string | undefined;
+  /** Only deliveries with no time at all (drafts never scheduled). */
+  readonly unscheduled?: boolean | undefined;
   /** Only deliveries whose `scheduled_at` (else `published_at`) is in [from, to). */
   readonly from?: string | undefined;
   readonly to?: string | undefined;
@@ -28,10 +32,30 @@ export interface DeliveryPage {
   readonly total: number;
 }
 
+/** One parent post: every delivery the index holds under it, whichever of them matched the query. */
+export interface PostGroup {
+  readonly post_id: string;
+  /** Ordered by platform, then account: the chips keep their places as statuses change. */
+  readonly deliveries: readonly Delivery[];
+}
+
+export interface PostGroupPage {
+  readonly groups: readonly PostGroup[];
+  /** How many posts have at least one delivery matching the query, whatever the page. */
+  readonly total: number;
+}
+
 export interface DeliveryIndex {
   /** Applies what one answer of the service taught; returns how many rows changed. */
   learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
   queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
+  /**
+   * Posts (not deliveries) with at least one delivery matching `q`, paged by post: `offset` and `limit` count
+   * posts. `newest` orders by a post's newest delivery, `when` by its earliest time. Grouped in SQL.
+   */
+  queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage;
+  /** Every delivery of one post, by platform then account. */
+  ofPost(scope: string, postId: string): Delivery[];
   /**
    * The posts with a delivery that matches (offset, limit and order aside), newest first by their earliest
    * delivery: ids only, read from the indexes, so an export can walk thousands of posts without holding them.
@@ -202,6 +226,7 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     return s;
   };
 
+  /** The WHERE clause and its parameters for a query's filters (not its paging). */
   function filterOf(q: Readonly<DeliveryQuery>): {
     filter: string;
     params: Record<string, unknown>;
@@ -225,6 +250,11 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       where.push('post_id = @post_id');
       params.post_id = q.postId;
     }
+    if (q.account !== undefined) {
+      where.push('social_account_id = @account');
+      params.account = q.account;
+    }
+    if (q.unscheduled) where.push('when_ms IS NULL');
     const ranged = q.from !== undefined || q.to !== undefined;
     if (ranged) where.push('when_ms IS NOT NULL');
     if (q.from !== undefined) {
@@ -257,6 +287,38 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       `SELECT raw FROM deliveries WHERE ${filter} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
     ).all(pageParams(q, params)) as Row[];
     return { items: rows.map((r) => JSON.parse(r.raw) as Delivery), total };
+  }
+
+  const ofPost = db.prepare<[string, string], Row>(
+    // Named: without statistics the planner otherwise picks the primary key's scope prefix and walks the whole scope.
+    'SELECT raw FROM deliveries INDEXED BY deliveries_post WHERE scope = ? AND post_id = ? ORDER BY platform, social_account_id, seq',
+  );
+
+  const deliveriesOfPost = (scope: string, postId: string): Delivery[] =>
+    ofPost.all(scope, postId).map((r) => JSON.parse(r.raw) as Delivery);
+
+  function queryPosts(q: Readonly<DeliveryQuery>): PostGroupPage {
+    const { filter, params, ranged } = filterOf(q);
+    const order =
+      (q.order ?? (ranged ? 'when' : 'newest')) === 'when'
+        ? 'MIN(when_ms) ASC, MIN(seq) ASC'
+        : 'MAX(created_ms) DESC, MAX(seq) DESC';
+    const countParams = { ...params };
+    pageParams(q, params);
+    // One pass: the page's post ids and, by a window over every group, how many posts match in all.
+    const ids = prepared(
+      `SELECT post_id, COUNT(*) OVER () AS n FROM deliveries WHERE ${filter} GROUP BY post_id ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    ).all(params) as { post_id: string; n: number }[];
+    const total =
+      ids[0]?.n ??
+      (
+        prepared(`SELECT COUNT(DISTINCT post_id) AS n FROM deliveries WHERE ${filter}`).get(countParams) as {
+          n: number;
+        }
+      ).n;
+    // Each post's deliveries through the (scope, post_id) index: a page reads only its own posts' rows.
+    const groups = ids.map(({ post_id }) => ({ post_id, deliveries: deliveriesOfPost(q.scope, post_id) }));
+    return { groups, total };
   }
 
   function postIdsOf(q: Readonly<DeliveryQuery>): readonly string[] {
@@ -293,6 +355,8 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
   return {
     learn,
     queryDeliveries,
+    queryPosts,
+    ofPost: deliveriesOfPost,
     postIdsOf,
     deliveriesOfPosts,
     get(scope, id) {

@@ -11,6 +11,10 @@ import { useDeliveryFailuresStore } from '../stores/use-delivery-failures-store'
 import { useLinkStore } from '../stores/use-link-store';
 import { useOutboxStore } from '../stores/use-outbox-store';
 import { Shell } from './Shell';
+import { prefetchScreens } from './routes';
+
+/** Right after the first render, the other screens' chunks load in the background (a visit before they are in suspends, and React then holds the screen back ~300 ms). */
+const PREFETCH_AFTER_MS = 0;
 
 /** Connected: the app. Not connected: Connect. Not answered yet: a splash. */
 export function App() {
@@ -27,7 +31,9 @@ export function App() {
     const offLinks = useDeepLinksStore.getState().listen();
     void load();
     void useAppStore.getState().load();
+    const idle = window.setTimeout(prefetchScreens, PREFETCH_AFTER_MS);
     return () => {
+      window.clearTimeout(idle);
       off();
       offNotices();
       offFailures();

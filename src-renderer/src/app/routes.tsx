@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { ReactElement } from 'react';
 import {
   IconBolt,
@@ -22,12 +22,34 @@ export interface RouteDef {
   /** The second key of the `g <key>` chord that opens it. */
   readonly key: string;
   readonly icon: ReactElement;
-  readonly component: LazyExoticComponent<ComponentType>;
+  readonly component: ComponentType;
 }
 
-/** Screens load on first visit, so the heavy ones (calendar, charts, markdown) cost nothing up front. */
-const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(async () => ({ default: (await load())[name] }));
+/**
+ * Screens load on first visit, so the heavy ones (calendar, charts, markdown) cost nothing up front. Once a screen's
+ * module is in, it renders at once: through `lazy` it would suspend on every visit, and React holds back the content
+ * of a Suspense boundary that showed its fallback for at least 300 ms (its fallback throttle), which was most of the
+ * ~360 ms that opening Posts took.
+ */
+const loaders: (() => Promise<unknown>)[] = [];
+const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): ComponentType => {
+  let loaded: ComponentType | null = null;
+  const get = async () => (loaded = (await load())[name]);
+  loaders.push(get);
+  const Lazy = lazy(async () => ({ default: await get() }));
+  return function Screen() {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  };
+};
+
+/**
+ * Fetches every screen's chunk once the app is idle, so a first visit does not wait for its download, parse and
+ * the Suspense throttle. A chunk that fails to load is fetched again on the visit itself.
+ */
+export function prefetchScreens(): void {
+  for (const load of loaders) void load().catch(() => undefined);
+}
 
 export const ROUTES: readonly RouteDef[] = [
   {

@@ -53,6 +53,10 @@ function fail(error: Readonly<BridgeError>): BridgeResult<never> {
 }
 
 export const usePostsStore = create<PostsState>()((set, get) => {
+  // The Posts screen lists grouped posts (their own store); this list reloads only if something loaded it.
+  const reloadIfShown = () => {
+    if (get().deliveries.data !== null) void get().load();
+  };
   let generation = 0;
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
@@ -122,7 +126,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
     async create(request) {
       const r = await settle(() => bridge().posts.create(request));
       if (!r.ok) return fail(r.error);
-      void get().load();
+      reloadIfShown();
       return { ok: true, value: { postId: r.value.post.id, count: r.value.social_posts.length } };
     },
     async update(id, change) {
@@ -140,7 +144,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
               : { id, add_targets: [...change.targets] };
       const r = await settle(() => bridge().posts.update(input));
       if (!r.ok) return fail(r.error);
-      void get().load();
+      reloadIfShown();
       return { ok: true, value: true };
     },
     async deliveriesOf(postId) {
@@ -159,7 +163,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
           total: total === null ? null : Math.max(0, total - (data.length - kept.length)),
         });
       }
-      void get().load();
+      reloadIfShown();
       return { ok: true, value: true };
     },
   };

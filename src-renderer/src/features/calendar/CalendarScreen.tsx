@@ -6,10 +6,10 @@ import type {
   EventInput,
 } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
-import interactionPlugin from '@fullcalendar/interaction';
+import interactionPlugin, { Draggable, type DropArg } from '@fullcalendar/interaction';
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import { plainName } from '../../app/bidi';
@@ -24,6 +24,11 @@ import { Segmented } from '../../components/Segmented';
 import { ErrorAlert } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useCalendarStore } from '../../stores/use-calendar-store';
+import { usePostGroupsStore } from '../../stores/use-post-groups-store';
+import { usePostsStore } from '../../stores/use-posts-store';
+import { ManyActions, RunResults } from '../posts/ManyActions';
+import { PostThumb, TargetChip } from '../posts/PostGroupParts';
+import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
 import { toast } from '../../stores/use-toast-store';
 import { PostDialog } from '../posts/PostDialog';
 import { ExportButton } from '../export/ExportButton';
@@ -40,6 +45,16 @@ const VIEWS = [
 
 /** Only a still-scheduled delivery can move; the service moves its whole post's scheduled deliveries. */
 const draggable = (d: Delivery) => d.status === 'scheduled';
+/** The hour a draft dropped on a day (month view, no time) is scheduled at, local time. */
+const DEFAULT_HOUR = 9;
+
+/** One status for a post's event colour: failed first, then retrying, scheduled, posted. */
+function statusOf(ds: readonly Delivery[]): string {
+  for (const s of ['failed', 'retry_scheduled', 'scheduled', 'draft', 'posted'] as const) {
+    if (ds.some((d) => d.status === s)) return s;
+  }
+  return 'scheduled';
+}
 
 export function CalendarScreen() {
   const { deliveries, setRange, reload, listen, reschedule } = useCalendarStore(
@@ -65,23 +80,94 @@ export function CalendarScreen() {
   }, [listen, ensureAccounts]);
 
   const names = useMemo(() => new Map((accounts.data ?? []).map((a) => [a.id, a.name])), [accounts.data]);
+  const accountsById = useMemo(
+    () => new Map((accounts.data ?? []).map((a) => [a.id, a] as const)),
+    [accounts.data],
+  );
+  const { selected, toggle, drafts, loadDrafts, listenDrafts } = usePostGroupsStore(
+    useShallow((s) => ({
+      selected: s.selected,
+      toggle: s.toggle,
+      drafts: s.drafts,
+      loadDrafts: s.loadDrafts,
+      listenDrafts: s.listenDrafts,
+    })),
+  );
+  const update = usePostsStore((s) => s.update);
+  // One event per post and time: a post to three accounts is one event with three chips.
+  const groups = useMemo(() => {
+    const byKey = new Map<string, { start: string; group: { post_id: string; deliveries: Delivery[] } }>();
+    for (const d of deliveries.data ?? []) {
+      const start = d.status === 'posted' ? (d.published_at ?? d.scheduled_at) : d.scheduled_at;
+      if (!start) continue;
+      const key = `${d.post_id}@${Date.parse(start)}`;
+      const g = byKey.get(key);
+      if (g) g.group.deliveries.push(d);
+      else byKey.set(key, { start, group: { post_id: d.post_id, deliveries: [d] } });
+    }
+    return [...byKey.values()];
+  }, [deliveries.data]);
   const events: EventInput[] = useMemo(
     () =>
-      (deliveries.data ?? []).flatMap((d) => {
-        const start = d.status === 'posted' ? (d.published_at ?? d.scheduled_at) : d.scheduled_at;
-        if (!start) return [];
-        return [
-          {
-            id: d.id,
-            start,
-            title: d.caption ? plainName(d.caption) : '(no caption)',
-            editable: draggable(d),
-            classNames: ['cal-event', `cal-event--${d.platform}`, `cal-event--${d.status}`],
-            extendedProps: { delivery: d },
-          },
-        ];
+      groups.map(({ start, group }) => {
+        const first = group.deliveries[0] as Delivery;
+        return {
+          id: first.id,
+          start,
+          title: first.caption ? plainName(first.caption) : '(no caption)',
+          editable: group.deliveries.some(draggable),
+          classNames: [
+            'cal-event',
+            `cal-event--${first.platform}`,
+            `cal-event--${statusOf(group.deliveries)}`,
+            ...(selected.has(group.post_id) ? ['is-selected'] : []),
+          ],
+          extendedProps: { group },
+        };
       }),
-    [deliveries.data],
+    [groups, selected],
+  );
+  const order = useMemo(() => groups.map((g) => g.group.post_id), [groups]);
+  const shownGroups: PostGroup[] = useMemo(() => groups.map((g) => g.group), [groups]);
+
+  useEffect(() => {
+    void loadDrafts({ fresh: true });
+    return listenDrafts();
+  }, [loadDrafts, listenDrafts]);
+
+  // Drafts in the side list drag onto a day (FullCalendar's external dragging); no event is made until the service agrees.
+  const aside = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    const el = aside.current;
+    if (!el) return undefined;
+    const d = new Draggable(el, {
+      itemSelector: '.cal-draft',
+      eventData: (item) => ({ create: false, title: item.dataset.title ?? '', duration: '00:30' }),
+    });
+    return () => d.destroy();
+  }, [drafts.data]);
+
+  const onExternalDrop = useCallback(
+    async (arg: DropArg) => {
+      const id = arg.draggedEl.dataset.deliveryId;
+      if (!id) return;
+      const at = new Date(arg.date);
+      // A day without a time (month view) is scheduled at 09:00 local time.
+      if (arg.allDay) at.setHours(DEFAULT_HOUR, 0, 0, 0);
+      if (at.getTime() <= Date.now()) {
+        toast('warning', 'Drafts can only be scheduled in the future.');
+        return;
+      }
+      const r = await update(id, { kind: 'reschedule', scheduledAt: at.toISOString(), schedule: true });
+      if (!r.ok) {
+        toast('error', `Not scheduled: ${describeError(r.error, 'update')}`);
+        return;
+      }
+      toast('success', `Scheduled for ${formatDateTime(at.toISOString())}.`);
+      void reload();
+      void loadDrafts();
+    },
+    [update, reload, loadDrafts],
   );
 
   const onDatesSet = useCallback(
@@ -100,7 +186,9 @@ export function CalendarScreen() {
         toast('warning', 'Posts can only move to a time in the future.');
         return;
       }
-      const r = await reschedule(arg.event.id, start.toISOString());
+      const group = arg.event.extendedProps.group as { deliveries: Delivery[] };
+      const id = group.deliveries.find(draggable)?.id ?? arg.event.id;
+      const r = await reschedule(id, start.toISOString());
       if (!r.ok) {
         arg.revert();
         toast('error', `Not moved: ${describeError(r.error, 'update')}`);
@@ -113,29 +201,57 @@ export function CalendarScreen() {
 
   const renderEvent = useCallback(
     (arg: EventContentArg) => {
-      const d = arg.event.extendedProps.delivery as Delivery;
+      const g = arg.event.extendedProps.group as { post_id: string; deliveries: Delivery[] };
+      const first = g.deliveries[0] as Delivery;
+      const media = first.media?.length ?? 0;
+      const who = g.deliveries
+        .map(
+          (d) => `${PLATFORM_META[d.platform].label} ${names.get(d.social_account_id) ?? ''} (${d.status})`,
+        )
+        .join(', ');
       return (
         <div
           className="cal-event__inner"
-          aria-label={`${PLATFORM_META[d.platform].label}, ${names.get(d.social_account_id) ?? ''}, ${arg.timeText}: ${arg.event.title} (${d.status})`}
+          aria-label={`${arg.timeText}: ${arg.event.title}; ${who}${selected.has(g.post_id) ? '; selected' : ''}`}
         >
-          <PlatformMark platform={d.platform} decorative />
-          <span className="cal-event__time">{arg.timeText}</span>
+          <span className="cal-event__line">
+            <PostThumb postId={g.post_id} count={media} size="small" />
+            <span className="cal-event__time">{arg.timeText}</span>
+            {g.deliveries.map((d) => (
+              <PlatformMark key={d.id} platform={d.platform} decorative />
+            ))}
+          </span>
           <span className="cal-event__title">{arg.event.title}</span>
         </div>
       );
     },
-    [names],
+    [names, selected],
+  );
+
+  const onEventClick = useCallback(
+    (arg: EventClickArg) => {
+      const g = arg.event.extendedProps.group as { post_id: string };
+      const e = arg.jsEvent as unknown as ReactMouseEvent;
+      // Shift, Ctrl or Cmd: select for a change to many posts; a plain click opens the post.
+      if (e.shiftKey || e.ctrlKey || e.metaKey) {
+        arg.jsEvent.preventDefault();
+        toggle(g.post_id, { range: false, order });
+      } else setOpenId(arg.event.id);
+    },
+    [toggle, order],
   );
 
   const api = () => calendar.current?.getApi();
-  const open = openId ? (deliveries.data ?? []).find((d) => d.id === openId) : undefined;
+  const open = openId
+    ? ((deliveries.data ?? []).find((d) => d.id === openId) ??
+      (drafts.data ?? []).flatMap((g) => g.deliveries).find((d) => d.id === openId))
+    : undefined;
 
   return (
     <div className="page page--full calendar">
       <PageHeader
         title="Calendar"
-        subtitle={`Scheduled and published deliveries in your local time (${localZone()}). Drag a scheduled post to move it.`}
+        subtitle={`Scheduled and published posts in your local time (${localZone()}). Drag a scheduled post to move it, or a draft from the list onto a day; Shift-click posts to change many at once.`}
       />
       <ExportButton kind="calendar" />
       <div className="calendar__toolbar">
@@ -167,7 +283,14 @@ export function CalendarScreen() {
           ) : null}
         </div>
         <div className="btn-row">
-          <button type="button" className="btn btn--small btn--ghost" onClick={() => void reload()}>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            onClick={() => {
+              void reload();
+              void loadDrafts({ fresh: true });
+            }}
+          >
             <IconRefresh size={14} /> Refresh
           </button>
           <Segmented
@@ -186,35 +309,76 @@ export function CalendarScreen() {
       ) : (
         <Freshness state={deliveries} what="the calendar" onRetry={() => void reload()} />
       )}
-      <section className="card calendar__card" aria-label="Calendar">
-        <FullCalendar
-          ref={calendar}
-          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
-          initialView={view}
-          headerToolbar={false}
-          height="100%"
-          firstDay={1}
-          nowIndicator
-          allDaySlot={false}
-          dayMaxEvents={4}
-          eventInteractive
-          editable
-          eventDurationEditable={false}
-          snapDuration="00:15:00"
-          slotDuration="00:30:00"
-          scrollTime="08:00:00"
-          defaultTimedEventDuration="00:30:00"
-          eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
-          events={events}
-          datesSet={onDatesSet}
-          eventDrop={(arg) => void onDrop(arg)}
-          eventClick={(arg: EventClickArg) => setOpenId(arg.event.id)}
-          eventContent={renderEvent}
-          // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
-          // cell's name; the date stays a link of its own, and the cell is named by what it holds.
-          dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
-        />
-      </section>
+      <ManyActions accounts={accounts.data ?? []} />
+      <RunResults groups={shownGroups} />
+      <div className="calendar__body">
+        <section className="card calendar__card" aria-label="Calendar">
+          <FullCalendar
+            ref={calendar}
+            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            initialView={view}
+            headerToolbar={false}
+            height="100%"
+            firstDay={1}
+            nowIndicator
+            allDaySlot={false}
+            dayMaxEvents={4}
+            eventInteractive
+            editable
+            eventDurationEditable={false}
+            snapDuration="00:15:00"
+            slotDuration="00:30:00"
+            scrollTime="08:00:00"
+            defaultTimedEventDuration="00:30:00"
+            // Tall enough in the week view for the time, the accounts and two lines of caption.
+            eventMinHeight={52}
+            eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
+            events={events}
+            datesSet={onDatesSet}
+            eventDrop={(arg) => void onDrop(arg)}
+            eventClick={onEventClick}
+            droppable
+            drop={(arg) => void onExternalDrop(arg)}
+            eventContent={renderEvent}
+            // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
+            // cell's name; the date stays a link of its own, and the cell is named by what it holds.
+            dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
+          />
+        </section>
+        <aside className="card calendar__drafts" aria-label="Unscheduled drafts">
+          <h2 className="calendar__drafts-title">Unscheduled drafts</h2>
+          {drafts.data && drafts.data.length === 0 ? (
+            <p className="muted">No drafts without a time. Save a post as a draft to plan it here.</p>
+          ) : (
+            <p className="muted">Drag one onto a day to schedule it (09:00 in month view).</p>
+          )}
+          <ul ref={aside} className="calendar__draft-list">
+            {(drafts.data ?? []).map((g) => {
+              const first = g.deliveries[0];
+              if (!first) return null;
+              const title = first.caption ? plainName(first.caption) : '(no caption)';
+              return (
+                <li key={g.post_id} className="cal-draft" data-delivery-id={first.id} data-title={title}>
+                  <span className="cal-draft__title">{title}</span>
+                  <span className="cal-draft__chips">
+                    {g.deliveries.map((d) => (
+                      <TargetChip key={d.id} delivery={d} account={accountsById.get(d.social_account_id)} />
+                    ))}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn--small btn--ghost"
+                    aria-label={`Edit draft: ${title.slice(0, 40)}`}
+                    onClick={() => setOpenId(first.id)}
+                  >
+                    Edit
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </aside>
+      </div>
       {!deliveries.loading && deliveries.data && deliveries.data.length === 0 ? (
         <p className="calendar__empty muted" role="status">
           Nothing scheduled in this range. Compose a post and pick “Schedule” to see it here.

@@ -1,0 +1,298 @@
+import type { BulkUpdate } from '../../../src-shared/api/bulk';
+import {
+  DELETABLE_STATUSES,
+  type CreatePostRequest,
+  type Delivery,
+  type MediaRef,
+} from '../../../src-shared/api/posts';
+import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
+import { ApiError } from '../api/errors';
+import {
+  applyEach,
+  planShift,
+  planSpread,
+  scheduledTimeOf,
+  updateInBatches,
+  type Plan,
+  type UpdateOutcome,
+} from '../post-changes/bulk-update';
+import { NoQueueError } from '../queue/place';
+import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fault';
+import type { BridgeEvents } from './events';
+import type { Handlers } from './handlers';
+import type { BridgeApi, BridgeCore } from './ports';
+import { createThumbnails } from './thumbnails';
+
+/** Why one post was not changed, for a person: no field paths, no status codes, no commands. */
+export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
+  const raw = o.error ?? '';
+  if (o.code === '404' || o.code === 'NOT_FOUND' || /\bnot found\b/i.test(raw))
+    return 'The service no longer has this post.';
+  if (/no scheduled delivery/i.test(raw)) return 'It is a draft: schedule it first, then move it.';
+  if (/must be in the future/i.test(raw)) return 'The new time would be in the past.';
+  if (/no draft or scheduled delivery left/i.test(raw))
+    return 'Nothing left to change: it was already published, or it failed.';
+  if (o.code === '409') return 'It can no longer be deleted: it was published or is being published.';
+  const words = forPeople(raw.replace(/^[a-z_]+(?:\[\d+\])?(?:\.[a-z_0-9]+)*:\s*/i, ''));
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'The service did not apply this change.';
+}
+
+const toOutcome = (o: UpdateOutcome, update?: BulkUpdate): ChangeOutcome => ({
+  post_id: o.post_id,
+  ok: o.ok,
+  error: o.ok ? null : outcomeWords(o),
+  ...(update ? { update } : {}),
+});
+
+/** What a new post needs to be this one again: its caption, title, media and every target, from its deliveries. */
+export function recreateRequest(
+  deliveries: readonly Delivery[],
+): Omit<CreatePostRequest, 'action' | 'scheduled_at'> {
+  const first = deliveries[0];
+  if (!first) throw new BridgeFault('not_found', 'That post is no longer listed here; refresh the list.');
+  const media: MediaRef[] = (first.media ?? []).map((m) =>
+    m.asset_id ? { asset_id: m.asset_id } : { url: m.url },
+  );
+  const seen = new Set<string>();
+  const targets = deliveries.flatMap((d) => {
+    if (seen.has(d.social_account_id)) return [];
+    seen.add(d.social_account_id);
+    return [{ platform: d.platform, social_account_id: d.social_account_id }];
+  });
+  const title = (first as { title?: unknown }).title;
+  return {
+    caption: first.caption,
+    ...(typeof title === 'string' && title ? { title } : {}),
+    ...(media.length ? { media } : {}),
+    targets,
+  };
+}
+
+/** The `postGroups` channels: posts grouped from the local index, and changes to many posts at once. */
+export function createPostGroupHandlers(
+  core: BridgeCore,
+  events: BridgeEvents,
+  api: () => Promise<BridgeApi>,
+): Handlers['postGroups'] {
+  const index = () => {
+    const i = core.index;
+    if (!i?.groups || !i.deliveriesOf) throw unavailable('Grouping posts');
+    return {
+      groups: i.groups.bind(i),
+      deliveriesOf: i.deliveriesOf.bind(i),
+      freshness: i.freshness?.bind(i),
+    };
+  };
+  const thumbnails = createThumbnails();
+  const changed = (post_ids: readonly string[]) =>
+    events.emit('posts:didChange', { reason: 'updated', post_ids: [...post_ids] });
+
+  /** Sends a plan through the bulk update; outcomes in the order of `order` (skipped ones included). */
+  async function sendPlan(client: BridgeApi, plan: Plan) {
+    let requests = 0;
+    const counted: Pick<BridgeApi, 'bulkUpdate'> = {
+      bulkUpdate: (body, o) => {
+        requests += 1;
+        return client.bulkUpdate(body, o);
+      },
+    };
+    const sent = await updateInBatches(counted, plan.updates);
+    const outcomes = [
+      ...sent.map((o, i) => toOutcome(o, plan.updates[i])),
+      ...plan.skipped.map((o) => toOutcome(o)),
+    ];
+    return { outcomes, requests };
+  }
+
+  return {
+    list: async (query) => {
+      await api(); // not connected: say so rather than answer from the index
+      const ix = index();
+      const page = await ix.groups(query);
+      const f = ix.freshness?.();
+      return {
+        groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: [...g.deliveries] })),
+        offset: page.offset,
+        total: page.total,
+        ...(f
+          ? {
+              freshness: {
+                refreshed_at: f.refreshedAt === null ? null : new Date(f.refreshedAt).toISOString(),
+                refreshing: f.refreshing,
+                error: f.error ? toBridgeError(f.error) : null,
+              },
+            }
+          : {}),
+      };
+    },
+    changeMany: async ({ post_ids, change }) => {
+      const client = await api();
+      const ids = [...new Set(post_ids)];
+      const known = index().deliveriesOf(ids);
+      const result = await applyChange(client, ids, known, change);
+      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
+      return result;
+    },
+    retry: async ({ updates }) => {
+      const result = await sendPlan(await api(), { updates: [...updates], skipped: [] });
+      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
+      return result;
+    },
+    thumbnail: async ({ post_id }) => {
+      const client = await api();
+      const first = index().deliveriesOf([post_id]).get(post_id)?.[0];
+      const media = first?.media ?? [];
+      const item = media[0];
+      if (!item) return { data_url: null, kind: 'none' as const, count: 0 };
+      const type = String((item as { mime_type?: unknown; media_type?: unknown }).mime_type ?? '');
+      const video = type.startsWith('video/') || /\.mp4(?:$|\?)/i.test(item.url);
+      if (video) return { data_url: null, kind: 'video' as const, count: media.length };
+      // The URL comes from the index (what the service said), never from the page.
+      return {
+        data_url: await thumbnails.of(item.url, client.baseUrl),
+        kind: 'image' as const,
+        count: media.length,
+      };
+    },
+    duplicate: async ({ post_id }) => {
+      const posts = core.posts;
+      if (!posts) throw unavailable('Duplicating a post');
+      await api();
+      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const res = await posts.create({ ...recreateRequest(deliveries), action: 'draft' });
+      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
+      return { post_id: res.post.id };
+    },
+    publishNow: async ({ post_id }) => {
+      const posts = core.posts;
+      if (!posts) throw unavailable('Publishing now');
+      const client = await api();
+      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const open = deliveries.filter((d) => d.status === 'draft' || d.status === 'scheduled');
+      if (open.length === 0)
+        throw new BridgeFault('invalid_input', 'Only a draft or a scheduled post can be published now.');
+      // Through the outbox: a lost answer is never sent twice. If it throws, nothing was removed.
+      const res = await posts.create(recreateRequest(open));
+      const not_removed: string[] = [];
+      let removed = 0;
+      for (const d of open) {
+        try {
+          await client.deletePost(d.id);
+          removed += 1;
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 404) removed += 1;
+          else not_removed.push(d.id);
+        }
+      }
+      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id, post_id] });
+      return { post_id: res.post.id, removed, not_removed };
+    },
+  };
+
+  /**
+   * Each post at the next free slot of its first account's queue, in order of current time. A post's still-scheduled
+   * deliveries share one time (the service moves them together), so one account's slots decide it.
+   */
+  async function planQueue(
+    ids: readonly string[],
+    known: ReadonlyMap<string, readonly Delivery[]>,
+  ): Promise<Plan> {
+    const queue = core.queue;
+    if (!queue) throw unavailable('The posting queue');
+    const posts = ids
+      .map((post_id) => {
+        const ds = known.get(post_id) ?? [];
+        const first = ds.find((d) => d.status === 'scheduled' || d.status === 'draft') ?? ds[0];
+        return { post_id, at: Date.parse(scheduledTimeOf(ds) ?? '') || Infinity, first };
+      })
+      .sort((a, b) => a.at - b.at);
+    const placeable = posts.filter((p) => p.first);
+    let placements: Awaited<ReturnType<typeof queue.plan>>;
+    try {
+      placements = await queue.plan(
+        placeable.map((p) => ({
+          targets: [{ platform: p.first!.platform, social_account_id: p.first!.social_account_id }],
+        })),
+      );
+    } catch (err) {
+      if (err instanceof NoQueueError)
+        throw new BridgeFault(
+          'invalid_input',
+          'An account of these posts has no queue slots yet: set them in Queue.',
+        );
+      throw err;
+    }
+    return {
+      updates: placeable.flatMap((p, i) => {
+        const at = placements[i]?.[0]?.at;
+        return at ? [{ post_id: p.post_id, scheduled_at: at.toISOString() }] : [];
+      }),
+      skipped: posts
+        .filter((p) => !p.first)
+        .map((p) => ({
+          post_id: p.post_id,
+          ok: false,
+          error: 'This post is no longer listed here.',
+          code: null,
+          deliveries: [],
+        })),
+    };
+  }
+
+  async function applyChange(
+    client: BridgeApi,
+    ids: readonly string[],
+    known: ReadonlyMap<string, readonly Delivery[]>,
+    change: ManyChange,
+  ) {
+    const timed = ids.map((post_id) => ({
+      post_id,
+      scheduled_at: scheduledTimeOf(known.get(post_id) ?? []),
+    }));
+    switch (change.kind) {
+      case 'shift':
+        return sendPlan(client, planShift(timed, change.by_ms));
+      case 'spread':
+        return sendPlan(client, planSpread(timed, change.from, change.to));
+      case 'queue':
+        return sendPlan(client, await planQueue(ids, known));
+      case 'addTargets':
+        return sendPlan(client, {
+          updates: ids.map((post_id) => ({ post_id, add_targets: change.targets })),
+          skipped: [],
+        });
+      case 'cancel': {
+        const out = await applyEach(
+          ids,
+          async (id) => (await client.updatePost({ id, status: 'draft' })).social_posts,
+        );
+        return { outcomes: out.map((o) => toOutcome(o)), requests: 0 };
+      }
+      case 'delete': {
+        // The contract has no bulk delete: each deletable delivery of each post on its own, one outcome per post.
+        const outcomes: ChangeOutcome[] = [];
+        for (const post_id of ids) {
+          const deletable = (known.get(post_id) ?? []).filter((d) => DELETABLE_STATUSES.includes(d.status));
+          if (deletable.length === 0) {
+            outcomes.push({
+              post_id,
+              ok: false,
+              error: 'Nothing here can be deleted: it was already published.',
+            });
+            continue;
+          }
+          const each = await applyEach(
+            deletable.map((d) => d.id),
+            async (id) => {
+              await client.deletePost(id);
+              return [];
+            },
+          );
+          const bad = each.find((o) => !o.ok);
+          outcomes.push(bad ? { ...toOutcome(bad), post_id } : { post_id, ok: true, error: null });
+        }
+        return { outcomes, requests: 0 };
+      }
+    }
+  }
+}

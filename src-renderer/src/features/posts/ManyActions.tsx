@@ -1,0 +1,288 @@
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Account } from '../../../../src-shared/api/accounts';
+import type { ManyChange, PostGroup } from '../../../../src-shared/ipc/post-groups';
+import { plainName } from '../../app/bidi';
+import { describeError } from '../../app/describe-error';
+import { fromLocalInput, toLocalInput } from '../../app/format';
+import { PLATFORM_META } from '../../app/platforms';
+import { usePostGroupsStore, type ChangeRun } from '../../stores/use-post-groups-store';
+import { toast } from '../../stores/use-toast-store';
+
+const UNITS = [
+  { value: 'hours', label: 'hours', ms: 3_600_000 },
+  { value: 'days', label: 'days', ms: 86_400_000 },
+  { value: 'minutes', label: 'minutes', ms: 60_000 },
+] as const;
+
+/** What each change did, in words: "Moved", "Spread", … */
+const DONE: Readonly<Record<ManyChange['kind'], string>> = {
+  shift: 'Moved',
+  spread: 'Spread',
+  queue: 'Put in queue slots',
+  addTargets: 'Added accounts to',
+  cancel: 'Cancelled to draft',
+  delete: 'Deleted',
+};
+
+/** The bar over the list while posts are selected: one change for all of them. */
+export function ManyActions({ accounts }: { readonly accounts: readonly Account[] }) {
+  const { selected, busy, changeSelected, clearSelection } = usePostGroupsStore(
+    useShallow((s) => ({
+      selected: s.selected,
+      busy: s.busy,
+      changeSelected: s.changeSelected,
+      clearSelection: s.clearSelection,
+    })),
+  );
+  const [amount, setAmount] = useState('1');
+  const [unit, setUnit] = useState<(typeof UNITS)[number]['value']>('days');
+  const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() + 86_400_000)));
+  const [to, setTo] = useState(() => toLocalInput(new Date(Date.now() + 7 * 86_400_000)));
+  const [account, setAccount] = useState('');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const candidates = useMemo(
+    () => accounts.filter((a) => !PLATFORM_META[a.platform].postsUnavailable),
+    [accounts],
+  );
+  const n = selected.size;
+  if (n === 0) return null;
+
+  const apply = async (change: ManyChange) => {
+    setConfirmDelete(false);
+    const r = await changeSelected(change);
+    if (!r.ok) toast('error', `Nothing changed: ${describeError(r.error, 'update')}`);
+  };
+  const shiftMs = Number(amount) * (UNITS.find((u) => u.value === unit)?.ms ?? 0);
+  const spreadFrom = fromLocalInput(from);
+  const spreadTo = fromLocalInput(to);
+
+  return (
+    <section className="card many-actions" aria-label="Selected posts">
+      <div className="many-actions__head">
+        <strong aria-live="polite">
+          {n.toLocaleString()} {n === 1 ? 'post' : 'posts'} selected
+        </strong>
+        <button type="button" className="btn btn--small btn--ghost" onClick={clearSelection}>
+          Clear selection
+        </button>
+        {busy ? <span className="spinner" role="status" aria-label="Changing posts" /> : null}
+      </div>
+      <div className="many-actions__groups">
+        <form
+          className="many-actions__group"
+          aria-label="Move"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (Number.isFinite(shiftMs) && shiftMs !== 0)
+              void apply({ kind: 'shift', by_ms: Math.round(shiftMs) });
+          }}
+        >
+          <label htmlFor="many-shift">Move by</label>
+          <input
+            id="many-shift"
+            className="input many-actions__number"
+            type="number"
+            step="1"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          <select
+            aria-label="Unit"
+            className="select"
+            value={unit}
+            onChange={(e) => setUnit(e.target.value as typeof unit)}
+          >
+            {UNITS.map((u) => (
+              <option key={u.value} value={u.value}>
+                {u.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="btn btn--small" disabled={busy || !shiftMs}>
+            Move
+          </button>
+        </form>
+        <form
+          className="many-actions__group"
+          aria-label="Spread"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (spreadFrom && spreadTo) void apply({ kind: 'spread', from: spreadFrom, to: spreadTo });
+          }}
+        >
+          <label htmlFor="many-from">Spread from</label>
+          <input
+            id="many-from"
+            className="input"
+            type="datetime-local"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+          />
+          <label htmlFor="many-to">to</label>
+          <input
+            id="many-to"
+            className="input"
+            type="datetime-local"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
+          <button
+            type="submit"
+            className="btn btn--small"
+            disabled={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}
+          >
+            Spread
+          </button>
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy}
+            onClick={() => void apply({ kind: 'queue' })}
+          >
+            Into queue slots
+          </button>
+        </form>
+        <form
+          className="many-actions__group"
+          aria-label="Add an account"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const a = candidates.find((c) => c.id === account);
+            if (a)
+              void apply({
+                kind: 'addTargets',
+                targets: [{ platform: a.platform, social_account_id: a.id }],
+              });
+          }}
+        >
+          <label htmlFor="many-account">Add account</label>
+          <select
+            id="many-account"
+            className="select"
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+          >
+            <option value="">Choose…</option>
+            {candidates.map((a) => (
+              <option key={a.id} value={a.id}>
+                {plainName(a.name)} ({PLATFORM_META[a.platform].label})
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="btn btn--small" disabled={busy || !account}>
+            Add
+          </button>
+        </form>
+        <div className="many-actions__group">
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={busy}
+            onClick={() => void apply({ kind: 'cancel' })}
+          >
+            Cancel to draft
+          </button>
+          {confirmDelete ? (
+            <>
+              <span>Delete {n === 1 ? 'this post' : `these ${n.toLocaleString()} posts`}?</span>
+              <button
+                type="button"
+                className="btn btn--small btn--danger"
+                disabled={busy}
+                onClick={() => void apply({ kind: 'delete' })}
+              >
+                Yes, delete
+              </button>
+              <button
+                type="button"
+                className="btn btn--small btn--ghost"
+                onClick={() => setConfirmDelete(false)}
+              >
+                Keep them
+              </button>
+            </>
+          ) : (
+            <button
+              type="button"
+              className="btn btn--small btn--danger"
+              disabled={busy}
+              onClick={() => setConfirmDelete(true)}
+            >
+              Delete…
+            </button>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** What the last change did, post by post, and "Retry failed" for only the ones that failed. */
+export function RunResults({ groups }: { readonly groups: readonly PostGroup[] }) {
+  const { run, busy, retryFailed, dismissRun } = usePostGroupsStore(
+    useShallow((s) => ({ run: s.run, busy: s.busy, retryFailed: s.retryFailed, dismissRun: s.dismissRun })),
+  );
+  const captions = useMemo(
+    () => new Map(groups.map((g) => [g.post_id, g.deliveries[0]?.caption ?? ''] as const)),
+    [groups],
+  );
+  if (!run) return null;
+  const bad = run.outcomes.filter((o) => !o.ok);
+  const good = run.outcomes.length - bad.length;
+  return (
+    <section
+      className={`card many-results${bad.length ? ' many-results--failed' : ''}`}
+      aria-label="Results"
+      data-testid="many-results"
+    >
+      <p role="status">{summary(run, good)}</p>
+      {bad.length > 0 ? (
+        <>
+          <p>
+            {bad.length.toLocaleString()} {bad.length === 1 ? 'post was' : 'posts were'} not changed:
+          </p>
+          <ul className="many-results__list" aria-label="Not changed">
+            {bad.slice(0, 50).map((o) => (
+              <li key={o.post_id}>
+                <span className="many-results__caption">
+                  {plainName(captions.get(o.post_id) || 'A post')}
+                </span>
+                {' — '}
+                <span>{o.error}</span>
+              </li>
+            ))}
+            {bad.length > 50 ? <li className="faint">and {bad.length - 50} more</li> : null}
+          </ul>
+        </>
+      ) : null}
+      <div className="btn-row">
+        {bad.length > 0 ? (
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            disabled={busy}
+            onClick={() =>
+              void retryFailed().then((r) => {
+                if (!r.ok) toast('error', `Not retried: ${describeError(r.error, 'update')}`);
+              })
+            }
+          >
+            Retry failed ({bad.length.toLocaleString()})
+          </button>
+        ) : null}
+        <button type="button" className="btn btn--small btn--ghost" onClick={dismissRun}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function summary(run: ChangeRun, good: number): string {
+  const total = run.outcomes.length;
+  const what = `${DONE[run.change.kind]} ${good.toLocaleString()} of ${total.toLocaleString()} ${total === 1 ? 'post' : 'posts'}`;
+  return run.requests > 0
+    ? `${what} (${run.requests.toLocaleString()} ${run.requests === 1 ? 'request' : 'requests'} to the service).`
+    : `${what}.`;
+}

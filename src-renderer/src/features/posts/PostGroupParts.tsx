@@ -1,0 +1,297 @@
+import { useEffect, useState } from 'react';
+import type { Account } from '../../../../src-shared/api/accounts';
+import type { Delivery } from '../../../../src-shared/api/posts';
+import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
+import { plainName } from '../../app/bidi';
+import { describeError } from '../../app/describe-error';
+import { formatDateTime } from '../../app/format';
+import { PLATFORM_META } from '../../app/platforms';
+import { NotConfirmedBadge } from '../../components/NotConfirmed';
+import { PlatformMark } from '../../components/PlatformMark';
+import { StatusBadge } from '../../components/StatusBadge';
+import { usePostGroupsStore } from '../../stores/use-post-groups-store';
+import { usePostsStore } from '../../stores/use-posts-store';
+import './posts.css';
+import { toast } from '../../stores/use-toast-store';
+
+/**
+ * The post's first media item at row size: the picture main fetched (a `data:` URL), a play mark for a video, or a
+ * plain tile while it loads or when there is no picture to show. Nothing when the post has no media.
+ */
+export function PostThumb({
+  postId,
+  count,
+  size = 'md',
+}: {
+  readonly postId: string;
+  readonly count: number;
+  readonly size?: 'md' | 'small';
+}) {
+  const thumb = usePostGroupsStore((s) => s.thumbs.get(postId));
+  const ask = usePostGroupsStore((s) => s.thumbnail);
+  useEffect(() => {
+    if (count > 0) ask(postId);
+  }, [ask, postId, count]);
+  if (count === 0) return null;
+  const t = thumb === 'loading' ? undefined : thumb;
+  const label = count === 1 ? (t?.kind === 'video' ? 'a video' : '1 media item') : `${count} media items`;
+  return (
+    <span
+      className={`post-thumb${size === 'small' ? ' post-thumb--small' : ''}`}
+      role="img"
+      aria-label={label}
+    >
+      {t?.data_url ? (
+        <img src={t.data_url} alt="" className="post-thumb__img" />
+      ) : (
+        <span aria-hidden="true">{t?.kind === 'video' ? '▶' : '▣'}</span>
+      )}
+      {count > 1 && size !== 'small' ? (
+        <span className="post-thumb__count" aria-hidden="true">
+          {count}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export const captionOf = (g: PostGroup): string => g.deliveries[0]?.caption ?? '';
+
+const whenOf = (d: Delivery): string | null =>
+  d.status === 'posted' ? (d.published_at ?? d.scheduled_at) : d.scheduled_at;
+
+/** The post's time: the earliest of its deliveries' times. */
+export function whenOfPost(g: PostGroup): string | null {
+  let best: string | null = null;
+  for (const d of g.deliveries) {
+    const w = whenOf(d);
+    if (w && (best === null || Date.parse(w) < Date.parse(best))) best = w;
+  }
+  return best;
+}
+
+const STATUS_WORDS: Readonly<Record<string, string>> = {
+  retry_scheduled: 'retrying',
+};
+
+/** One target: its platform, account and own status; a failed one says why in its tooltip and name. */
+export function TargetChip({
+  delivery: d,
+  account,
+}: {
+  readonly delivery: Delivery;
+  readonly account: Account | undefined;
+}) {
+  const name = account?.name ?? PLATFORM_META[d.platform].label;
+  const status = STATUS_WORDS[d.status] ?? d.status.replace(/_/g, ' ');
+  const reason = d.status === 'failed' && d.last_error ? plainName(d.last_error) : null;
+  return (
+    <span
+      className={`target-chip target-chip--${d.status}`}
+      title={reason ? `${name}: failed: ${reason}` : `${name}: ${status}`}
+      data-testid="target-chip"
+    >
+      <PlatformMark platform={d.platform} decorative />
+      <span className="target-chip__name">{name}</span>
+      <span className="target-chip__status">{status}</span>
+      <NotConfirmedBadge id={d.id} status={d.status} />
+    </span>
+  );
+}
+
+/**
+ * The deliveries of one post, each with what applies to it alone (delete), under what applies to the whole
+ * post (caption, time, cancel to draft, duplicate, publish now).
+ */
+export function PostDetail({
+  group: g,
+  accounts,
+  onOpen,
+}: {
+  readonly group: PostGroup;
+  readonly accounts: ReadonlyMap<string, Account>;
+  readonly onOpen: (deliveryId: string) => void;
+}) {
+  const remove = usePostsStore((s) => s.remove);
+  const update = usePostsStore((s) => s.update);
+  const duplicate = usePostGroupsStore((s) => s.duplicate);
+  const publishNow = usePostGroupsStore((s) => s.publishNow);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<string | null>(null);
+  const first = g.deliveries[0];
+  const open = g.deliveries.filter((d) => d.status === 'draft' || d.status === 'scheduled');
+  const scheduled = g.deliveries.some((d) => d.status === 'scheduled');
+  const short = captionOf(g).slice(0, 40) || 'no caption';
+
+  const act = async (what: string, run: () => Promise<{ ok: boolean; error?: unknown }>, done: string) => {
+    setBusy(what);
+    const r = await run();
+    setBusy(null);
+    if (r.ok) toast('success', done);
+  };
+
+  return (
+    <div className="post-detail" role="row" aria-label={`Deliveries of ${short}`}>
+      <div role="cell" aria-colspan={5} className="post-detail__cell">
+        <div className="post-detail__whole">
+          <p className="post-detail__note">
+            <strong>Whole post:</strong> the caption, the time and “Cancel to draft” change every delivery
+            still scheduled. <strong>One delivery:</strong> “Delete” removes only that account’s copy.
+          </p>
+          <div className="btn-row">
+            {first ? (
+              <button type="button" className="btn btn--small" onClick={() => onOpen(first.id)}>
+                Edit caption and time
+              </button>
+            ) : null}
+            {scheduled && first ? (
+              <button
+                type="button"
+                className="btn btn--small"
+                disabled={busy !== null}
+                onClick={() =>
+                  void act(
+                    'cancel',
+                    async () => {
+                      const r = await update(first.id, { kind: 'cancel' });
+                      if (!r.ok) toast('error', `Not cancelled: ${describeError(r.error, 'update')}`);
+                      return r;
+                    },
+                    'Cancelled to draft.',
+                  )
+                }
+              >
+                Cancel to draft
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="btn btn--small"
+              disabled={busy !== null}
+              onClick={() =>
+                void act(
+                  'duplicate',
+                  async () => {
+                    const r = await duplicate(g.post_id);
+                    if (!r.ok) toast('error', `Not duplicated: ${describeError(r.error)}`);
+                    return r;
+                  },
+                  'Duplicated as a new draft.',
+                )
+              }
+            >
+              Duplicate as draft
+            </button>
+            {open.length > 0 ? (
+              confirm === 'publish' ? (
+                <>
+                  <span className="post-detail__confirm">
+                    Publish to {open.length} {open.length === 1 ? 'account' : 'accounts'} now?
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn--small btn--primary"
+                    disabled={busy !== null}
+                    onClick={() =>
+                      void act(
+                        'publish',
+                        async () => {
+                          setConfirm(null);
+                          const r = await publishNow(g.post_id);
+                          if (!r.ok) toast('error', `Not published: ${describeError(r.error)}`);
+                          else if (r.value.notRemoved > 0)
+                            toast(
+                              'warning',
+                              'Published. The draft could not be removed; delete it yourself so it is not published twice.',
+                            );
+                          return r;
+                        },
+                        'Published now.',
+                      )
+                    }
+                  >
+                    Yes, publish now
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--small btn--ghost"
+                    onClick={() => setConfirm(null)}
+                  >
+                    Keep it
+                  </button>
+                </>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  disabled={busy !== null}
+                  onClick={() => setConfirm('publish')}
+                >
+                  Publish now
+                </button>
+              )
+            ) : null}
+          </div>
+        </div>
+        <ul className="post-detail__list" aria-label="Deliveries">
+          {g.deliveries.map((d) => {
+            const account = accounts.get(d.social_account_id);
+            const name = account?.name ?? PLATFORM_META[d.platform].label;
+            const when = whenOf(d);
+            return (
+              <li key={d.id} className="post-detail__item">
+                <PlatformMark platform={d.platform} />
+                <span className="post-detail__name">{name}</span>
+                <StatusBadge status={d.status} />
+                <span className="post-detail__when tabular">{when ? formatDateTime(when) : '—'}</span>
+                <span className="post-detail__reason">
+                  {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
+                </span>
+                {confirm === d.id ? (
+                  <span className="btn-row">
+                    <button
+                      type="button"
+                      className="btn btn--small btn--danger"
+                      disabled={busy !== null}
+                      onClick={() =>
+                        void act(
+                          d.id,
+                          async () => {
+                            setConfirm(null);
+                            const r = await remove(d.id);
+                            if (!r.ok) toast('error', `Not deleted: ${describeError(r.error, 'delete')}`);
+                            return r;
+                          },
+                          `Deleted the ${name} delivery.`,
+                        )
+                      }
+                    >
+                      Yes, delete
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--small btn--ghost"
+                      onClick={() => setConfirm(null)}
+                    >
+                      Keep
+                    </button>
+                  </span>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn btn--small btn--ghost"
+                    aria-label={`Delete the ${name} delivery`}
+                    disabled={busy !== null}
+                    onClick={() => setConfirm(d.id)}
+                  >
+                    Delete
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </div>
+  );
+}
