@@ -6,6 +6,7 @@ import { QueueSchedule, WEEKDAYS, type AccountQueue } from '../../../../src-shar
 import { localZone } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { Field } from '../../components/Field';
+import { TimeZoneField } from '../../components/TimeZoneField';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
@@ -18,15 +19,6 @@ import type { BridgeError } from '../../../../src-shared/ipc';
 import './queue.css';
 
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-
-/** Every zone the browser knows, for the time zone field's suggestions. */
-const ZONES: readonly string[] = (() => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-})();
 
 /** A slot's time as a person in the account's zone reads it. */
 const inZone = (iso: string, timeZone: string): string =>
@@ -121,7 +113,6 @@ function AccountCard({
 
 function SlotEditor({ account, queue }: { readonly account: Account; readonly queue: AccountQueue | null }) {
   const save = useQueueStore((s) => s.save);
-  const zonesId = useId();
   const [days, setDays] = useState<ReadonlySet<number>>(
     () => new Set(queue ? queue.slots.map((s) => s.weekday) : [1, 2, 3, 4, 5]),
   );
@@ -212,26 +203,11 @@ function SlotEditor({ account, queue }: { readonly account: Account; readonly qu
           />
         )}
       </Field>
-      <Field label="Time zone" hint="The times are read in this zone, through daylight-saving changes.">
-        {({ id, describedBy }) => (
-          <>
-            <input
-              id={id}
-              className="input"
-              list={zonesId}
-              value={timezone}
-              spellCheck={false}
-              aria-describedby={describedBy}
-              onChange={(e) => setTimezone(e.target.value)}
-            />
-            <datalist id={zonesId}>
-              {ZONES.map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
+      <TimeZoneField
+        hint="The times are read in this zone, through daylight-saving changes."
+        value={timezone}
+        onChange={setTimezone}
+      />
       {mixed ? <p className="field__hint">Saving sets every day above to the same times.</p> : null}
       {error ? <ErrorAlert error={error} title="The posting times were not saved" /> : null}
       <div>
