@@ -243,7 +243,18 @@ export async function uninstallLauncher(host: LauncherHost): Promise<LauncherSta
 export function launcherFailureText(err: unknown): string {
   if (err instanceof LauncherConflictError) return err.message;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM')
-    return 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.';
+  if (typeof code === 'string') return FILE_FAILURE[code] ?? FILE_FAILURE_ELSE;
   return `The command could not be changed: ${errorText(err)}`;
 }
+
+// A system error's own text starts with its code and names paths; the card says what happened in words.
+const FILE_FAILURE: Readonly<Record<string, string>> = {
+  EACCES: 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.',
+  EPERM: 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.',
+  ENOSPC: 'The command could not be changed: the disk is full. Free some space and try again.',
+  EROFS: 'The command could not be changed: its folder is on a read-only disk.',
+  EBUSY:
+    'The command could not be changed: its file is in use. Close the terminals that run it and try again.',
+};
+const FILE_FAILURE_ELSE =
+  'The command could not be changed: the computer refused to write its file. Try again.';

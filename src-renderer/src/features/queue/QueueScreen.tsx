@@ -56,6 +56,13 @@ export function QueueScreen() {
         actions={<RefreshButton onRefresh={() => void load()} />}
       />
       <Freshness state={upcoming} what="the queue" onRetry={() => void load()} />
+      {/* The upcoming line above says when all was loaded; these speak only when their own refresh failed. */}
+      {accounts.error ? (
+        <Freshness state={accounts} what="the accounts" onRetry={() => void loadAccounts()} />
+      ) : null}
+      {schedules.error ? (
+        <Freshness state={schedules} what="the posting times" onRetry={() => void load()} />
+      ) : null}
       {accounts.data === null && accounts.loading ? (
         <LoadingState label="Loading accounts…" />
       ) : accounts.data === null && accounts.error ? (
@@ -64,6 +71,17 @@ export function QueueScreen() {
           title="Could not load accounts"
           onRetry={() => void loadAccounts()}
         />
+      ) : schedules.data === null && schedules.error ? (
+        <ErrorState
+          error={schedules.error}
+          title="Could not load the posting times"
+          onRetry={() => void load()}
+        />
+      ) : upcoming.data === null && upcoming.error ? (
+        <ErrorState error={upcoming.error} title="Could not load the queue" onRetry={() => void load()} />
+      ) : schedules.data === null || upcoming.data === null ? (
+        // The editors start from the saved times: shown before those arrive, they would start from defaults.
+        <LoadingState label="Loading the queue…" />
       ) : postable.length === 0 ? (
         <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
       ) : (
