@@ -15,6 +15,7 @@ import {
   type LauncherPlace,
   type PlanInput,
 } from './launcher';
+import type { CommandLineState } from '../../../src-shared/ipc/command-line';
 
 /** The user's own PATH on Windows (HKCU\Environment), which new terminals read; see windows-path.ts. */
 export interface UserPathPort {
@@ -31,14 +32,8 @@ export interface LauncherHost extends Omit<PlanInput, 'canWrite'> {
 }
 
 /** What Settings shows: where the command is (or would go), and anything the user must know or do. */
-export interface LauncherState {
-  readonly supported: boolean;
-  readonly installed: boolean;
-  /** The launcher's file, installed or not; null where it cannot be installed. */
-  readonly location: string | null;
-  /** Sentences for a person: a folder to add to PATH, a missing Node, why it cannot be installed. */
-  readonly notes: readonly string[];
-}
+/** What the Settings card and `commandLine:*` show: the bridge contract's shape, declared there once. */
+export type LauncherState = Readonly<CommandLineState>;
 
 /** A `postdesk` that Postdesk did not write is where the launcher would go: it is never replaced or removed. */
 export class LauncherConflictError extends Error {
