@@ -11,7 +11,8 @@ import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { RefreshButton } from '../../components/RefreshButton';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { AccountsGate } from '../../components/AccountsGate';
+import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useQueueStore } from '../../stores/use-queue-store';
 import { toast } from '../../stores/use-toast-store';
@@ -63,39 +64,31 @@ export function QueueScreen() {
       {schedules.error ? (
         <Freshness state={schedules} what="the posting times" onRetry={() => void load()} />
       ) : null}
-      {accounts.data === null && accounts.loading ? (
-        <LoadingState label="Loading accounts…" />
-      ) : accounts.data === null && accounts.error ? (
-        <ErrorState
-          error={accounts.error}
-          title="Could not load accounts"
-          onRetry={() => void loadAccounts()}
-        />
-      ) : schedules.data === null && schedules.error ? (
-        <ErrorState
-          error={schedules.error}
-          title="Could not load the posting times"
-          onRetry={() => void load()}
-        />
-      ) : upcoming.data === null && upcoming.error ? (
-        <ErrorState error={upcoming.error} title="Could not load the queue" onRetry={() => void load()} />
-      ) : schedules.data === null || upcoming.data === null ? (
-        // The editors start from the saved times: shown before those arrive, they would start from defaults.
-        <LoadingState label="Loading the queue…" />
-      ) : postable.length === 0 ? (
-        <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
-      ) : (
-        <div className="queue-list">
-          {postable.map((a) => (
-            <AccountCard
-              key={a.id}
-              account={a}
-              queue={schedules.data?.find((q) => q.account_id === a.id) ?? null}
-              upcoming={upcoming.data?.find((u) => u.account_id === a.id) ?? null}
-            />
-          ))}
-        </div>
-      )}
+      <AccountsGate accounts={accounts} usable={postable.length} onRetry={() => void loadAccounts()}>
+        {schedules.data === null && schedules.error ? (
+          <ErrorState
+            error={schedules.error}
+            title="Could not load the posting times"
+            onRetry={() => void load()}
+          />
+        ) : upcoming.data === null && upcoming.error ? (
+          <ErrorState error={upcoming.error} title="Could not load the queue" onRetry={() => void load()} />
+        ) : schedules.data === null || upcoming.data === null ? (
+          // The editors start from the saved times: shown before those arrive, they would start from defaults.
+          <LoadingState label="Loading the queue…" />
+        ) : (
+          <div className="queue-list">
+            {postable.map((a) => (
+              <AccountCard
+                key={a.id}
+                account={a}
+                queue={schedules.data?.find((q) => q.account_id === a.id) ?? null}
+                upcoming={upcoming.data?.find((u) => u.account_id === a.id) ?? null}
+              />
+            ))}
+          </div>
+        )}
+      </AccountsGate>
     </div>
   );
 }

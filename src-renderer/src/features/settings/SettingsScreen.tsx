@@ -295,7 +295,7 @@ function About() {
   if (!info) return null;
   return (
     <p className="faint settings__about">
-      Postdesk {info.version} · {info.host === 'web' ? 'browser window (postdesk web)' : 'desktop app'} ·{' '}
+      Postdesk {info.version} · {info.host === 'web' ? 'browser window' : 'desktop app'} ·{' '}
       {info.platform}
     </p>
   );
