@@ -6,13 +6,14 @@
  * with other work slows both alike; each round's ratio is printed too, to show how steady the figure is, and
  * the machine's load average before and after. Each figure is printed beside its goal, MET or NOT MET.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
-import { Client } from 'undici';
+import { Worker } from 'node:worker_threads';
 import { startSandbox } from '../src-sandbox/app';
-import { DEMO_ACCOUNTS } from '../src-sandbox/demo-fixture';
+import { BODIES, type LoadJob, type Round, type Scenario } from './sandbox-load-worker';
+
+const LOAD_WORKER = new URL('./sandbox-load-worker.ts', import.meta.url);
 
 const CONCURRENCY = 16;
 const ROUNDS = 5;
@@ -25,60 +26,18 @@ const GOALS = {
   bulkP99Ms: 100,
 } as const;
 
-interface Scenario {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  /** A fresh body per request (bulk needs a new batch_id each time). */
-  body?: () => string;
-  /** Requests per round. */
-  requests: number;
-  maxMs: number;
-}
-
-interface Round {
-  rps: number;
-  latencies: number[];
-  errors: number;
-}
-
-/**
- * One round: CONCURRENCY workers, each with a keep-alive connection of its own and one request in flight.
- * Every connection is opened before the clock starts. Opened lazily, with client and servers sharing this
- * process's event loop, they came up one per loop turn while the first ones cycled: a request of the
- * first wave could wait out dozens of others' answers before its connection even reached the server,
- * and that, not the server, made the p99.
- */
-async function load(base: string, key: string, s: Scenario): Promise<Round> {
-  const clients = Array.from({ length: CONCURRENCY }, () => new Client(base, { pipelining: 1 }));
-  // Any answer opens the connection; both servers answer an unknown path with a small 404.
-  await Promise.all(
-    clients.map(async (c) => (await c.request({ method: 'GET', path: '/bench-connect' })).body.dump()),
-  );
-  const latencies: number[] = [];
-  let sent = 0;
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + s.maxMs;
-  const worker = async (client: Client) => {
-    while (sent < s.requests && performance.now() < deadline) {
-      sent += 1;
-      const t0 = performance.now();
-      const res = await client.request({
-        method: s.method,
-        path: s.path,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        ...(s.body ? { body: s.body() } : {}),
-      });
-      await res.body.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (res.statusCode >= 400) errors += 1;
-    }
-  };
-  await Promise.all(clients.map(worker));
-  const elapsed = (performance.now() - started) / 1000;
-  await Promise.all(clients.map((c) => c.close()));
-  return { rps: latencies.length / elapsed, latencies, errors };
+/** One round, driven from a worker thread (bench/sandbox-load-worker.ts) so the client has its own event loop. */
+function load(base: string, key: string, s: Scenario): Promise<Round> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER, {
+      workerData: { base, key, scenario: s, concurrency: CONCURRENCY } satisfies LoadJob,
+    });
+    worker.once('message', (round: Round) => {
+      resolve(round);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
 }
 
 const median = (xs: readonly number[]): number => {
@@ -112,35 +71,17 @@ async function baseline(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-const item = (i: number) => ({
-  item_key: `item-${i}`,
-  caption: `Scheduled post number ${i} #bench`,
-  action: 'draft',
-  targets: [
-    { social_account_id: DEMO_ACCOUNTS.x, platform: 'x' },
-    { social_account_id: DEMO_ACCOUNTS.linkedin, platform: 'linkedin' },
-  ],
-});
-
 export async function benchSandbox(): Promise<void> {
   const sandbox = await startSandbox({ port: 0, quiet: true });
   const key = sandbox.apiKey!;
   let bare: { url: string; server: Server } | null = null;
   try {
-    const createBody = () =>
-      JSON.stringify({
-        caption: 'Benchmark draft #postdesk',
-        action: 'draft',
-        targets: [{ social_account_id: DEMO_ACCOUNTS.instagram, platform: 'instagram' }],
-      });
-    const bulkBody = () =>
-      JSON.stringify({ batch_id: randomUUID(), items: Array.from({ length: 100 }, (_, i) => item(i)) });
     // Seed 200 posts so the list answers a full page of 50.
     for (let i = 0; i < 200; i++) {
       await fetch(`${sandbox.url}/api/cli/posts`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: createBody(),
+        body: BODIES.create(),
       });
     }
     const scenarios: Scenario[] = [
@@ -155,7 +96,7 @@ export async function benchSandbox(): Promise<void> {
         name: 'POST /api/cli/posts (draft)',
         method: 'POST',
         path: '/api/cli/posts',
-        body: createBody,
+        body: 'create',
         requests: 1000,
         maxMs: 2000,
       },
@@ -163,7 +104,7 @@ export async function benchSandbox(): Promise<void> {
         name: 'POST /api/cli/posts/bulk (100 items)',
         method: 'POST',
         path: '/api/cli/posts/bulk',
-        body: bulkBody,
+        body: 'bulk',
         // 5 rounds of 96: the p99 is the 5th slowest of 480, not the slowest of a few.
         requests: 96,
         maxMs: 15_000,
@@ -175,7 +116,7 @@ export async function benchSandbox(): Promise<void> {
       const res = await fetch(`${sandbox.url}${s.path}`, {
         method: s.method,
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        ...(s.body ? { body: s.body() } : {}),
+        ...(s.body ? { body: BODIES[s.body]() } : {}),
       });
       answers.set(`${s.method} ${s.path}`, { status: res.status, json: await res.text() });
     }
@@ -226,7 +167,7 @@ export async function benchSandbox(): Promise<void> {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
     console.log(
-      `concurrency ${CONCURRENCY}, loopback, both servers in this process; median req/s of ${ROUNDS} alternating rounds`,
+      `concurrency ${CONCURRENCY}, loopback, both servers in this process, the client in a worker thread; median req/s of ${ROUNDS} alternating rounds`,
     );
     console.log(
       `machine: ${availableParallelism()} cores, load average ${loadBefore} before, ${load1()} after (1 min)`,
