@@ -295,8 +295,7 @@ function About() {
   if (!info) return null;
   return (
     <p className="faint settings__about">
-      Postdesk {info.version} · {info.host === 'web' ? 'browser window' : 'desktop app'} ·{' '}
-      {info.platform}
+      Postdesk {info.version} · {info.host === 'web' ? 'browser window' : 'desktop app'} · {info.platform}
     </p>
   );
 }
