@@ -17,6 +17,17 @@ import type { FileSaver } from '../core/bridge/export-port';
 
 type Parent = () => BrowserWindow | null;
 
+/** Index of the chosen button; the box is modal on the window while one is open. */
+async function showMessageBox(
+  dialog: Pick<Dialog, 'showMessageBox'>,
+  parent: Parent,
+  options: MessageBoxOptions,
+): Promise<number> {
+  const win = parent();
+  const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  return response;
+}
+
 /** The confirmation of a guarded settings change: a native message box whose default is Cancel. */
 export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Parent): ConfirmPort {
   return {
@@ -31,10 +42,7 @@ export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Pa
         cancelId: 0,
         noLink: true,
       };
-      const win = parent();
-      const { response } = win
-        ? await dialog.showMessageBox(win, options)
-        : await dialog.showMessageBox(options);
+      const response = await showMessageBox(dialog, parent, options);
       return response === 1 ? { confirmed: true } : { confirmed: false, reason: NOT_CONFIRMED };
     },
   };
@@ -56,10 +64,7 @@ export function dialogAskToQuit(
       cancelId: 0,
       noLink: true,
     };
-    const win = parent();
-    const { response } = win
-      ? await dialog.showMessageBox(win, options)
-      : await dialog.showMessageBox(options);
+    const response = await showMessageBox(dialog, parent, options);
     return response === 1;
   };
 }

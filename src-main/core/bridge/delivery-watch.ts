@@ -4,6 +4,7 @@ import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
 import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 import type { Migration, Store } from '../store/store';
 import { errorText } from '../common/error-text';
+import { createPoller } from '../common/poller';
 import { Emitter, type Disposable } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeApi, DeliveryWatchPort } from './ports';
@@ -176,8 +177,6 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     })();
     return fresh;
   };
-  let checking: Promise<readonly DeliveryFailed[]> | null = null;
-  let timer: ReturnType<typeof setInterval> | null = null;
 
   const check = async (): Promise<readonly DeliveryFailed[]> => {
     const client = o.client();
@@ -200,40 +199,22 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     return fresh;
   };
 
+  const poller = createPoller({
+    check,
+    intervalMs: o.intervalMs ?? 2 * 60_000,
+    log,
+    what: 'checking for failed deliveries',
+  });
   const watch: DeliveryWatch = {
-    // One check at a time: a timer tick and a click must not report the same failure twice.
-    checkNow() {
-      checking ??= check().finally(() => {
-        checking = null;
-      });
-      return checking;
-    },
+    checkNow: () => poller.checkNow(),
     onDidFailDelivery: failures.event,
     onDidNotConfirm: notConfirmed.event,
     unconfirmed() {
       return listUnconfirmed.all(o.scope()).map(toUnconfirmed);
     },
-    start() {
-      const tick = () =>
-        void watch
-          .checkNow()
-          .catch((error: unknown) =>
-            log.warn('checking for failed deliveries failed', { error: errorText(error) }),
-          );
-      if (timer) clearInterval(timer);
-      timer = setInterval(tick, o.intervalMs ?? 2 * 60_000);
-      timer.unref?.();
-      tick();
-      return {
-        dispose: () => {
-          if (timer) clearInterval(timer);
-          timer = null;
-        },
-      };
-    },
+    start: () => poller.start(),
     dispose() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      poller.stop();
       failures.dispose();
       notConfirmed.dispose();
     },

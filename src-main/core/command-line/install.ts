@@ -15,6 +15,7 @@ import {
   type LauncherPlace,
   type PlanInput,
 } from './launcher';
+import type { CommandLineState } from '../../../src-shared/ipc/command-line';
 
 /** The user's own PATH on Windows (HKCU\Environment), which new terminals read; see windows-path.ts. */
 export interface UserPathPort {
@@ -31,14 +32,8 @@ export interface LauncherHost extends Omit<PlanInput, 'canWrite'> {
 }
 
 /** What Settings shows: where the command is (or would go), and anything the user must know or do. */
-export interface LauncherState {
-  readonly supported: boolean;
-  readonly installed: boolean;
-  /** The launcher's file, installed or not; null where it cannot be installed. */
-  readonly location: string | null;
-  /** Sentences for a person: a folder to add to PATH, a missing Node, why it cannot be installed. */
-  readonly notes: readonly string[];
-}
+/** What the Settings card and `commandLine:*` show: the bridge contract's shape, declared there once. */
+export type LauncherState = Readonly<CommandLineState>;
 
 /** A `postdesk` that Postdesk did not write is where the launcher would go: it is never replaced or removed. */
 export class LauncherConflictError extends Error {
@@ -243,7 +238,18 @@ export async function uninstallLauncher(host: LauncherHost): Promise<LauncherSta
 export function launcherFailureText(err: unknown): string {
   if (err instanceof LauncherConflictError) return err.message;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM')
-    return 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.';
+  if (typeof code === 'string') return FILE_FAILURE[code] ?? FILE_FAILURE_ELSE;
   return `The command could not be changed: ${errorText(err)}`;
 }
+
+// A system error's own text starts with its code and names paths; the card says what happened in words.
+const FILE_FAILURE: Readonly<Record<string, string>> = {
+  EACCES: 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.',
+  EPERM: 'Postdesk is not allowed to write there. Check the folder’s permissions and try again.',
+  ENOSPC: 'The command could not be changed: the disk is full. Free some space and try again.',
+  EROFS: 'The command could not be changed: its folder is on a read-only disk.',
+  EBUSY:
+    'The command could not be changed: its file is in use. Close the terminals that run it and try again.',
+};
+const FILE_FAILURE_ELSE =
+  'The command could not be changed: the computer refused to write its file. Try again.';

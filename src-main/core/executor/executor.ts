@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import type { Automation } from '../../../src-shared/api';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
-import { retry } from '../common/retry';
 import type { Event } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { AgentRunner } from './agent-runner';
@@ -24,18 +22,30 @@ import {
   type RunInfo,
 } from './executor-events';
 import { Journal, type JournalRun } from './journal';
-import { schedulePruning } from './prune';
 import { LegacyQueue } from './legacy-queue';
 import { createCoreMedia } from './media-core';
 import type { ExecutorMedia } from './media-port';
 import { nextOccurrence } from './occurrences';
-import { missedContext, nextWake, planAutomation, runNowRow, type MissedContext } from './occurrence-planner';
+import { missedContext, nextWake, type MissedContext } from './occurrence-planner';
 import { PassLoop } from './pass-loop';
 import { errorFacts, isTransient, transientRetrier } from './ports';
 import { Recovery } from './recovery';
 import { RunContext, type RunLogEvent, type StepEvent } from './run-context';
 import { CancelReason, executeStarted, startLocal, type RunOutcome } from './run-flow';
 import { RunPump } from './run-pump';
+import { queueRunNow } from './run-now';
+import { pruneOnSchedule } from './retention';
+import { registerUntilAnswered } from './register-retry';
+import { runDepsOf } from './run-deps';
+import { recordPlan } from './record-plan';
+import {
+  activeRunInfos,
+  statusOf,
+  settledState,
+  shownState,
+  soonestLocalOccurrence,
+  stopCancelText,
+} from './executor-status';
 import { AutomationSync } from './sync';
 
 /**
@@ -45,7 +55,8 @@ import { AutomationSync } from './sync';
  *
  * This class only wires the parts together and holds the state they share (paused, stopping, the pass in
  * progress): `sync` talks automations with the service, `occurrence-planner` decides, `run-pump` runs,
- * `legacy-queue` claims and renews, `recovery` resumes, `pass-loop` keeps time.
+ * `legacy-queue` claims and renews, `recovery` resumes, `pass-loop` keeps time; `executor-status` and the
+ * small helpers beside it (`run-deps`, `run-now`, `record-plan`, `register-retry`, `retention`) hold the rest.
  */
 export class Executor {
   readonly journal: Journal;
@@ -203,26 +214,12 @@ export class Executor {
   }
 
   status(): ExecutorStatus {
-    return {
-      state: this.current,
-      executorId: this.sync.executorId,
-      lastSyncAt: this.sync.lastSyncAt,
-      lastError: this.sync.lastError,
-      activeRuns: this.pump.active,
-      automations: this.sync.automations.size,
-    };
+    return statusOf(this.current, this.sync, this.pump.active);
   }
 
   /** The states the app shows: offline counts as idle (see `lastError()`), stopping as running. */
   state(): 'stopped' | 'registering' | 'idle' | 'running' | 'paused' {
-    switch (this.current) {
-      case 'offline':
-        return this.pump.active > 0 ? 'running' : 'idle';
-      case 'stopping':
-        return this.pump.active > 0 ? 'running' : 'stopped';
-      default:
-        return this.current;
-    }
+    return shownState(this.current, this.pump.active);
   }
 
   isPaused(): boolean {
@@ -248,21 +245,11 @@ export class Executor {
    * none): what `postdesk executor status` shows.
    */
   nextOccurrenceAt(): string | null {
-    const now = this.clock.now();
-    let soonest: Date | null = null;
-    for (const a of this.sync.automations.values()) {
-      if (a.status !== 'active' || a.queue !== 'local') continue;
-      const n = nextOccurrence(a.schedule, now);
-      if (n && (!soonest || n < soonest)) soonest = n;
-    }
-    return soonest?.toISOString() ?? null;
+    return soonestLocalOccurrence(this.sync.automations.values(), this.clock.now());
   }
 
   activeRuns(): RunInfo[] {
-    return this.pump.activeIds().flatMap((id) => {
-      const row = this.journal.get(id);
-      return row ? [runInfo(row)] : [];
-    });
+    return activeRunInfos(this.pump, this.journal);
   }
 
   // ---- control ----------------------------------------------------------------------------------
@@ -310,16 +297,7 @@ export class Executor {
     this.registerAbort = new AbortController();
     this.started = true;
     this.loop.start();
-    const policy = this.config.retention;
-    if (policy) {
-      this.pruning = schedulePruning({
-        runsDir: join(this.config.dataDir, 'runs'),
-        journal: this.journal,
-        clock: this.clock,
-        policy,
-        log: (line) => this.logger.info(line),
-      });
-    }
+    this.pruning = pruneOnSchedule(this.config, this.journal, this.clock, this.logger);
   }
 
   pause(): void {
@@ -362,15 +340,8 @@ export class Executor {
   /** Starts one run of an automation now, outside its schedule (idempotency key with the current time). */
   async runNow(automationId: string): Promise<RunInfo> {
     await this.init();
-    let a = this.sync.automations.get(automationId);
-    if (!a) a = (await this.sync.refresh(automationId)) ?? undefined;
-    if (!a) throw new Error(`automation ${automationId} is not one of this executor's`);
-    if (a.queue !== 'local') throw new Error('runs of a legacy-queue automation come from the claim queue');
-    const row = this.journal.insert(runNowRow(a, this.clock.now()));
-    if (!row) throw new Error('a run for this instant already exists');
-    this.pump.enqueue(row);
-    this.pump.pump();
-    return runInfo(this.journal.get(row.id) ?? row);
+    const { sync, journal, pump, clock } = this;
+    return queueRunNow({ sync, journal, pump, clock }, automationId);
   }
 
   /**
@@ -399,14 +370,9 @@ export class Executor {
     await this.loop.ended();
     // Only waits for the pass in progress; whoever started it hears how it ended.
     await this.passing?.catch(() => undefined);
-    const grace = graceMs < 1000 ? `${graceMs} ms` : `${Math.round(graceMs / 1000)} s`;
     await this.pump.drain(
       graceMs,
-      () =>
-        new CancelReason(
-          'executor_stopped',
-          `${o.reason ?? 'the executor was stopped'} and the run did not finish within the ${grace} grace period`,
-        ),
+      () => new CancelReason('executor_stopped', stopCancelText(graceMs, o.reason)),
     );
     this.loop.reset();
     this.setState('stopped');
@@ -421,11 +387,13 @@ export class Executor {
   }
 
   private settledState(): ExecutorState {
-    if (this.stopping) return 'stopping';
-    if (this.paused) return 'paused';
-    if (this.registering) return 'registering';
-    if (this.sync.failures > 0) return 'offline';
-    return this.pump.active > 0 ? 'running' : 'idle';
+    return settledState({
+      stopping: this.stopping,
+      paused: this.paused,
+      registering: this.registering,
+      syncFailures: this.sync.failures,
+      activeRuns: this.pump.active,
+    });
   }
 
   private init(): Promise<void> {
@@ -440,23 +408,18 @@ export class Executor {
     return this.initialized;
   }
 
-  /**
-   * A started executor that could not register (the service unreachable, or its answer lost) tries again
-   * with backoff and jitter until it is registered or stopped, rather than a sync interval later. Shown as
-   * `registering` meanwhile. A refusal (a revoked key) is not retried: it is the caller's to report.
-   */
+  /** Shown as `registering` while it tries; see `registerUntilAnswered` for when it stops trying. */
   private async registerUntilAnswered(): Promise<void> {
     this.registering = true;
     this.setState('registering');
     try {
-      await retry(() => this.sync.register(), {
-        attempts: Number.POSITIVE_INFINITY,
-        minDelayMs: this.tuning.retryBaseMs,
-        maxDelayMs: Math.min(EXECUTOR_DEFAULTS.registerMaxDelayMs, this.tuning.syncIntervalMs),
+      await registerUntilAnswered({
+        register: () => this.sync.register(),
+        retryBaseMs: this.tuning.retryBaseMs,
+        syncIntervalMs: this.tuning.syncIntervalMs,
         signal: this.registerAbort.signal,
-        shouldRetry: (err) => isTransient(err) && !this.stopping,
-        onRetry: (err, attempt) =>
-          this.logger.warn(`registration try ${attempt} failed; trying again: ${errorText(err)}`),
+        stopping: () => this.stopping,
+        logger: this.logger,
       });
     } finally {
       this.registering = false;
@@ -506,48 +469,26 @@ export class Executor {
     this.pump.pump();
   }
 
-  /** Records the planner's decision for every occurrence of `a` since its cursor, then queues those that run. */
   private plan(a: Automation, now: Date, missed: MissedContext, busySince?: Date): void {
-    const plan = planAutomation(a, this.journal.automation(a.id), now, this.tuning, missed, busySince);
-    if (plan.kind === 'none') return;
-    if (plan.problem) this.logger.warn(plan.problem);
-    for (const row of this.journal.recordOccurrences(a.id, plan.cursor, plan.rows)) {
-      if (row.state === 'queued') this.pump.enqueue(row);
-      else this.events.notRun(row, a.name);
-    }
+    const { journal, pump, events, logger, tuning } = this;
+    recordPlan({ journal, pump, events, logger, tuning }, a, now, missed, busySince);
   }
 
-  // ---- one run ----------------------------------------------------------------------------------
-
   private context(row: JournalRun, a: Automation): RunContext {
-    const { config, tuning } = this;
-    return new RunContext(
-      {
-        api: config.api,
-        media: this.media,
-        journal: this.journal,
-        clock: this.clock,
-        executorId: this.sync.id,
-        runsDir: join(config.dataDir, 'runs'),
-        agent: config.agentFor?.(a.id) ?? this.agent,
-        folderFor: (automationId) => config.folderFor?.(automationId) ?? config.folder,
-        runTimeoutMs: tuning.runTimeoutMs,
-        leaseSeconds: tuning.leaseSeconds,
-        directUploadPollMs: tuning.directUploadPollMs,
-        directUploadTimeoutMs: tuning.directUploadTimeoutMs,
-        secrets: config.secrets ?? [],
-        onStep: (e) => this.events.stepped.fire(e),
-        onLog: (e) => this.events.logged.fire(e),
-        requestSync: () => {
-          this.syncWanted = true;
-        },
-        maxEventsPerRun: tuning.maxEventsPerRun,
-        retryBaseMs: tuning.retryBaseMs,
-        logger: this.logger,
+    const deps = runDepsOf(this.config, this.tuning, a, {
+      media: this.media,
+      journal: this.journal,
+      clock: this.clock,
+      executorId: this.sync.id,
+      agent: this.agent,
+      onStep: (e) => this.events.stepped.fire(e),
+      onLog: (e) => this.events.logged.fire(e),
+      requestSync: () => {
+        this.syncWanted = true;
       },
-      row,
-      a,
-    );
+      logger: this.logger,
+    });
+    return new RunContext(deps, row, a);
   }
 
   private async runLocal(ctx: RunContext): Promise<RunOutcome> {

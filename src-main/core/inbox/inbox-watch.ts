@@ -1,6 +1,7 @@
 import type { Migration, Store } from '../store/store';
 import { errorText } from '../common/error-text';
 import { Emitter, type Disposable } from '../common/events';
+import { createPoller } from '../common/poller';
 import { silentLogger, type Logger } from '../common/logger';
 import type { InboxSnapshot } from './inbox';
 
@@ -84,8 +85,6 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
     'INSERT OR IGNORE INTO inbox_watch_announced (scope, run_id, announced_at) VALUES (?, ?, ?)',
   );
   let total = 0;
-  let checking: Promise<readonly DraftRun[]> | null = null;
-  let timer: ReturnType<typeof setInterval> | null = null;
 
   const setCount = (n: number) => {
     if (n === total) return;
@@ -126,36 +125,21 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
     return fresh;
   };
 
+  const poller = createPoller({
+    check,
+    intervalMs: o.intervalMs ?? 2 * 60_000,
+    log,
+    what: 'checking the inbox',
+  });
   const watch: InboxWatch = {
     onDidDraftRun: runs.event,
     onDidChangeCount: counts.event,
     count: () => total,
     setCount,
-    checkNow() {
-      checking ??= check().finally(() => {
-        checking = null;
-      });
-      return checking;
-    },
-    start() {
-      const tick = () =>
-        void watch
-          .checkNow()
-          .catch((error: unknown) => log.warn('checking the inbox failed', { error: errorText(error) }));
-      if (timer) clearInterval(timer);
-      timer = setInterval(tick, o.intervalMs ?? 2 * 60_000);
-      timer.unref?.();
-      tick();
-      return {
-        dispose: () => {
-          if (timer) clearInterval(timer);
-          timer = null;
-        },
-      };
-    },
+    checkNow: () => poller.checkNow(),
+    start: () => poller.start(),
     dispose() {
-      if (timer) clearInterval(timer);
-      timer = null;
+      poller.stop();
       runs.dispose();
       counts.dispose();
     },

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
-import type { InboxDraft, InboxGroup, InboxMedia, InboxRun } from '../../../src-shared/ipc/inbox';
+import type { InboxDraft, InboxGroup, InboxList, InboxMedia, InboxRun } from '../../../src-shared/ipc/inbox';
 import type { ApiClient } from '../api/client';
 import { createLimit } from '../common/limit';
 
@@ -38,11 +38,8 @@ export interface InboxResult {
   readonly error: unknown;
 }
 
-export interface InboxSnapshot {
-  readonly groups: readonly InboxGroup[];
-  readonly total: number;
-  readonly truncated: boolean;
-}
+/** The inbox as the bridge and the terminal show it: the contract's list, declared there once. */
+export type InboxSnapshot = Readonly<InboxList>;
 
 /** The service takes only future times: "approve now" asks for the soonest time that is safely future. */
 export const APPROVE_NOW_LEAD_MS = 60_000;

@@ -3,8 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { MediaAsset, MediaReservationResponse } from '../../../src-shared/api/media';
-import type { ApiClient } from '../api/client';
-import { ApiError, NetworkError, PostdeskError } from '../api/errors';
+import { ApiError } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { createLimit } from '../common/limit';
 import { retry } from '../common/retry';
@@ -17,67 +16,28 @@ import { openMediaStore } from './media-store';
 import type { MediaStore, UploadRecord } from './media-store';
 import { putFile } from './put';
 import { UploadError } from './upload-errors';
+import { reserveError, shortBody } from './upload-answers';
+import type {
+  MediaApi,
+  RunTarget,
+  UploadEvent,
+  UploadOutcome,
+  UploadResult,
+  BeforePutContext,
+} from './upload-types';
 import type { Tools } from './tools';
 
 export { UploadError } from './upload-errors';
 export type { UploadErrorKind } from './upload-errors';
 
-/** The API calls an upload needs; the whole ApiClient satisfies it. */
-export type MediaApi = Pick<
-  ApiClient,
-  'reserveMedia' | 'completeMedia' | 'reserveRunMedia' | 'completeRunMedia' | 'dispatcher' | 'baseUrl'
->;
-
-/** Upload as run media of an automation run (the executor) rather than to the account's library. */
-export interface RunTarget {
-  readonly runId: string;
-  readonly runToken: string;
-}
-
-export type UploadEvent =
-  | { readonly type: 'queued'; readonly file: string }
-  | { readonly type: 'hashing'; readonly file: string; readonly bytes: number; readonly total: number }
-  | { readonly type: 'hashed'; readonly file: string; readonly sha256: string; readonly cached: boolean }
-  | {
-      readonly type: 'reserved';
-      readonly file: string;
-      readonly assetId: string;
-      readonly alreadyUploaded: boolean;
-    }
-  | {
-      readonly type: 'progress';
-      readonly file: string;
-      readonly assetId: string;
-      readonly sent: number;
-      readonly total: number;
-    }
-  | { readonly type: 'uploaded'; readonly file: string; readonly assetId: string; readonly ms: number }
-  | { readonly type: 'retry'; readonly file: string; readonly assetId: string; readonly reason: string }
-  | { readonly type: 'completed'; readonly file: string; readonly result: UploadResult }
-  | { readonly type: 'failed'; readonly file: string; readonly error: UploadError };
-
-export interface UploadResult {
-  readonly file: string;
-  readonly assetId: string;
-  readonly asset: MediaAsset;
-  /** The service had these bytes already; no PUT was sent. */
-  readonly alreadyUploaded: boolean;
-  readonly contentType: string;
-  readonly bytes: number;
-  readonly sha256: string;
-  readonly md5: string;
-}
-
-export type UploadOutcome =
-  | { readonly file: string; readonly ok: true; readonly result: UploadResult }
-  | { readonly file: string; readonly ok: false; readonly error: UploadError };
-
-export interface BeforePutContext {
-  readonly file: string;
-  readonly assetId: string;
-  readonly uploadUrl: string;
-  readonly expiresAt: string | null;
-}
+export type {
+  BeforePutContext,
+  MediaApi,
+  RunTarget,
+  UploadEvent,
+  UploadOutcome,
+  UploadResult,
+} from './upload-types';
 
 export interface UploaderOptions {
   readonly api: MediaApi;
@@ -147,41 +107,6 @@ export function createUploader(opts: UploaderOptions): Uploader {
     media.cacheDigests(abs, size, mtimeMs, d);
     emit({ type: 'hashed', file, sha256: d.sha256, cached: false });
     return d;
-  }
-
-  function reserveError(file: string, rec: UploadRecord, err: unknown): UploadError {
-    if (err instanceof ApiError) {
-      if (err.status === 429) {
-        return new UploadError(
-          'quota',
-          file,
-          `${file}: the service refused the reservation: media storage quota exceeded (at most ${LIMITS.mediaPendingUploads} pending uploads, ${LIMITS.mediaObjects.toLocaleString('en')} objects or 20 GiB per account); let pending uploads finish or delete media, then retry`,
-          rec.assetId,
-        );
-      }
-      if (err.status === 409) {
-        return new UploadError(
-          'conflict',
-          file,
-          `${file}: asset ${rec.assetId} is already reserved with other content (MEDIA_UPLOAD_CONFLICT); the local record was reset, so running the upload again reserves a new asset`,
-          rec.assetId,
-        );
-      }
-      if (err.status === 403) {
-        return new UploadError(
-          'service',
-          file,
-          `${file}: the service refused the reservation (${err.wireCode ?? 403}): the API key needs the media:write scope`,
-          rec.assetId,
-        );
-      }
-      return new UploadError('service', file, `${file}: ${err.message}`, rec.assetId);
-    }
-    if (err instanceof NetworkError)
-      return new UploadError('network', file, `${file}: ${err.message}`, rec.assetId);
-    if (err instanceof PostdeskError)
-      return new UploadError('service', file, `${file}: ${err.message}`, rec.assetId);
-    throw err;
   }
 
   async function reserve(
@@ -518,14 +443,4 @@ export function createUploader(opts: UploaderOptions): Uploader {
     },
   };
   return uploader;
-}
-
-function shortBody(text: string): string {
-  try {
-    const j = JSON.parse(text) as { code?: unknown; error?: unknown };
-    if (typeof j.error === 'string') return typeof j.code === 'string' ? `${j.code}: ${j.error}` : j.error;
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return text.trim().slice(0, 200) || 'no body';
 }

@@ -1,4 +1,5 @@
 import type { BridgeError, BridgeResult, PostdeskBridge } from '../../../src-shared/ipc';
+import { loading, settleInto, type Loadable } from './loadable';
 
 export * from './loadable';
 
@@ -17,4 +18,31 @@ export async function settle<T>(call: () => Promise<BridgeResult<T>>): Promise<B
     const error: BridgeError = { kind: 'network', message: 'Postdesk did not answer this page.' };
     return { ok: false, error };
   }
+}
+
+/** The part of a store that shows one loaded value and the buttons that change it. */
+interface ActionSlice<T, B extends string> {
+  readonly state: Loadable<T>;
+  readonly busy: B | null;
+  /** Why the last button's call itself failed; the value it would have changed stays as it was. */
+  readonly actionError: Readonly<BridgeError> | null;
+}
+
+/** `load` and `act` for such a store: a button's answer replaces the value, its failure goes to `actionError`. */
+export function loadableActions<T, B extends string>(
+  set: (partial: Partial<ActionSlice<T, B>>) => void,
+  get: () => ActionSlice<T, B>,
+) {
+  return {
+    async load(call: () => Promise<BridgeResult<T>>): Promise<void> {
+      set({ state: loading(get().state) });
+      const r = await settle(call);
+      set({ state: settleInto(get().state, r) });
+    },
+    async act(busy: B, call: () => Promise<BridgeResult<T>>): Promise<void> {
+      set({ busy, actionError: null });
+      const r = await settle(call);
+      set(r.ok ? { busy: null, state: settleInto(get().state, r) } : { busy: null, actionError: r.error });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError, CommandLineState } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loadableActions, type Loadable } from './bridge';
 
 interface CommandLineStore {
   readonly state: Loadable<CommandLineState>;
@@ -14,22 +14,13 @@ interface CommandLineStore {
 
 /** The `postdesk` command on the PATH, which the desktop app installs on request (Settings). */
 export const useCommandLineStore = create<CommandLineStore>()((set, get) => {
-  const act = async (busy: 'install' | 'uninstall') => {
-    set({ busy, actionError: null });
-    const b = bridge().commandLine;
-    const r = await settle(() => (busy === 'install' ? b.install() : b.uninstall()));
-    set(r.ok ? { busy: null, state: settleInto(get().state, r) } : { busy: null, actionError: r.error });
-  };
+  const { load, act } = loadableActions<CommandLineState, 'install' | 'uninstall'>(set, get);
   return {
     state: idle(),
     busy: null,
     actionError: null,
-    async load() {
-      set({ state: loading(get().state) });
-      const r = await settle(() => bridge().commandLine.status());
-      set({ state: settleInto(get().state, r) });
-    },
-    install: () => act('install'),
-    uninstall: () => act('uninstall'),
+    load: () => load(() => bridge().commandLine.status()),
+    install: () => act('install', () => bridge().commandLine.install()),
+    uninstall: () => act('uninstall', () => bridge().commandLine.uninstall()),
   };
 });

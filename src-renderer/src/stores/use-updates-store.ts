@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError, UpdateState } from '../../../src-shared/ipc';
-import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loadableActions, loaded, type Loadable } from './bridge';
 
 interface UpdatesState {
   readonly state: Loadable<UpdateState>;
@@ -15,25 +15,16 @@ interface UpdatesState {
 
 /** The desktop updater as Settings shows it; the web host answers phase `unsupported`. */
 export const useUpdatesStore = create<UpdatesState>()((set, get) => {
-  const act = async (busy: 'check' | 'restart') => {
-    set({ busy, actionError: null });
-    const b = bridge().updates;
-    const r = await settle(() => (busy === 'check' ? b.check() : b.restartNow()));
-    set(r.ok ? { busy: null, state: settleInto(get().state, r) } : { busy: null, actionError: r.error });
-  };
+  const { load, act } = loadableActions<UpdateState, 'check' | 'restart'>(set, get);
   return {
     state: idle(),
     busy: null,
     actionError: null,
-    async load() {
-      set({ state: loading(get().state) });
-      const r = await settle(() => bridge().updates.state());
-      set({ state: settleInto(get().state, r) });
-    },
+    load: () => load(() => bridge().updates.state()),
     listen() {
       return bridge().updates.onDidChangeUpdateState((s) => set({ state: loaded(s) }));
     },
-    check: () => act('check'),
-    restartNow: () => act('restart'),
+    check: () => act('check', () => bridge().updates.check()),
+    restartNow: () => act('restart', () => bridge().updates.restartNow()),
   };
 });

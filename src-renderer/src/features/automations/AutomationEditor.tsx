@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { AutomationView, BridgeError } from '../../../../src-shared/ipc';
@@ -7,6 +7,7 @@ import { localZone } from '../../app/format';
 import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { TimeZoneField } from '../../components/TimeZoneField';
 import { PlatformMark } from '../../components/PlatformMark';
 import { Segmented } from '../../components/Segmented';
 import { ErrorAlert } from '../../components/states';
@@ -20,15 +21,6 @@ const MODES: readonly { value: Mode; label: string }[] = [
   { value: 'draft', label: 'Drafts' },
   { value: 'auto', label: 'Auto publish' },
 ];
-
-/** Every zone the browser knows, for the time zone field's suggestions. */
-const ZONES: readonly string[] = (() => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-})();
 
 const SHOWN_FIELDS = new Set(['name', 'schedule', 'targets']);
 
@@ -68,7 +60,6 @@ export function AutomationEditor({
   );
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const zonesId = useId();
 
   const list = useMemo(() => accounts.data ?? [], [accounts.data]);
   const byId = useMemo(() => new Map(list.map((a) => [a.id, a])), [list]);
@@ -235,26 +226,11 @@ export function AutomationEditor({
               />
             )}
           </Field>
-          <Field label="Time zone" hint="The schedule's times are in this zone.">
-            {({ id, describedBy }) => (
-              <>
-                <input
-                  id={id}
-                  className="input"
-                  list={zonesId}
-                  value={timezone}
-                  spellCheck={false}
-                  aria-describedby={describedBy}
-                  onChange={(e) => setTimezone(e.target.value)}
-                />
-                <datalist id={zonesId}>
-                  {ZONES.map((z) => (
-                    <option key={z} value={z} />
-                  ))}
-                </datalist>
-              </>
-            )}
-          </Field>
+          <TimeZoneField
+            hint="The schedule's times are in this zone."
+            value={timezone}
+            onChange={setTimezone}
+          />
         </div>
         <Field label="Instructions" hint="What the agent should make on each run.">
           {({ id, describedBy }) => (

@@ -11,7 +11,8 @@ import { PLATFORM_META } from '../../app/platforms';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { AccountsGate } from '../../components/AccountsGate';
+import { ErrorAlert } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAppStore } from '../../stores/use-app-store';
 import { useComposeStore } from '../../stores/use-compose-store';
@@ -217,19 +218,13 @@ export function ComposeScreen() {
             </div>
             <div className="card__body form-stack">
               <Freshness state={accounts} what="the accounts" onRetry={() => void loadAccounts()} />
-              {accounts.data === null && accounts.loading ? (
-                <LoadingState label="Loading accounts…" />
-              ) : accounts.data === null && accounts.error ? (
-                <ErrorState
-                  error={accounts.error}
-                  title="Could not load accounts"
-                  onRetry={() => void loadAccounts()}
-                />
-              ) : accountList.length === 0 ? (
-                <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
-              ) : (
+              <AccountsGate
+                accounts={accounts}
+                usable={accountList.length}
+                onRetry={() => void loadAccounts()}
+              >
                 <TargetPicker accounts={accountList} selected={selected} onToggle={compose.toggleAccount} />
-              )}
+              </AccountsGate>
               {hasYouTube ? null : (
                 <p className="field__hint compose__yt-note">
                   YouTube is not offered here: the service publishes to YouTube only through automations and

@@ -4,7 +4,8 @@ import type { LibraryItem } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
 import { formatRelative } from '../../app/format';
 import { IconFilm } from '../../components/icons';
-import { ErrorAlert, LoadingState } from '../../components/states';
+import { Freshness } from '../../components/Freshness';
+import { ErrorState, LoadingState } from '../../components/states';
 import { useComposeStore } from '../../stores/use-compose-store';
 import { useMediaStore } from '../../stores/use-media-store';
 
@@ -39,11 +40,15 @@ export function MediaLibrary() {
       </button>
       {open ? (
         <div id="compose-library">
-          {library.error ? (
-            <ErrorAlert error={library.error} title="The media library could not be read" />
-          ) : null}
+          <Freshness state={library} what="the media library" onRetry={() => void loadLibrary()} />
           {library.data === null && library.loading ? (
             <LoadingState label="Loading uploaded media…" />
+          ) : library.data === null && library.error ? (
+            <ErrorState
+              error={library.error}
+              title="The media library could not be read"
+              onRetry={() => void loadLibrary()}
+            />
           ) : library.data?.length === 0 ? (
             <p className="muted">Nothing uploaded through this connection yet.</p>
           ) : (

@@ -40,7 +40,7 @@ const PHASE_LABEL: Readonly<Record<MediaItem['phase'], string>> = {
   checking: 'Checking…',
   rejected: 'Not accepted',
   converting: 'Converting to MP4…',
-  hashing: 'Hashing…',
+  hashing: 'Looking for an earlier upload…',
   uploading: 'Uploading…',
   uploaded: 'Uploaded',
   failed: 'Upload failed',
@@ -87,7 +87,7 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
             : PHASE_LABEL[item.phase]}
         </span>
         {hashing && hash ? (
-          <Progress label={`Hashing ${name}`} value={hash.bytes_done} max={hash.bytes_total} />
+          <Progress label={`Reading ${name}`} value={hash.bytes_done} max={hash.bytes_total} />
         ) : null}
         {uploadingOrDone && upload ? (
           <Progress

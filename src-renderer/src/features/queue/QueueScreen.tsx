@@ -6,11 +6,13 @@ import { QueueSchedule, WEEKDAYS, type AccountQueue } from '../../../../src-shar
 import { localZone } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { Field } from '../../components/Field';
+import { TimeZoneField } from '../../components/TimeZoneField';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { RefreshButton } from '../../components/RefreshButton';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { AccountsGate } from '../../components/AccountsGate';
+import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useQueueStore } from '../../stores/use-queue-store';
 import { toast } from '../../stores/use-toast-store';
@@ -18,15 +20,6 @@ import type { BridgeError } from '../../../../src-shared/ipc';
 import './queue.css';
 
 const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-
-/** Every zone the browser knows, for the time zone field's suggestions. */
-const ZONES: readonly string[] = (() => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return ['UTC'];
-  }
-})();
 
 /** A slot's time as a person in the account's zone reads it. */
 const inZone = (iso: string, timeZone: string): string =>
@@ -64,28 +57,38 @@ export function QueueScreen() {
         actions={<RefreshButton onRefresh={() => void load()} />}
       />
       <Freshness state={upcoming} what="the queue" onRetry={() => void load()} />
-      {accounts.data === null && accounts.loading ? (
-        <LoadingState label="Loading accounts…" />
-      ) : accounts.data === null && accounts.error ? (
-        <ErrorState
-          error={accounts.error}
-          title="Could not load accounts"
-          onRetry={() => void loadAccounts()}
-        />
-      ) : postable.length === 0 ? (
-        <EmptyState title="No accounts">Connect a social account in the dashboard first.</EmptyState>
-      ) : (
-        <div className="queue-list">
-          {postable.map((a) => (
-            <AccountCard
-              key={a.id}
-              account={a}
-              queue={schedules.data?.find((q) => q.account_id === a.id) ?? null}
-              upcoming={upcoming.data?.find((u) => u.account_id === a.id) ?? null}
-            />
-          ))}
-        </div>
-      )}
+      {/* The upcoming line above says when all was loaded; these speak only when their own refresh failed. */}
+      {accounts.error ? (
+        <Freshness state={accounts} what="the accounts" onRetry={() => void loadAccounts()} />
+      ) : null}
+      {schedules.error ? (
+        <Freshness state={schedules} what="the posting times" onRetry={() => void load()} />
+      ) : null}
+      <AccountsGate accounts={accounts} usable={postable.length} onRetry={() => void loadAccounts()}>
+        {schedules.data === null && schedules.error ? (
+          <ErrorState
+            error={schedules.error}
+            title="Could not load the posting times"
+            onRetry={() => void load()}
+          />
+        ) : upcoming.data === null && upcoming.error ? (
+          <ErrorState error={upcoming.error} title="Could not load the queue" onRetry={() => void load()} />
+        ) : schedules.data === null || upcoming.data === null ? (
+          // The editors start from the saved times: shown before those arrive, they would start from defaults.
+          <LoadingState label="Loading the queue…" />
+        ) : (
+          <div className="queue-list">
+            {postable.map((a) => (
+              <AccountCard
+                key={a.id}
+                account={a}
+                queue={schedules.data?.find((q) => q.account_id === a.id) ?? null}
+                upcoming={upcoming.data?.find((u) => u.account_id === a.id) ?? null}
+              />
+            ))}
+          </div>
+        )}
+      </AccountsGate>
     </div>
   );
 }
@@ -121,7 +124,6 @@ function AccountCard({
 
 function SlotEditor({ account, queue }: { readonly account: Account; readonly queue: AccountQueue | null }) {
   const save = useQueueStore((s) => s.save);
-  const zonesId = useId();
   const [days, setDays] = useState<ReadonlySet<number>>(
     () => new Set(queue ? queue.slots.map((s) => s.weekday) : [1, 2, 3, 4, 5]),
   );
@@ -212,26 +214,11 @@ function SlotEditor({ account, queue }: { readonly account: Account; readonly qu
           />
         )}
       </Field>
-      <Field label="Time zone" hint="The times are read in this zone, through daylight-saving changes.">
-        {({ id, describedBy }) => (
-          <>
-            <input
-              id={id}
-              className="input"
-              list={zonesId}
-              value={timezone}
-              spellCheck={false}
-              aria-describedby={describedBy}
-              onChange={(e) => setTimezone(e.target.value)}
-            />
-            <datalist id={zonesId}>
-              {ZONES.map((z) => (
-                <option key={z} value={z} />
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
+      <TimeZoneField
+        hint="The times are read in this zone, through daylight-saving changes."
+        value={timezone}
+        onChange={setTimezone}
+      />
       {mixed ? <p className="field__hint">Saving sets every day above to the same times.</p> : null}
       {error ? <ErrorAlert error={error} title="The posting times were not saved" /> : null}
       <div>

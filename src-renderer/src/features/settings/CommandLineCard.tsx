@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
@@ -36,6 +37,7 @@ export function CommandLineCard() {
         ) : null}
       </div>
       <div className="card__body form-stack">
+        <Freshness state={state} what="the command’s status" onRetry={() => void load()} />
         {c === null && state.loading ? (
           <LoadingState label="Loading the command’s status…" />
         ) : c === null && state.error ? (

@@ -1,12 +1,11 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { AgentCommand, BridgeError, SettingsPatch, SettingsView } from '../../../../src-shared/ipc';
+import type { BridgeError, SettingsView } from '../../../../src-shared/ipc';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../../src-shared/settings';
 import { issuesByField } from '../../app/describe-error';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useAppStore } from '../../stores/use-app-store';
-import { useConnectionStore } from '../../stores/use-connection-store';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
@@ -16,6 +15,9 @@ import { UpdatesCard } from './UpdatesCard';
 import { CommandLineCard } from './CommandLineCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
+import { AgentCommands } from './AgentCommands';
+import { ConnectionCard } from './ConnectionCard';
+import { patchOf, toDraft, type Draft } from './settings-draft';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -27,64 +29,6 @@ const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: strin
   all: { label: 'Run all', note: 'Run every missed occurrence, oldest first.' },
 };
 const POLICIES = MISSED_RUN_POLICIES.map((value) => ({ value, ...POLICY_TEXT[value] }));
-
-/** The form's text state; parsed into a patch of only what changed. */
-interface Draft {
-  base_url: string;
-  alias_url: string;
-  proxy_url: string;
-  executor_name: string;
-  concurrency: string;
-  missed_run_policy: MissedRunPolicy;
-  grace_window_minutes: string;
-  agent_commands: { agent_type: string; command: string; args: string }[];
-  ffmpeg_path: string;
-  ffprobe_path: string;
-}
-
-const toDraft = (s: SettingsView): Draft => ({
-  base_url: s.base_url ?? '',
-  alias_url: s.alias_url ?? '',
-  proxy_url: s.proxy_url ?? '',
-  executor_name: s.executor_name ?? '',
-  concurrency: String(s.concurrency),
-  missed_run_policy: s.missed_run_policy,
-  grace_window_minutes: String(s.grace_window_minutes),
-  agent_commands: s.agent_commands.map((c) => ({
-    agent_type: c.agent_type,
-    command: c.command,
-    args: c.args.join('\n'),
-  })),
-  ffmpeg_path: s.ffmpeg_path ?? '',
-  ffprobe_path: s.ffprobe_path ?? '',
-});
-
-const commandsOf = (d: Draft): AgentCommand[] =>
-  d.agent_commands.map((c) => ({
-    agent_type: c.agent_type.trim(),
-    command: c.command.trim(),
-    args: c.args
-      .split('\n')
-      .map((a) => a.trim())
-      .filter(Boolean),
-  }));
-
-function patchOf(d: Draft, s: SettingsView): SettingsPatch {
-  const p: Record<string, unknown> = {};
-  if ((d.base_url.trim() || null) !== s.base_url) p.base_url = d.base_url.trim() || null;
-  if ((d.alias_url.trim() || null) !== s.alias_url) p.alias_url = d.alias_url.trim() || null;
-  if ((d.proxy_url.trim() || null) !== s.proxy_url) p.proxy_url = d.proxy_url.trim() || null;
-  if ((d.executor_name.trim() || null) !== s.executor_name) p.executor_name = d.executor_name.trim() || null;
-  if (Number(d.concurrency) !== s.concurrency) p.concurrency = Number(d.concurrency);
-  if (d.missed_run_policy !== s.missed_run_policy) p.missed_run_policy = d.missed_run_policy;
-  if (Number(d.grace_window_minutes) !== s.grace_window_minutes)
-    p.grace_window_minutes = Number(d.grace_window_minutes);
-  const commands = commandsOf(d);
-  if (JSON.stringify(commands) !== JSON.stringify(s.agent_commands)) p.agent_commands = commands;
-  if ((d.ffmpeg_path.trim() || null) !== s.ffmpeg_path) p.ffmpeg_path = d.ffmpeg_path.trim() || null;
-  if ((d.ffprobe_path.trim() || null) !== s.ffprobe_path) p.ffprobe_path = d.ffprobe_path.trim() || null;
-  return p as SettingsPatch;
-}
 
 export function SettingsScreen() {
   const { settings, saving, load, update, listen } = useSettingsStore(
@@ -340,158 +284,6 @@ function SettingsForm({
   );
 }
 
-function AgentCommands({
-  value,
-  onChange,
-  error,
-}: {
-  readonly value: Draft['agent_commands'];
-  readonly onChange: (v: Draft['agent_commands']) => void;
-  readonly error: string | null;
-}) {
-  const edit = (i: number, patch: Partial<Draft['agent_commands'][number]>) =>
-    onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
-  return (
-    <fieldset className="agent-commands">
-      <legend className="field__label">Agent commands</legend>
-      <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
-      {value.map((c, i) => (
-        <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-type`}>
-              Agent type
-            </label>
-            <input
-              id={`agent-${i}-type`}
-              className="input"
-              value={c.agent_type}
-              onChange={(e) => edit(i, { agent_type: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-command`}>
-              Program
-            </label>
-            <input
-              id={`agent-${i}-command`}
-              className="input mono"
-              value={c.command}
-              onChange={(e) => edit(i, { command: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-args`}>
-              Arguments
-            </label>
-            <textarea
-              id={`agent-${i}-args`}
-              className="textarea mono agent-command__args"
-              value={c.args}
-              onChange={(e) => edit(i, { args: e.target.value })}
-            />
-          </div>
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            aria-label={`Remove agent command ${i + 1}`}
-            onClick={() => onChange(value.filter((_, j) => j !== i))}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      {error ? <p className="field__error">{error}</p> : null}
-      <div>
-        <button
-          type="button"
-          className="btn btn--small"
-          onClick={() => onChange([...value, { agent_type: '', command: '', args: '' }])}
-        >
-          Add agent command
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
-function ConnectionCard() {
-  const { status, busy, disconnect, forgetKey } = useConnectionStore(
-    useShallow((s) => ({ status: s.status, busy: s.busy, disconnect: s.disconnect, forgetKey: s.forgetKey })),
-  );
-  const [confirming, setConfirming] = useState(false);
-  const where = status?.offline ? 'the offline sandbox' : (status?.base_url ?? 'the service');
-  return (
-    <section className="card" aria-labelledby="settings-connection-title">
-      <div className="card__header">
-        <h2 id="settings-connection-title">Connection</h2>
-      </div>
-      <div className="card__body settings__connection">
-        <dl className="facts">
-          <dt>Connected to</dt>
-          <dd>{status?.offline ? 'The offline sandbox on this computer' : (status?.base_url ?? '—')}</dd>
-          <dt>API key</dt>
-          <dd>{status?.has_key ? 'Stored (write-only: it is never shown again)' : 'None stored'}</dd>
-        </dl>
-        <div className="btn-row">
-          {status?.has_key && !status.offline ? (
-            <button
-              type="button"
-              className="btn"
-              onClick={() =>
-                void forgetKey().then(
-                  (ok) => ok && toast('success', 'The API key was removed from the keychain.'),
-                )
-              }
-            >
-              Forget API key
-            </button>
-          ) : null}
-          {confirming ? null : (
-            <button
-              type="button"
-              className="btn"
-              disabled={busy !== null}
-              onClick={() => setConfirming(true)}
-            >
-              Disconnect
-            </button>
-          )}
-        </div>
-        {confirming ? (
-          <div className="alert alert--warning settings__confirm" role="group" aria-label="Disconnect?">
-            <div>
-              <p className="alert__title">Disconnect from {where}?</p>
-              <p>
-                Postdesk stops reaching it from this computer: screens show nothing from it and automations
-                stop running here until you connect again.{' '}
-                {status?.has_key && !status.offline ? 'The stored API key stays, for the next connect.' : ''}
-              </p>
-              <div className="btn-row">
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  autoFocus
-                  onClick={() => setConfirming(false)}
-                >
-                  Stay connected
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  disabled={busy !== null}
-                  onClick={() => void disconnect()}
-                >
-                  {busy === 'disconnect' ? 'Disconnecting…' : 'Yes, disconnect'}
-                </button>
-              </div>
-            </div>
-          </div>
-        ) : null}
-      </div>
-    </section>
-  );
-}
-
 /** `postdesk web` is the CLI already: only the desktop app offers to put the command on the PATH. */
 function DesktopOnlyCommandLine() {
   const host = useAppStore((s) => s.info?.host);
@@ -503,8 +295,7 @@ function About() {
   if (!info) return null;
   return (
     <p className="faint settings__about">
-      Postdesk {info.version} · {info.host === 'web' ? 'browser window (postdesk web)' : 'desktop app'} ·{' '}
-      {info.platform}
+      Postdesk {info.version} · {info.host === 'web' ? 'browser window' : 'desktop app'} · {info.platform}
     </p>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
+import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/states';
 import { useScheduleStore } from '../../stores/use-schedule-store';
@@ -22,6 +23,7 @@ export function UpcomingCard() {
         {atRisk > 0 ? <StatusBadge status="missed" label={`${atRisk} at risk`} /> : null}
       </div>
       <div className="card__body form-stack">
+        <Freshness state={upcoming} what="the next runs" onRetry={() => void load()} />
         {data === null && upcoming.loading ? (
           <LoadingState label="Loading the next runs…" />
         ) : data === null && upcoming.error ? (
@@ -50,7 +52,7 @@ export function UpcomingCard() {
             </p>
           </>
         ) : (
-          <p className="muted">No automation of this computer is scheduled.</p>
+          <p className="muted">No automation is set to run on this computer.</p>
         )}
       </div>
     </section>

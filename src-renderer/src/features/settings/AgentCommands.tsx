@@ -1,0 +1,76 @@
+import type { Draft } from './settings-draft';
+
+/** The program each agent type runs, edited as rows of text. */
+export function AgentCommands({
+  value,
+  onChange,
+  error,
+}: {
+  readonly value: Draft['agent_commands'];
+  readonly onChange: (v: Draft['agent_commands']) => void;
+  readonly error: string | null;
+}) {
+  const edit = (i: number, patch: Partial<Draft['agent_commands'][number]>) =>
+    onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
+  return (
+    <fieldset className="agent-commands">
+      <legend className="field__label">Agent commands</legend>
+      <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
+      {value.map((c, i) => (
+        <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
+          <div className="field">
+            <label className="field__label" htmlFor={`agent-${i}-type`}>
+              Agent type
+            </label>
+            <input
+              id={`agent-${i}-type`}
+              className="input"
+              value={c.agent_type}
+              onChange={(e) => edit(i, { agent_type: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor={`agent-${i}-command`}>
+              Program
+            </label>
+            <input
+              id={`agent-${i}-command`}
+              className="input mono"
+              value={c.command}
+              onChange={(e) => edit(i, { command: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor={`agent-${i}-args`}>
+              Arguments
+            </label>
+            <textarea
+              id={`agent-${i}-args`}
+              className="textarea mono agent-command__args"
+              value={c.args}
+              onChange={(e) => edit(i, { args: e.target.value })}
+            />
+          </div>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            aria-label={`Remove agent command ${i + 1}`}
+            onClick={() => onChange(value.filter((_, j) => j !== i))}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      {error ? <p className="field__error">{error}</p> : null}
+      <div>
+        <button
+          type="button"
+          className="btn btn--small"
+          onClick={() => onChange([...value, { agent_type: '', command: '', args: '' }])}
+        >
+          Add agent command
+        </button>
+      </div>
+    </fieldset>
+  );
+}
