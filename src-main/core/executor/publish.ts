@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import {
-  LIMITS,
-  uploadLimitFor,
-  type BodyOf,
-  type Platform,
-  type UploadContentType,
-} from '../../../src-shared/api';
+import { LIMITS, uploadLimitFor, type BodyOf, type Platform } from '../../../src-shared/api';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { errorText } from '../common/error-text';
 import type { AgentOutput } from './agent-output';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
+import { inspectAll, type MediaItem } from './output-media';
 
 const DIRECT_PLATFORMS = ['tiktok', 'youtube'] as const satisfies readonly Platform[];
 const isDirect = (p: Platform): p is (typeof DIRECT_PLATFORMS)[number] =>
@@ -48,81 +41,6 @@ function loadProgress(ctx: RunContext): Progress {
     ctx.deps.logger.warn(`run ${ctx.localId}: unreadable upload progress, starting over: ${errorText(err)}`);
     return Progress.parse({});
   }
-}
-
-interface MediaItem {
-  readonly path: string;
-  readonly bytes: number;
-  readonly contentType: UploadContentType;
-}
-
-const resolveIn = (runDir: string, p: string) => (isAbsolute(p) ? p : join(runDir, p));
-
-const isWithin = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
-/**
- * The folders a run may publish from: its own run directory and the folder the user chose for the automation
- * on this computer, as real paths. An agent's output is steered by instructions and skills from the network,
- * so a path it names (or a link it made) may not reach the rest of the disk.
- */
-async function mediaRoots(ctx: RunContext): Promise<{ run: string | null; folder: string | null }> {
-  const real = (p: string | undefined) => (p ? realpath(p).catch(() => null) : Promise.resolve(null));
-  const [run, folder] = await Promise.all([
-    real(ctx.row.run_dir as string),
-    real(ctx.deps.folderFor(ctx.automation.id)),
-  ]);
-  return { run, folder };
-}
-
-/** Checks every file before a byte is sent: it exists, is a supported type, and is within its limit. */
-async function inspectAll(ctx: RunContext, paths: readonly string[]): Promise<Map<string, MediaItem>> {
-  const out = new Map<string, MediaItem>();
-  const roots = await mediaRoots(ctx);
-  for (const p of paths) {
-    const named = resolveIn(ctx.row.run_dir as string, p);
-    let facts;
-    let path: string;
-    try {
-      path = await realpath(named);
-    } catch (err) {
-      throw new RunFailure(
-        'invalid_output',
-        `output.json names media ${p} that cannot be read: ${errorText(err)}`,
-      );
-    }
-    const inRun = roots.run !== null && isWithin(roots.run, path);
-    if (!inRun && !(roots.folder !== null && isWithin(roots.folder, path)))
-      throw new RunFailure(
-        'invalid_output',
-        `media ${p} is outside the run's folder and the automation's folder: an agent may publish only files from those`,
-      );
-    // A hard link looks like the run's own file; one the agent made of a file elsewhere has another name too.
-    if (inRun && (await stat(path).catch(() => null))?.nlink !== 1)
-      throw new RunFailure(
-        'invalid_output',
-        `media ${p} is linked from elsewhere: an agent may publish only files it wrote in its run folder`,
-      );
-    try {
-      facts = await ctx.deps.media.inspect(path);
-    } catch (err) {
-      throw new RunFailure(
-        'invalid_output',
-        `output.json names media ${p} that cannot be read: ${errorText(err)}`,
-      );
-    }
-    if (facts.bytes === 0)
-      throw new RunFailure(
-        'invalid_output',
-        `media ${p} is empty (0 bytes): the agent did not finish writing it`,
-      );
-    if (!facts.contentType)
-      throw new RunFailure('invalid_output', `media ${p} is not a JPEG, PNG, WebP or MP4 file`);
-    out.set(p, { path, bytes: facts.bytes, contentType: facts.contentType });
-  }
-  return out;
 }
 
 /** Reserve, PUT and complete one file as run media (run token), or as owner media for legacy runs. */
