@@ -19,5 +19,8 @@ export default defineConfig({
   use: {
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
     headless: true,
+    // Transitions finish at once: axe and screenshots read the colours a person sees once a scheme or state
+    // settles, not a frame of a fade (a colour-contrast check once caught one mid-transition after a switch).
+    reducedMotion: 'reduce',
   },
 });
