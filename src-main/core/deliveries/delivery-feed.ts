@@ -172,7 +172,10 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
         // once the index holds rows, or the service answered once this session, the page answers from the index
         // at once and says a refresh is under way (the screen asks again). Only a first-ever, empty index waits.
         const known = outcome.get(scope)?.refreshedAt != null || index.count(scope) > 0;
-        await settleWithin(refreshing, known ? 0 : waitMs, () => index.count(scope) === 0, log);
+        // Known: not even a turn of the loop, in which the refresh's answers (an in-process sandbox's, say) would be
+        // read and learned before this page goes out.
+        if (known) logFailure(refreshing, log);
+        else await settleWithin(refreshing, waitMs, () => index.count(scope) === 0, log);
       }
       const page = index.queryPosts({
         scope,
@@ -218,6 +221,10 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
  * Waits for a refresh at most `ms`; it goes on in the background after that. A failed refresh is
  * thrown only when the index has nothing to show instead (`empty()`): then the error says more.
  */
+/** The page was answered from the index; the next list tries the service again. */
+const logFailure = (p: Promise<void>, log: Logger): void =>
+  void p.catch((error: unknown) => log.warn('refreshing the posts list failed', { error: errorText(error) }));
+
 async function settleWithin(p: Promise<void>, ms: number, empty: () => boolean, log: Logger): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => {
@@ -229,7 +236,6 @@ async function settleWithin(p: Promise<void>, ms: number, empty: () => boolean, 
     if (empty()) throw err;
   } finally {
     clearTimeout(timer);
-    // The page was answered from the index; the next list tries the service again.
-    p.catch((error: unknown) => log.warn('refreshing the posts list failed', { error: errorText(error) }));
+    logFailure(p, log);
   }
 }
