@@ -46,8 +46,9 @@ function shiftedClock(leadMs: number, minutes: number): Clock {
   return { now: () => new Date(Date.now() + offset), sleep: systemClock.sleep };
 }
 
-async function startDelays(samples: number): Promise<number[]> {
-  const sb = await startTestSandbox(
+/** A sandbox on real time with one draft-mode automation due every minute and no executor yet. */
+const everyMinuteSandbox = () =>
+  startTestSandbox(
     demoFixture({
       now: null,
       automations: [
@@ -65,6 +66,9 @@ async function startDelays(samples: number): Promise<number[]> {
       executors: [],
     }),
   );
+
+async function startDelays(samples: number): Promise<number[]> {
+  const sb = await everyMinuteSandbox();
   const dir = await mkdtemp(join(tmpdir(), 'bench-executor-'));
   const api = createApiClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   const delays: number[] = [];
@@ -103,24 +107,7 @@ async function startDelays(samples: number): Promise<number[]> {
 
 /** Per sample: ms from the end of a 3 s pass to the start of the occurrence that fell due during it. */
 async function slowPassDelays(samples: number): Promise<number[]> {
-  const sb = await startTestSandbox(
-    demoFixture({
-      now: null,
-      automations: [
-        {
-          id: IDS.automation,
-          name: 'Every minute',
-          status: 'active',
-          execution_mode: 'draft',
-          queue: 'local',
-          schedule: { cron: '* * * * *', timezone: 'UTC' },
-          instructions: 'bench',
-          targets: [{ social_account_id: IDS.accounts.instagram, platform: 'instagram' }],
-        },
-      ],
-      executors: [],
-    }),
-  );
+  const sb = await everyMinuteSandbox();
   const dir = await mkdtemp(join(tmpdir(), 'bench-executor-slow-'));
   const api = createApiClient({ baseUrl: sb.url, apiKey: sb.apiKey });
   let answeredAt = 0;
