@@ -4,6 +4,7 @@ export * from './error-body';
 export * from './common';
 export * from './accounts';
 export * from './posts';
+export * from './delivery-transitions';
 export * from './bulk';
 export * from './media';
 export * from './articles';

@@ -5,13 +5,6 @@ import { Caption, DateTime, Platform, Target, Uuid, pageLimit } from './common';
 export const DELIVERY_STATUSES = ['draft', 'scheduled', 'retry_scheduled', 'posted', 'failed'] as const;
 export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
-/** Statuses in which `DELETE /api/cli/posts` removes a delivery; any other answers 409. */
-export const DELETABLE_STATUSES: readonly DeliveryStatus[] = [
-  'draft',
-  'scheduled',
-  'retry_scheduled',
-  'failed',
-];
 
 /** A media reference on a post: a managed upload by `asset_id`, or (single creates only) a public `url`. */
 export const MediaRef = z.union([z.object({ asset_id: Uuid }), z.object({ url: z.url() })]);

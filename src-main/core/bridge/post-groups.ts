@@ -1,10 +1,6 @@
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
-import {
-  DELETABLE_STATUSES,
-  type CreatePostRequest,
-  type Delivery,
-  type MediaRef,
-} from '../../../src-shared/api/posts';
+import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
+import type { CreatePostRequest, Delivery, MediaRef } from '../../../src-shared/api/posts';
 import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
 import {
