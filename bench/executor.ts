@@ -24,6 +24,7 @@ import { openStore } from '../src-main/core/store/store';
 import { IDS, demoFixture, startTestSandbox } from '../test/helpers/sandbox';
 import { buildCli } from './cli';
 import { benchConfinement } from './executor-confine';
+import { judge } from './goals';
 
 const BUILT_CLI = resolve(import.meta.dirname, '../out/cli/postdesk.js');
 const TEST_AGENT = resolve(import.meta.dirname, '../test/agents/test-agent.mjs');
@@ -260,6 +261,10 @@ export async function benchExecutor(idleSeconds = idleSecondsOf(process.env)): P
     `idle \`postdesk executor\` (built CLI, out/cli) over ${idleSeconds} s: CPU ${cpu(daemon.cpuMs)}, ` +
       `RSS ${mib(daemon.rssKiB)} MiB (peak ${mib(daemon.peakKiB)} MiB) | baseline bare idle node: ` +
       `CPU ${cpu(baseline.cpuMs)}, RSS ${mib(baseline.rssKiB)} MiB (peak ${mib(baseline.peakKiB)} MiB)`,
+  );
+  const rssRatio = daemon.rssKiB / baseline.rssKiB;
+  console.log(
+    `  idle RSS ${rssRatio.toFixed(2)}x bare node (goal <= 1.5x): ${judge('executor.idle_rss_ratio', rssRatio)}`,
   );
   if (idleSeconds !== 60)
     console.log('  (a shortened window: POSTDESK_BENCH_IDLE_SECONDS; the issue asks for 60 s)');

@@ -18,6 +18,7 @@ import type { Digests } from '../src-main/core/media/hash';
 import { createUploader } from '../src-main/core/media/upload';
 import { openStore } from '../src-main/core/store/store';
 import { writeTinyClip } from './tiny-clip';
+import { judge } from './goals';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
@@ -82,7 +83,7 @@ async function benchHash(file: string): Promise<void> {
   }
   const ratio = median(ours) / s;
   console.log(
-    `  both digests / sha256sum alone: ${ratio.toFixed(2)}x (goal <= 1.15x) ${ratio <= 1.15 ? 'MET' : 'NOT MET'}`,
+    `  both digests / sha256sum alone: ${ratio.toFixed(2)}x (goal <= 1.15x) ${judge('media.hash_vs_sha256sum', ratio)}`,
   );
 }
 
@@ -211,10 +212,10 @@ async function benchUpload(dir: string, file: string): Promise<void> {
     );
     const ratio = curlMs / putMs;
     console.log(
-      `  throughput vs curl: ${ratio.toFixed(2)}x (goal >= 0.9x) ${ratio >= 0.9 ? 'MET' : 'NOT MET'}`,
+      `  throughput vs curl: ${ratio.toFixed(2)}x (goal >= 0.9x) ${judge('media.upload_vs_curl', ratio)}`,
     );
     console.log(
-      `  peak RSS growth of the upload process (worst round): ${growth.toFixed(1)} MiB (goal < 64 MiB) ${growth < 64 ? 'MET' : 'NOT MET'}`,
+      `  peak RSS growth of the upload process (worst round): ${growth.toFixed(1)} MiB (goal < 64 MiB) ${judge('media.upload_rss_growth', growth)}`,
     );
   } finally {
     await sandbox.close();

@@ -1,7 +1,11 @@
 /**
- * `npm run bench [part…]`: runs each benchmark part, each printing its figures beside a baseline measured in
- * the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export. With no argument, all of them.
+ * `npm run bench [part…] [--check] [--goals FILE]`: runs each benchmark part, each printing its figures beside a
+ * baseline measured in the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export. With no part,
+ * all of them. `--check` then compares every figure with bench/goals.json (or FILE) and exits 1 when one misses
+ * its goal by more than the goal's tolerance.
  */
+import { verdicts } from './goals';
+
 const PARTS = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
   media: async () => (await import('./media')).benchMedia(),
@@ -16,7 +20,18 @@ const PARTS = {
 type Part = keyof typeof PARTS;
 const isPart = (s: string): s is Part => Object.hasOwn(PARTS, s);
 
-const asked = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const check = argv.includes('--check');
+const goalsAt = argv.indexOf('--goals');
+if (goalsAt >= 0) {
+  const file = argv[goalsAt + 1];
+  if (!file || file.startsWith('--')) {
+    console.error('--goals needs a file: npm run bench -- --check --goals FILE');
+    process.exit(2);
+  }
+  process.env.POSTDESK_BENCH_GOALS = file;
+}
+const asked = argv.filter((a, i) => a !== '--check' && a !== '--goals' && argv[i - 1] !== '--goals');
 const unknown = asked.filter((a) => !isPart(a));
 if (unknown.length > 0) {
   console.error(`unknown bench part(s): ${unknown.join(', ')}; choose from ${Object.keys(PARTS).join(', ')}`);
@@ -31,6 +46,24 @@ for (const part of parts) {
   } catch (err) {
     failed += 1;
     console.error(`bench ${part} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+if (check) {
+  const all = verdicts();
+  const missed = all.filter((v) => v.failed);
+  console.log(`\n=== bench --check: ${all.length} figure(s) against their goals ===`);
+  for (const v of all) {
+    const word = v.met ? 'MET' : v.failed ? 'MISSED' : 'within tolerance';
+    console.log(
+      `  ${v.id.padEnd(28)} ${v.value.toFixed(2).padStart(8)}  goal ${v.goal.padEnd(9)} ${word}  (${v.what})`,
+    );
+  }
+  if (all.length === 0) console.log('  no figure was judged: the parts that ran have no goal');
+  if (missed.length > 0) {
+    console.error(
+      `bench --check: ${missed.length} goal(s) missed past tolerance: ${missed.map((v) => v.id).join(', ')}`,
+    );
+    failed += 1;
   }
 }
 process.exit(failed > 0 ? 1 : 0);
