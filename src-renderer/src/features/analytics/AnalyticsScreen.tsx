@@ -28,6 +28,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAnalyticsStore } from '../../stores/use-analytics-store';
 import { useChartColors, type ChartColors } from './use-chart-colors';
+import { changeFrom, engagementRate, fillDays, niceTicks } from './series';
 import { ExportButton } from '../export/ExportButton';
 import './analytics.css';
 
@@ -97,8 +98,14 @@ export function AnalyticsScreen() {
 }
 
 function Overview() {
-  const { filters, overview, setFilters, load } = useAnalyticsStore(
-    useShallow((s) => ({ filters: s.filters, overview: s.overview, setFilters: s.setFilters, load: s.load })),
+  const { filters, overview, previous, setFilters, load } = useAnalyticsStore(
+    useShallow((s) => ({
+      filters: s.filters,
+      overview: s.overview,
+      previous: s.previous,
+      setFilters: s.setFilters,
+      load: s.load,
+    })),
   );
   const { accounts, ensureAccounts } = useAccountsStore(
     useShallow((s) => ({ accounts: s.accounts, ensureAccounts: s.ensure })),
@@ -134,6 +141,14 @@ function Overview() {
     return span === days && Date.parse(filters.end) === tomorrow.getTime();
   };
   const data = overview.data;
+  const days = useMemo(
+    () => fillDays(data?.by_day ?? [], { start: filters.start, end: filters.end }),
+    [data, filters.start, filters.end],
+  );
+  const spanDays =
+    filters.start && filters.end
+      ? Math.round((Date.parse(filters.end) - Date.parse(filters.start)) / 86_400_000)
+      : null;
   const preset = (days: number) => {
     const end = new Date();
     end.setHours(0, 0, 0, 0);
@@ -202,7 +217,13 @@ function Overview() {
         <ErrorState error={overview.error} title="Could not load analytics" onRetry={() => void load()} />
       ) : data ? (
         <>
-          <Totals totals={data.totals} />
+          <Totals
+            totals={data.totals}
+            previous={previous.data?.totals ?? null}
+            previousLabel={
+              spanDays === null ? null : `the previous ${spanDays === 1 ? 'day' : `${spanDays} days`}`
+            }
+          />
           {isEmpty(data) ? (
             <div className="card">
               <EmptyState title="No figures for this selection" icon={<IconChart size={20} />}>
@@ -212,16 +233,35 @@ function Overview() {
           ) : (
             <div className="charts">
               <ChartCard title="Over time" wide height={260}>
-                <AreaChart data={[...(data.by_day ?? [])]} margin={{ top: 8, right: 16, left: 0, bottom: 0 }}>
-                  {columnFrame(colors, 'date', formatDay)}
+                {/* Likes are a few per hundred impressions: on one axis they would lie flat along zero, so
+                    each has its own, impressions on the left and likes on the right. */}
+                <AreaChart data={days} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                  <CartesianGrid stroke={colors.grid} vertical={false} />
+                  <XAxis
+                    dataKey="date"
+                    tickFormatter={formatDay}
+                    stroke={colors.axis}
+                    fontSize={12}
+                    minTickGap={24}
+                  />
+                  {countAxis(colors, 'impressions', 'left', maxOf(days, 'impressions'))}
+                  {countAxis(colors, 'likes', 'right', maxOf(days, 'likes'))}
+                  <Tooltip {...tooltipStyle(colors)} labelFormatter={(d: unknown) => formatDay(String(d))} />
                   <Legend />
                   <Area
                     {...AREA}
+                    yAxisId="impressions"
                     dataKey="impressions"
-                    name="Impressions"
+                    name="Impressions (left axis)"
                     {...areaColor(colors.series[0], 0.15)}
                   />
-                  <Area {...AREA} dataKey="likes" name="Likes" {...areaColor(colors.series[2], 0.12)} />
+                  <Area
+                    {...AREA}
+                    yAxisId="likes"
+                    dataKey="likes"
+                    name="Likes (right axis)"
+                    {...areaColor(colors.series[2], 0.12)}
+                  />
                 </AreaChart>
               </ChartCard>
               <ChartCard title="By platform" height={240}>
@@ -248,7 +288,15 @@ function Overview() {
                   margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
                 >
                   <CartesianGrid stroke={colors.grid} horizontal={false} />
-                  <XAxis type="number" tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} />
+                  <XAxis
+                    type="number"
+                    tickFormatter={formatCompact}
+                    stroke={colors.axis}
+                    fontSize={12}
+                    ticks={niceTicks(maxOf(data.by_account ?? [], 'impressions'))}
+                    domain={[0, 'dataMax']}
+                    allowDecimals={false}
+                  />
                   <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
                   <Tooltip {...tooltipStyle(colors)} />
                   <Legend />
@@ -297,6 +345,27 @@ function Overview() {
 const isEmpty = (d: AnalyticsResponse) =>
   (d.by_day ?? []).length === 0 && (d.by_platform ?? []).length === 0 && (d.by_account ?? []).length === 0;
 
+const maxOf = (rows: readonly Readonly<Metrics>[], key: (typeof METRICS)[number]): number =>
+  rows.reduce((m, r) => Math.max(m, r[key]), 0);
+
+/** A count axis from zero with round ticks (0, 1K, 2K), on one side of a chart with two. */
+function countAxis(colors: ChartColors, id: string, side: 'left' | 'right', max: number) {
+  const ticks = niceTicks(max);
+  return (
+    <YAxis
+      yAxisId={id}
+      orientation={side}
+      ticks={ticks}
+      domain={[0, ticks.at(-1) ?? 'dataMax']}
+      allowDecimals={false}
+      tickFormatter={formatCompact}
+      stroke={colors.axis}
+      fontSize={12}
+      width={48}
+    />
+  );
+}
+
 const tooltipStyle = (c: ChartColors) => ({
   contentStyle: { background: c.tooltipBg, border: `1px solid ${c.grid}`, borderRadius: 8, color: c.text },
   cursor: { fill: c.grid, fillOpacity: 0.4 },
@@ -325,7 +394,13 @@ function columnFrame(colors: ChartColors, xKey: string, formatX?: (value: string
         stroke={colors.axis}
         fontSize={12}
       />
-      <YAxis tickFormatter={formatCompact} stroke={colors.axis} fontSize={12} width={48} />
+      <YAxis
+        tickFormatter={formatCompact}
+        allowDecimals={false}
+        stroke={colors.axis}
+        fontSize={12}
+        width={48}
+      />
       <Tooltip
         {...tooltipStyle(colors)}
         {...(formatX ? { labelFormatter: (d: unknown) => formatX(String(d)) } : {})}
@@ -334,15 +409,52 @@ function columnFrame(colors: ChartColors, xKey: string, formatX?: (value: string
   );
 }
 
-function Totals({ totals }: { readonly totals: Metrics }) {
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+
+/** "12% more than the previous 7 days", or nothing when there is no earlier figure to compare with. */
+function Change({ now, before, label }: { now: number; before: number | null; label: string | null }) {
+  const change = label === null ? null : changeFrom(now, before);
+  if (change === null) return null;
+  const word = change > 0 ? 'more' : change < 0 ? 'fewer' : 'the same as';
+  const tone = change > 0 ? 'up' : change < 0 ? 'down' : 'flat';
+  return (
+    <dd className={`total__change total__change--${tone}`}>
+      {change === 0 ? `The same as ${label}` : `${percent.format(Math.abs(change))} ${word} than ${label}`}
+    </dd>
+  );
+}
+
+function Totals({
+  totals,
+  previous = null,
+  previousLabel = null,
+}: {
+  readonly totals: Metrics;
+  readonly previous?: Metrics | null;
+  readonly previousLabel?: string | null;
+}) {
+  const rate = engagementRate(totals);
+  const rateBefore = previous ? engagementRate(previous) : null;
   return (
     <dl className="totals" aria-label="Totals">
       {METRICS.map((m) => (
         <div key={m} className="card total">
           <dt>{METRIC_LABEL[m]}</dt>
           <dd className="tabular">{totals[m].toLocaleString()}</dd>
+          <Change now={totals[m]} before={previous?.[m] ?? null} label={previousLabel} />
         </div>
       ))}
+      <div className="card total">
+        <dt>Engagement rate</dt>
+        <dd className="tabular">{rate === null ? '—' : percent.format(rate)}</dd>
+        {rate !== null && rateBefore !== null && previousLabel ? (
+          <dd className="total__change">
+            {percent.format(rateBefore)} in {previousLabel}
+          </dd>
+        ) : (
+          <dd className="total__change">likes, comments and shares per impression</dd>
+        )}
+      </div>
     </dl>
   );
 }
