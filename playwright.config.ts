@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { TIMEOUTS, scaled } from './test/helpers/timeouts';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -13,7 +14,9 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results/e2e',
-  timeout: 60_000,
+  // Scaled by the machine's load when the run starts (test/helpers/timeouts.ts).
+  timeout: scaled(TIMEOUTS.e2e),
+  expect: { timeout: scaled(TIMEOUTS.e2eExpect) },
   workers: 1,
   reporter: [['list']],
   use: {

@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
+// With their extensions: Vite's native config loader, its next default, needs them.
+import { MissingToolsReporter } from './test/helpers/missing-tools-reporter.ts';
+import { TIMEOUTS } from './test/helpers/timeouts.ts';
 
 export default defineConfig({
   test: {
@@ -10,8 +13,12 @@ export default defineConfig({
       'test/security/**/*.test.ts',
     ],
     environment: 'node',
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // The bases; test/helpers/scale-timeouts.ts scales them by the machine's load as each file starts.
+    testTimeout: TIMEOUTS.test,
+    hookTimeout: TIMEOUTS.hook,
+    setupFiles: ['test/helpers/scale-timeouts.ts'],
+    // The closing lines name the tests skipped for a missing optional tool, and why (test/helpers/system-tools.ts).
+    reporters: ['default', new MissingToolsReporter()],
     pool: 'forks',
   },
 });

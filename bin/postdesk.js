@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `postdesk`: runs the built CLI (out/cli, made by `npm run build:cli`, which `npm install` runs as `prepare`).
+// `postdesk`: runs the built CLI (out/cli, made by `npm run build:cli`, which `npm install` runs as `postprepare`).
 // In a source checkout whose sources changed since that build, or that was never built, it runs the TypeScript
 // sources through tsx instead, so a contributor never runs stale code. The CLI runs in this same process, so
 // signals reach it rather than a wrapper.

@@ -2,7 +2,7 @@
  * The core's settings service does not announce changes; the shell must follow two of them (start at
  * login, update channel). This wraps the service that everyone writes through and fires after updates.
  */
-import type { SettingsService } from '../core/services';
+import type { SettingsService } from '../core/config/settings';
 import type { ShellSettings, ShellSettingsSource } from './capabilities';
 import { Emitter } from '../core/common/events';
 

@@ -2,8 +2,7 @@ import { createApiClient, type ApiClient } from './api/client';
 import type { RetryOptions } from './api/transport';
 import { errorText } from './common/error-text';
 import { silentLogger, type Logger } from './common/logger';
-import { readSettings, updateSettings, type SettingsPatch } from './config/settings';
-import type { Settings } from '../../src-shared/settings';
+import { readSettings, updateSettings, type SettingsService } from './config/settings';
 import { moveProxyPasswordToKeychain, readProxyPassword } from './config/proxy';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
 import { securePrivateDataDir, storeFile } from './paths';
@@ -33,11 +32,6 @@ export interface CoreOptions {
   userAgent?: string;
   /** Where failures the core rides out (retries, keychain, background work) are reported. */
   log?: Logger;
-}
-
-export interface SettingsService {
-  get(): Readonly<Settings>;
-  update(patch: Readonly<SettingsPatch>): Readonly<Settings>;
 }
 
 export interface Core {

@@ -9,6 +9,10 @@ import { COMMANDS } from '../../src-main/cli/commands/index';
 import { completionScript } from '../../src-main/cli/completion';
 import { buildProgram, commandsToLoad, runCli } from '../../src-main/cli/program';
 import { VERSION } from '../../src-main/cli/version';
+import { needsTool } from '../helpers/system-tools';
+
+const inFish = needsTool('fish', 'the fish completion script is run in fish');
+const inZsh = needsTool('zsh', 'the zsh completion script is run in zsh');
 
 let dir: string;
 beforeAll(() => {
@@ -154,7 +158,7 @@ describe('postdesk completion', () => {
     expect(bash('postdesk media check cl')).toEqual(['clip.mov']);
   });
 
-  it('completes the same tree in fish, with descriptions', () => {
+  it('completes the same tree in fish, with descriptions', inFish, () => {
     const fish = (line: string): string[] => {
       const r = spawnSync(
         'fish',
@@ -177,7 +181,7 @@ describe('postdesk completion', () => {
     expect(fish('postdesk posts create --cap').map((l) => l.split('\t')[0])).toEqual(['--caption']);
   });
 
-  it('completes the same tree in zsh (the completion function, with zsh builtins recorded)', () => {
+  it('completes the same tree in zsh (the completion function, with zsh builtins recorded)', inZsh, () => {
     // compadd, _describe and _files are the completion system's; recording what the function hands them checks
     // the script's own logic in a real zsh without an interactive terminal.
     const zsh = (line: string): string => {

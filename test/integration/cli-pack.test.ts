@@ -30,6 +30,8 @@ let tarball: string;
 let installed: string;
 let bin: string;
 let files: string[];
+/** What `npm install -g` printed on stderr: its warnings. */
+let installWarnings: string;
 
 function run(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve, reject) => {
@@ -88,6 +90,7 @@ beforeAll(async () => {
     { cwd: work, env: process.env },
   );
   expect(install.code, install.err).toBe(0);
+  installWarnings = install.err;
   installed = join(prefix, 'lib', 'node_modules', 'postdesk');
   bin = join(prefix, 'bin', 'postdesk');
 }, 600_000);
@@ -126,6 +129,17 @@ describe('npm pack, then npm install -g from the tarball', () => {
         ` installed with its dependencies ${(withDeps / MB).toFixed(0)} MiB`,
     );
     expect(size).toBeLessThan(5 * MB);
+    // The README and docs/cli.md say how big it is; they must say what a pack makes, within a tenth.
+    for (const doc of ['README.md', 'docs/cli.md']) {
+      const text = readFileSync(join(ROOT, doc), 'utf8').replace(/\s+/g, ' ');
+      const stated = Number(/`postdesk-<version>\.tgz` \([^)]*?about ([\d.]+) MiB/.exec(text)?.[1]);
+      expect(Math.abs(size / MB - stated) / stated, `${doc} says about ${stated} MiB`).toBeLessThan(0.1);
+    }
+  });
+
+  it('asks for no approval of a script of its own', () => {
+    // npm lists a tarball's `prepare` among the install scripts to approve, though it never runs it there.
+    expect(installWarnings).not.toMatch(/^npm warn install-scripts +postdesk@/m);
   });
 
   it('installs no dev dependency and no tsx', () => {

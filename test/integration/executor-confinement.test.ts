@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectConfiner } from '../../src-main/core/executor/confine/detect';
 import type { ConfinementPolicy } from '../../src-main/core/executor/confine/view';
+import { needsTool } from '../helpers/system-tools';
 import { startHarness, type Harness } from './executor-harness';
 
 const HOUR = 3_600_000;
@@ -19,7 +20,9 @@ const HOSTILE = resolve(import.meta.dirname, '../agents/hostile-agent.mjs');
 const REPO = resolve(import.meta.dirname, '../..');
 
 const confiner = process.platform === 'linux' ? await detectConfiner() : null;
-const skip = confiner?.kind !== 'bubblewrap';
+const bwrap = process.platform === 'linux' ? needsTool('bwrap', 'agents are confined with bubblewrap') : {};
+// Installed but unable to make a sandbox (no unprivileged user namespaces): skipped, with the reason printed.
+const skip = !bwrap.skip && confiner?.kind !== 'bubblewrap';
 if (skip)
   console.warn(
     `executor-confinement: skipped: ${confiner?.kind === 'none' ? confiner.reason : 'bubblewrap runs on Linux only'}`,
@@ -116,7 +119,7 @@ afterEach(async () => {
   scratch = '';
 });
 
-describe.skipIf(skip)('agents confined with bubblewrap', () => {
+describe.skipIf(skip)('agents confined with bubblewrap', bwrap, () => {
   it('a hostile agent reaches none of the data, keyrings, parent environ, home files or bus; its run completes', async () => {
     const { attempts, run, log, plan, m, dataRoot, row } = await hostileRun('required');
     expect(run?.state, JSON.stringify(attempts)).toBe('completed');

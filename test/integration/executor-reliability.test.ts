@@ -6,6 +6,7 @@ import { updateSettings } from '../../src-main/core/config/settings';
 import { Journal } from '../../src-main/core/executor/journal';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
+import { scaled } from '../helpers/timeouts';
 import { TEST_AGENT, agentCommand, automation, cli, startHarness, type Harness } from './executor-harness';
 
 const MINUTE = 60_000;
@@ -47,7 +48,8 @@ async function waitFor(
   ms = 30_000,
   what = 'condition',
 ): Promise<void> {
-  const until = Date.now() + ms;
+  // The limit follows the machine's load, like the test's own (test/helpers/timeouts.ts).
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));

@@ -13,6 +13,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { startTestKeyring, type TestKeyring } from '../helpers/keyring';
+import { needsTool } from '../helpers/system-tools';
+
+const realKeyring = needsTool(
+  ['dbus-daemon', 'gnome-keyring-daemon'],
+  'the password is kept in a real gnome-keyring',
+);
 
 const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
 const USER = 'proxyuser';
@@ -93,39 +99,43 @@ const filesOf = (dir: string): string =>
     .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
     .join('\n');
 
-it('keeps the proxy password in the keychain, prints it redacted, and still authenticates with it', async () => {
-  const proxyUrl = `http://${USER}:${PASSWORD}@127.0.0.1:${proxyPort}`;
-  const set = await postdesk(['config', 'set', 'proxyUrl', proxyUrl]);
-  expect(set.code, set.out).toBe(0);
-  expect(set.out).not.toContain(PASSWORD);
-  expect(set.out).toContain(`${USER}:[REDACTED]@127.0.0.1:${proxyPort}`);
-  expect(filesOf(dataDir)).not.toContain(PASSWORD);
-  expect(filesOf(dataDir)).toContain(`${USER}@127.0.0.1:${proxyPort}`);
+it(
+  'keeps the proxy password in the keychain, prints it redacted, and still authenticates with it',
+  realKeyring,
+  async () => {
+    const proxyUrl = `http://${USER}:${PASSWORD}@127.0.0.1:${proxyPort}`;
+    const set = await postdesk(['config', 'set', 'proxyUrl', proxyUrl]);
+    expect(set.code, set.out).toBe(0);
+    expect(set.out).not.toContain(PASSWORD);
+    expect(set.out).toContain(`${USER}:[REDACTED]@127.0.0.1:${proxyPort}`);
+    expect(filesOf(dataDir)).not.toContain(PASSWORD);
+    expect(filesOf(dataDir)).toContain(`${USER}@127.0.0.1:${proxyPort}`);
 
-  for (const args of [
-    ['config', 'show'],
-    ['--json', 'config', 'show'],
-  ]) {
-    const shown = await postdesk(args);
-    expect(shown.code, shown.out).toBe(0);
-    expect(shown.out).not.toContain(PASSWORD);
-    expect(shown.out).toContain(`${USER}:[REDACTED]@127.0.0.1:${proxyPort}`);
-  }
+    for (const args of [
+      ['config', 'show'],
+      ['--json', 'config', 'show'],
+    ]) {
+      const shown = await postdesk(args);
+      expect(shown.code, shown.out).toBe(0);
+      expect(shown.out).not.toContain(PASSWORD);
+      expect(shown.out).toContain(`${USER}:[REDACTED]@127.0.0.1:${proxyPort}`);
+    }
 
-  // The real service call goes through the proxy, which lets it through only with the password.
-  const accounts = await postdesk(['--base-url', sb.url, 'accounts'], { POSTDESK_API_KEY: sb.apiKey });
-  expect(accounts.code, accounts.out).toBe(0);
-  expect(accounts.out).toContain('instagram');
-  expect(seen.length).toBeGreaterThan(0);
-  expect(seen.at(-1)).toBe(`Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`);
-  expect(accounts.out).not.toContain(PASSWORD);
+    // The real service call goes through the proxy, which lets it through only with the password.
+    const accounts = await postdesk(['--base-url', sb.url, 'accounts'], { POSTDESK_API_KEY: sb.apiKey });
+    expect(accounts.code, accounts.out).toBe(0);
+    expect(accounts.out).toContain('instagram');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBe(`Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`);
+    expect(accounts.out).not.toContain(PASSWORD);
 
-  // Unset: the setting and the keychain entry both go; a later proxy without a password asks for none.
-  const unset = await postdesk(['config', 'unset', 'proxyUrl']);
-  expect(unset.code, unset.out).toBe(0);
-  const plain = await postdesk(['config', 'set', 'proxyUrl', `http://${USER}@127.0.0.1:${proxyPort}`]);
-  expect(plain.out).not.toContain('[REDACTED]');
-  const refused = await postdesk(['--base-url', sb.url, 'accounts'], { POSTDESK_API_KEY: sb.apiKey });
-  expect(refused.code).not.toBe(0);
-  expect(seen.at(-1)).toBeNull();
-});
+    // Unset: the setting and the keychain entry both go; a later proxy without a password asks for none.
+    const unset = await postdesk(['config', 'unset', 'proxyUrl']);
+    expect(unset.code, unset.out).toBe(0);
+    const plain = await postdesk(['config', 'set', 'proxyUrl', `http://${USER}@127.0.0.1:${proxyPort}`]);
+    expect(plain.out).not.toContain('[REDACTED]');
+    const refused = await postdesk(['--base-url', sb.url, 'accounts'], { POSTDESK_API_KEY: sb.apiKey });
+    expect(refused.code).not.toBe(0);
+    expect(seen.at(-1)).toBeNull();
+  },
+);

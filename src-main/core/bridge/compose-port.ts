@@ -6,7 +6,7 @@ import { openDraftStore, type DraftRecord } from '../compose/draft-store';
 import { openMediaLibrary, type LibraryRecord } from '../compose/media-library';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 import type { MediaRegistry } from './media-registry';
 
 export interface ComposeDeps {

@@ -8,7 +8,7 @@ import type { Disposable } from '../common/events';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeEvents } from './events';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 
 export interface BridgeDispatcher {
   /** Parses `input` with the channel's schema, runs its handler, parses the output; never throws. */

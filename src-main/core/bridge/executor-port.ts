@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ExecutorStatus } from '../../../src-shared/ipc/executor';
 import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { ApiClient } from '../api/client';
-import type { SettingsService } from '../services';
+import type { SettingsService } from '../config/settings';
 import { executorDataDir } from '../paths';
 import type { Settings } from '../../../src-shared/settings';
 import { confinementFromSettings } from '../executor/confine/policy';

@@ -1,11 +1,5 @@
 import { basename } from 'node:path';
-import type {
-  ExportFormat,
-  ExportProgress,
-  ExportRequest,
-  ExportResult,
-  ExportWhat,
-} from '../../../src-shared/ipc/exports';
+import type { ExportFormat, ExportProgress, ExportWhat } from '../../../src-shared/ipc/exports';
 import { isTimeZone } from '../bulk/fields';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
@@ -18,15 +12,11 @@ import { RUN_EXPORT_COLUMNS, runRecord } from '../export/run-records';
 import { writeExport, type ExportRecord } from '../export/write-export';
 import { BridgeFault, unavailable } from './bridge-fault';
 import type { DownloadShelf } from './downloads';
-import type { BridgeApi, ExecutorPort } from './ports';
+import type { BridgeApi, ExecutorPort, ExportPort } from './ports';
 
 /** Main's own save dialog (the desktop app): the path the user chose, or null when they cancelled. */
 export interface FileSaver {
   save(o: { readonly suggestedName: string; readonly format: ExportFormat }): Promise<string | null>;
-}
-
-export interface ExportPort {
-  run(req: Readonly<ExportRequest>): Promise<ExportResult>;
 }
 
 export interface ExportPortOptions {

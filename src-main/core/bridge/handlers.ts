@@ -1,7 +1,4 @@
 import { LIMITS } from '../../../src-shared/api/limits';
-import type { z } from 'zod';
-import type { Contract, DomainName, InvokeVerb } from '../../../src-shared/ipc/contract';
-import type { InvokeDef } from '../../../src-shared/ipc/define';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
@@ -22,6 +19,7 @@ import { BridgeFault, UNEXPECTED, forPeople, toBridgeError, unavailable } from '
 import type { ListFreshness } from '../../../src-shared/ipc/posts';
 import { isImportFileName, notAnImportFile } from '../../../src-shared/ipc/bulk';
 import type { BridgeEvents } from './events';
+import type { Handlers } from './handler-types';
 import type { MediaRegistry } from './media-registry';
 import type { BridgeCore, FilePicker } from './ports';
 import type { GrantRegistry } from './grants';
@@ -34,14 +32,6 @@ import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
 import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
-
-type HandlerFor<D> =
-  D extends InvokeDef<infer I, infer O> ? (input: z.output<I>) => Promise<z.input<O>> : never;
-
-/** A handler for every invoke channel: a missing one is a compile error. */
-export type Handlers = {
-  readonly [D in DomainName]: { readonly [V in InvokeVerb<D>]: HandlerFor<Contract[D][V]> };
-};
 
 export interface BridgeDeps {
   readonly host: HostKind;

@@ -13,7 +13,7 @@ import { NoQueueError } from '../queue/place';
 import { queueSlotFor, SlotsDifferError } from '../inbox/queue-slot';
 import type { QueueService } from '../queue/queue-service';
 import type { BridgeEvents } from './events';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 import type { BridgeApi, ExecutorPort } from './ports';
 
 export interface InboxHandlerDeps {

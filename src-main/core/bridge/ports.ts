@@ -19,13 +19,18 @@ import type { UpdateState } from '../../../src-shared/ipc/updates';
 import type { DeliveryIndexPort } from '../deliveries/delivery-feed';
 import type { UptimeLog } from '../gaps/uptime';
 import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
-import type { ExportPort } from './export-port';
+import type { ExportRequest, ExportResult } from '../../../src-shared/ipc/exports';
 import type { QueueService } from '../queue/queue-service';
 
 /**
  * What the bridge needs from the core, one narrow capability each, so handlers can be built before
  * (or without) a module and tests can hand in what they need. `adapters.ts` maps the real modules.
  */
+
+/** `exports:run`: writes a file of posts, analytics or runs (`export-port.ts`). */
+export interface ExportPort {
+  run(req: Readonly<ExportRequest>): Promise<ExportResult>;
+}
 
 /** The service calls the bridge makes. */
 export type BridgeApi = Pick<

@@ -15,7 +15,7 @@ import {
 import { NoQueueError } from '../queue/place';
 import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fault';
 import type { BridgeEvents } from './events';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 import type { BridgeApi, BridgeCore } from './ports';
 import { createThumbnails } from './thumbnails';
 

@@ -6,7 +6,7 @@ import { createQueueService, type QueueService } from '../queue/queue-service';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected } from './bridge-fault';
 import type { BridgeEvents } from './events';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 import { QUEUED_CODE } from './post-outbox';
 import type { PostCreatePort } from './ports';
 

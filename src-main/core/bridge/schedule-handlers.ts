@@ -2,7 +2,7 @@ import { UPCOMING_COUNT } from '../../../src-shared/ipc/schedule';
 import type { Automation } from '../../../src-shared/api/automations';
 import { upcomingOccurrences } from '../gaps/upcoming';
 import { markByLastWeek, WEEK_MS, type UptimeLog } from '../gaps/uptime';
-import type { Handlers } from './handlers';
+import type { Handlers } from './handler-types';
 import type { BridgeApi, ExecutorPort } from './ports';
 
 export interface ScheduleHandlerDeps {

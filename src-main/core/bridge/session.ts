@@ -2,7 +2,7 @@ import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/c
 import { registerSecret } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
-import type { SettingsService } from '../services';
+import type { SettingsService } from '../config/settings';
 import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
 import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import { BridgeFault, notConnected, toBridgeError, unavailable } from './bridge-fault';

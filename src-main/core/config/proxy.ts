@@ -2,7 +2,7 @@ import { REDACTED, registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import type { SecretStore } from '../secrets/secret-store';
-import type { SettingsService } from '../services';
+import type { SettingsService } from './settings';
 import type { Settings } from '../../../src-shared/settings';
 
 /**

@@ -5,6 +5,12 @@ import type { Store } from '../store/store';
 /** The store's side of the settings declared in src-shared/settings.ts. */
 export type SettingsPatch = Partial<z.input<typeof Settings>>;
 
+/** The settings of one data directory, read and changed as a whole (the core's `settings`). */
+export interface SettingsService {
+  get(): Readonly<Settings>;
+  update(patch: Readonly<SettingsPatch>): Readonly<Settings>;
+}
+
 /** Reads all settings; a stored value that no longer parses falls back to its default rather than failing. */
 export function readSettings(store: Store): Readonly<Settings> {
   const raw = store.settings.all();

@@ -3,7 +3,7 @@ import { ApiError, NetworkError, registerSecret } from '../../../src-main/core/a
 import { UNEXPECTED } from '../../../src-main/core/bridge/bridge-fault';
 import { createBridgeDispatcher } from '../../../src-main/core/bridge/dispatcher';
 import { createBridgeEvents } from '../../../src-main/core/bridge/events';
-import type { Handlers } from '../../../src-main/core/bridge/handlers';
+import type { Handlers } from '../../../src-main/core/bridge/handler-types';
 
 /** The dispatcher on its own: handlers here are the input under test, one behaviour each. */
 function dispatcherWith(accountsList: () => Promise<unknown>) {

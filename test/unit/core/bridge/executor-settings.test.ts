@@ -11,7 +11,7 @@ import {
 import type { SettingsPatch } from '../../../../src-main/core/config/settings';
 import { Settings } from '../../../../src-shared/settings';
 import { Executor } from '../../../../src-main/core/executor/executor';
-import type { SettingsService } from '../../../../src-main/core/services';
+import type { SettingsService } from '../../../../src-main/core/config/settings';
 import { openStore, type Store } from '../../../../src-main/core/store/store';
 
 const CMD = { command: process.execPath, args: ['agent.mjs'] };
