@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import type { AnalyticsQuery } from '../../../src-shared/api/analytics';
 import { LIMITS } from '../../../src-shared/api/limits';
-import { parseDateTime, positiveInt } from '../args';
+import { localZoneOf, parseDateTime, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 
 interface Opts {
@@ -21,8 +21,8 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
     .addOption(new Option('--platform <platform>').choices(PLATFORMS))
     .option('--account <id>', 'one account')
     .option('--post <id>', 'one post')
-    .option('--from <date-time>', 'start, ISO 8601 with offset')
-    .option('--to <date-time>', 'end, ISO 8601 with offset')
+    .option('--from <date>', "start: 2026-01-01, 2026-01-01 09:00 (this machine's zone, or TZ) or ISO 8601")
+    .option('--to <date>', 'end: a date alone includes that whole day')
     .option(
       '--limit <n>',
       `top posts, 1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.analytics})`,
@@ -34,8 +34,9 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
       if (opts.platform) query.platform = opts.platform;
       if (opts.account) query.account_id = opts.account;
       if (opts.post) query.post_id = opts.post;
-      if (opts.from) query.start_date = parseDateTime(opts.from, 'from');
-      if (opts.to) query.end_date = parseDateTime(opts.to, 'to');
+      const zone = localZoneOf(deps.io.env);
+      if (opts.from) query.start_date = parseDateTime(opts.from, 'from', { zone, day: 'start' });
+      if (opts.to) query.end_date = parseDateTime(opts.to, 'to', { zone, day: 'end' });
       if (opts.limit) query.limit = opts.limit;
       const core = await deps.core(cmd);
       const res = await out.spin('fetching analytics', () => core.client.analytics(query));

@@ -12,7 +12,7 @@ import { formatBytes } from '../../../src-shared/format-bytes';
 import { BulkFileError, readRows } from '../../core/bulk/rows';
 import { indexLookup, isReimport, reimportRows } from '../../core/bulk/reimport';
 import { resolve } from 'node:path';
-import { knownPosts } from '../known-posts';
+import { knownPosts, learningClient } from '../known-posts';
 import { existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
@@ -233,7 +233,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     const core = await deps.core(cmd);
     const progress = bulkProgress(out);
     const b = createBulk({
-      api: core.client,
+      // What the batches create is learned by the local index: `posts show` and `export posts` find all of it.
+      api: learningClient(core, deps.log),
       store: core.store,
       scope: recordScope(core),
       defaultTimezone: zone,
