@@ -1,4 +1,5 @@
-import { extname, resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES } from '../../../src-shared/api/posts';
@@ -31,6 +32,24 @@ interface CommonOpts {
 
 const badArgument = (path: string, message: string) =>
   new ValidationError([{ path, message }], null, 'argument');
+
+/** Why `-o` cannot be written in this folder, in words (no errno): null when it can. */
+function folderProblem(dir: string): string | null {
+  let st;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  if (!st) return 'no such folder';
+  if (!st.isDirectory()) return 'not a folder';
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return 'you are not allowed to write in this folder';
+  }
+  return null;
+}
 
 /** `--format`, else the extension of `-o`, else CSV. */
 function formatOf(o: CommonOpts): ExportFormat {
@@ -70,6 +89,8 @@ async function emit(
     return;
   }
   const file = resolve(o.output);
+  const problem = folderProblem(dirname(file));
+  if (problem) throw badArgument('output', `${problem}: ${dirname(file)}`);
   const count = await writeExportFile(file, (stream) =>
     writeExport(records(format), { format, columns, out: stream }),
   );
