@@ -31,9 +31,26 @@ export class NotFoundError extends Error {
   }
 }
 
+/** The service refused, told in words already (a refusal relayed from another path than the API client). */
+export class RefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}
+
+/** The service could not be reached, told in words already. */
+export class UnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreachableError';
+  }
+}
+
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ValidationError) return EXIT.badInput;
-  if (err instanceof NotFoundError) return EXIT.service;
+  if (err instanceof NotFoundError || err instanceof RefusedError) return EXIT.service;
+  if (err instanceof UnreachableError) return EXIT.network;
   if (err instanceof ApiError) return EXIT.service;
   if (err instanceof NetworkError) return EXIT.network;
   if (err instanceof CommanderError) {

@@ -33,6 +33,12 @@ function feedOf(core: Core, log: Logger): { feed: DeliveryFeed; client: Core['cl
   return { feed, client: learning, scope };
 }
 
+/** This data directory's delivery index and its scope for the core's service, read as it is (no request). */
+export function learningIndex(core: Core, log: Logger): { index: DeliveryIndex; scope: string } {
+  const { feed, scope } = feedOf(core, log);
+  return { index: feed.index, scope };
+}
+
 /**
  * The core's client, teaching this data directory's delivery index every post it creates, changes or lists:
  * what `bulk import` sends is then found by `posts show` and `export posts` however far back it lies.

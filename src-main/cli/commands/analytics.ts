@@ -4,6 +4,7 @@ import type { AnalyticsQuery } from '../../../src-shared/api/analytics';
 import { LIMITS } from '../../../src-shared/api/limits';
 import { localZoneOf, parseDateTime, positiveInt } from '../args';
 import type { CliDeps } from '../context';
+import { accountLabel, accountNames, captionSnippet, indexedCaptions } from '../names';
 
 interface Opts {
   platform?: (typeof PLATFORMS)[number];
@@ -40,6 +41,16 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
       if (opts.limit) query.limit = opts.limit;
       const core = await deps.core(cmd);
       const res = await out.spin('fetching analytics', () => core.client.analytics(query));
+      const top = res.top_posts ?? [];
+      // Names beside the ids: the caption the answer carries, else this machine's index; the account's name.
+      const names = top.length && !out.json ? await accountNames(core) : new Map<string, string>();
+      const captions = out.json
+        ? new Map<string, string>()
+        : indexedCaptions(
+            core,
+            deps.log,
+            top.map((p) => p.post_id),
+          );
       out.result(res, () => {
         const t = res.totals;
         out.line(out.colors.bold('totals'));
@@ -58,9 +69,11 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
           out.line(out.colors.bold('top posts'));
           // One row per delivery: a post on two platforms appears twice, so the platform tells the rows apart.
           out.table(
-            ['post', 'platform', 'impressions', 'likes', 'comments', 'shares'],
+            ['post', 'caption', 'account', 'platform', 'impressions', 'likes', 'comments', 'shares'],
             res.top_posts.map((p) => [
               p.post_id,
+              captionSnippet(typeof p.caption === 'string' ? p.caption : (captions.get(p.post_id) ?? '')),
+              typeof p.social_account_id === 'string' ? accountLabel(names, p.social_account_id) : '',
               typeof p.platform === 'string' ? p.platform : '',
               p.impressions,
               p.likes,

@@ -126,6 +126,11 @@ function printImport(out: Output, r: ImportReport): void {
     for (const u of r.uploads) if (!u.ok) out.line(`  ${u.error.message}`);
     return;
   }
+  if (r.problems.length) {
+    // `--skip-invalid`: the rows left out, each with why, so none is lost without a word.
+    out.line(c.yellow(`skipped ${r.problems.length} invalid row(s); the others were sent:`));
+    for (const p of r.problems) out.line(`  ${formatProblem(p)}`);
+  }
   if (r.resumed)
     out.note(
       `import ${r.importId} was started before: its saved batches were resumed, nothing was created twice`,

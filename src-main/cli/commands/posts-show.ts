@@ -6,6 +6,7 @@ import { NotFoundError } from '../exit-codes';
 import { findPost, knownPosts } from '../known-posts';
 import { truncate, type Output } from '../output';
 import { postId } from '../args';
+import { accountLabel, accountNames } from '../names';
 
 /** `posts list` rows: one per delivery. */
 export function printDeliveries(out: Output, posts: readonly Delivery[]): void {
@@ -33,7 +34,7 @@ export async function showPost(deps: CliDeps, cmd: Command, given: string): Prom
         : `no post or delivery ${id}: not among the posts seen on this machine, nor the newest ${LIMITS.pageSizeMax} the service lists for each status on each platform (see \`postdesk posts list --all\`)`,
     );
   }
-  const names = await accountNames(deps, cmd);
+  const names = await accountNames(core);
   out.result({ post_id: first.post_id, caption: first.caption, deliveries }, () => {
     out.fields([
       ['post', first.post_id],
@@ -44,7 +45,7 @@ export async function showPost(deps: CliDeps, cmd: Command, given: string): Prom
       deliveries.map((d) => [
         d.id,
         d.platform,
-        names.get(d.social_account_id) ?? d.social_account_id,
+        accountLabel(names, d.social_account_id),
         d.status,
         d.scheduled_at ?? '',
         d.published_at ?? '',
@@ -52,17 +53,6 @@ export async function showPost(deps: CliDeps, cmd: Command, given: string): Prom
       ]),
     );
   });
-}
-
-/** Account names by id, for tables that would otherwise show bare uuids; empty when they cannot be listed now. */
-export async function accountNames(deps: CliDeps, cmd: Command): Promise<ReadonlyMap<string, string>> {
-  const core = await deps.core(cmd);
-  try {
-    const { accounts } = await core.client.listAccounts();
-    return new Map(accounts.map((a) => [a.id, a.name]));
-  } catch {
-    return new Map();
-  }
 }
 
 export interface ListOpts {
