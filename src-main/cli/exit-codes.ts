@@ -9,6 +9,7 @@ import {
   redactDeep,
 } from '../core/api/errors';
 import { errorText } from '../core/common/error-text';
+import { ApiKeyFileError } from '../core/secrets/secret-store';
 
 /** The CLI's exit codes; docs/cli.md documents them. */
 export const EXIT = {
@@ -51,6 +52,8 @@ export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ValidationError) return EXIT.badInput;
   if (err instanceof NotFoundError || err instanceof RefusedError) return EXIT.service;
   if (err instanceof UnreachableError) return EXIT.network;
+  // POSTDESK_API_KEY_FILE names a file that cannot be used: input of this machine, as a bad --body-file is.
+  if (err instanceof ApiKeyFileError) return EXIT.badInput;
   if (err instanceof ApiError) return EXIT.service;
   if (err instanceof NetworkError) return EXIT.network;
   if (err instanceof CommanderError) {
@@ -106,6 +109,15 @@ function headline(err: unknown): string {
   if (err instanceof NetworkError) {
     const what = operationWords(err.operation);
     return `${what ? `could not ${what}` : 'no answer'}: no answer from ${err.host} (${NETWORK_WORDS[err.kind]})`;
+  }
+  if (err instanceof ApiKeyFileError) {
+    return err.message.replace(/cannot be read \((\w+)\)/, (_m, code: string) =>
+      code === 'ENOENT' || code === 'ENOTDIR'
+        ? 'does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'cannot be read: you are not allowed to read it'
+          : 'cannot be read',
+    );
   }
   if (err instanceof CredentialMissingError) {
     const what = operationWords(err.operation);

@@ -83,6 +83,25 @@ describe('dates as people type them', () => {
     expect(run.code, run.err).toBe(0);
     expect(new Date(run.json().range.start_date).toISOString()).toBe('2025-12-31T23:00:00.000Z');
     expect(new Date(run.json().range.end_date).toISOString()).toBe('2026-01-31T23:00:00.000Z');
+    const human = await cli(['analytics', '--from', '2026-01-01', '--to', '2026-01-31']);
+    expect(human.out).toContain('from 2026-01-01 to 2026-01-31 (the whole day), Europe/Paris time');
+  });
+
+  it('export posts --from and --to take dates alone, in --timezone', async () => {
+    const run = await cli([
+      'export',
+      'posts',
+      '--format',
+      'json',
+      '--timezone',
+      'Europe/Paris',
+      '--from',
+      '2035-01-01',
+      '--to',
+      '2035-01-01',
+    ]);
+    expect(run.code, run.err).toBe(0);
+    expect((JSON.parse(run.out) as Loose[]).map((p) => p.caption)).toContain('local nine');
   });
 
   it('a local time the zone skips is refused, naming the flag', async () => {

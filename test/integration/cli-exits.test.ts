@@ -35,10 +35,18 @@ const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
  * The CLI in its own process as a user who may not read a 0000 file: as root (who reads anything) it runs as
  * nobody, so the permission is really enforced.
  */
-function runAsReader(args: string[]): Promise<{ code: number | null; out: string }> {
+function runAsReader(
+  args: string[],
+  extra: Record<string, string> = {},
+): Promise<{ code: number | null; out: string }> {
   const asRoot = process.getuid?.() === 0;
+  const vars: Record<string, string | undefined> = {
+    ...env({ HOME: dir, POSTDESK_DATA_DIR: join(dir, 'data-nobody'), ...extra }),
+  };
+  // A key file is only read when no key is given.
+  if (extra.POSTDESK_API_KEY_FILE) delete vars.POSTDESK_API_KEY;
   const child = spawn(process.execPath, [BIN, '--base-url', sb.url, ...args], {
-    env: { ...env({ HOME: dir, POSTDESK_DATA_DIR: join(dir, 'data-nobody') }) },
+    env: vars,
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
   });
@@ -202,5 +210,29 @@ describe('the exit-code table', () => {
     const table = doc.slice(doc.indexOf('## Exit codes'));
     expect(table).toMatch(/\| 2 \| bad input/);
     expect(table).toMatch(/\| 3 \| the service refused/);
+  });
+});
+
+describe('POSTDESK_API_KEY_FILE', () => {
+  it('an unreadable or missing key file is bad input naming the variable and the file, in words', async () => {
+    const key = join(dir, 'key');
+    writeFileSync(key, 'pd_test_owner_a_valid_key_000000001\n');
+    // Private to its owner (root, when the reader runs as nobody), or to no one at all.
+    chmodSync(key, process.getuid?.() === 0 ? 0o600 : 0o000);
+    const locked = await runAsReader(['accounts'], { POSTDESK_API_KEY_FILE: key });
+    expect(locked.code, locked.out).toBe(2);
+    expect(locked.out).toContain(key);
+    expect(locked.out).toContain('POSTDESK_API_KEY_FILE');
+    expect(locked.out).not.toMatch(INTERNAL);
+
+    const gone = join(dir, 'no-key');
+    const missing = await runCliHere(['--base-url', sb.url, 'accounts'], {
+      ...env(),
+      POSTDESK_API_KEY: '',
+      POSTDESK_API_KEY_FILE: gone,
+    });
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`${gone}) does not exist`);
+    expect(missing.err).not.toMatch(INTERNAL);
   });
 });

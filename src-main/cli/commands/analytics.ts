@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import type { AnalyticsQuery } from '../../../src-shared/api/analytics';
 import { LIMITS } from '../../../src-shared/api/limits';
-import { localZoneOf, parseDateTime, positiveInt } from '../args';
+import { localZoneOf, parseDateTime, positiveInt, zoneNote } from '../args';
 import type { CliDeps } from '../context';
 import { accountLabel, accountNames, captionSnippet, indexedCaptions } from '../names';
 
@@ -52,6 +52,16 @@ export function registerAnalyticsCommand(program: Command, deps: CliDeps): void 
             top.map((p) => p.post_id),
           );
       out.result(res, () => {
+        // Dates typed without an offset were read in a zone: the answer says which.
+        if (zoneNote(opts.from ?? '', zone) || zoneNote(opts.to ?? '', zone)) {
+          const to =
+            opts.to === undefined
+              ? 'now'
+              : /^\d{4}-\d{2}-\d{2}$/.test(opts.to.trim())
+                ? `${opts.to.trim()} (the whole day)`
+                : opts.to.trim();
+          out.line(`from ${opts.from?.trim() ?? 'the start'} to ${to}, ${zone} time`);
+        }
         const t = res.totals;
         out.line(out.colors.bold('totals'));
         out.table(
