@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
 import type { MediaRef } from '../../src-shared/api/posts';
 import { ValidationError } from '../core/api/errors';
+import { isTimeZone, parseScheduledAt } from '../core/bulk/fields';
 
 /** The platform the contract keeps out of `POST /api/cli/posts`: it is reached through automations only. */
 export const AUTOMATIONS_ONLY: readonly string[] = ['youtube'];
@@ -32,35 +33,67 @@ export function positiveInt(name: string, max?: number, unit?: string) {
   };
 }
 
+const badArgument = (path: string, message: string): ValidationError =>
+  new ValidationError([{ path, message }], null, 'argument');
+
+/** Why a path cannot be read, in words (no errno): null when it can. */
+export function unreadableFile(path: string): string | null {
+  let st;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOTDIR'
+      ? 'no such file (a part of the path is a file, not a folder)'
+      : 'cannot be read';
+  }
+  if (!st) return 'no such file';
+  if (st.isDirectory()) return 'is a folder, not a file';
+  try {
+    accessSync(path, constants.R_OK);
+  } catch {
+    return 'you are not allowed to read it';
+  }
+  return null;
+}
+
 /**
- * A file the command reads: it must exist and be a file. Checked before anything is done, so a typo is exit 2
- * with the path and the flag, not an ENOENT from deep inside.
+ * A file the command reads: it must exist, be a file and be readable. Checked before anything is done, so a typo
+ * or a permission is exit 2 with the path and the flag, not an ENOENT or EACCES from deep inside.
  */
 export function existingFile(path: string, field: string): string {
-  const st = statSync(path, { throwIfNoEntry: false });
-  const problem = !st ? 'no such file' : st.isDirectory() ? 'is a folder, not a file' : null;
-  if (problem) {
-    throw new ValidationError([{ path: field, message: `${problem}: ${path}` }], null, 'argument');
-  }
+  const problem = unreadableFile(path);
+  if (problem) throw badArgument(field, `${problem}: ${path}`);
   return path;
 }
 
-/** A schedule time the service would refuse for being past: known here, so nothing is queued for it. */
-export function futureDateTime(value: string, field: string, now = Date.now()): string {
-  parseDateTime(value, field);
-  if (Date.parse(value) <= now) {
-    throw new ValidationError(
-      [
-        {
-          path: field,
-          message: `${value} is in the past (it is ${new Date(now).toISOString()} now); a schedule must be in the future`,
-        },
-      ],
-      null,
-      'argument',
+/** Post and delivery ids are uuids, as the service mints them: anything else is a typo, refused before a request. */
+export function postId(value: string, field: string): string {
+  if (!Uuid.safeParse(value).success) {
+    throw badArgument(
+      field,
+      `"${value}" is not a post or delivery id (a uuid, as \`postdesk posts list\` shows)`,
     );
   }
   return value;
+}
+
+/** The zone local date-times are read in: `TZ` when it names one, else this machine's. */
+export function localZoneOf(env: Readonly<Record<string, string | undefined>>): string {
+  const tz = env.TZ;
+  return tz && isTimeZone(tz) ? tz : Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** A schedule time the service would refuse for being past: known here, so nothing is queued for it. */
+export function futureDateTime(value: string, field: string, zone?: string, now = Date.now()): string {
+  const at = parseDateTime(value, field, zone === undefined ? {} : { zone });
+  if (Date.parse(at) <= now) {
+    throw badArgument(
+      field,
+      `${value} is in the past (it is ${new Date(now).toISOString()} now); a schedule must be in the future`,
+    );
+  }
+  return at;
 }
 
 /** `platform:account_id` → a target; errors name the field and what is allowed. */
@@ -106,19 +139,42 @@ export function parseMedia(values: readonly string[]): MediaRef[] {
   });
 }
 
-/** A date-time option; must carry an offset (e.g. Z or +02:00) so the service gets an exact instant. */
-export function parseDateTime(value: string, field: string): string {
-  if (!DateTime.safeParse(value).success) {
-    throw new ValidationError(
-      [
-        {
-          path: field,
-          message: `"${value}" must be an ISO 8601 date-time with offset, e.g. 2030-01-01T09:00:00Z`,
-        },
-      ],
-      null,
-      'argument',
-    );
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A date-time option in the forms people type: ISO 8601 with an offset (taken as it is), or a local
+ * `2035-01-15 09:00` read in `zone` (a time the zone skips is refused, not shifted); with `day`, a date alone
+ * too: its start (`from`), or the start of the next day (`to`, so the whole day is in). Answers an exact instant.
+ */
+export function parseDateTime(
+  value: string,
+  field: string,
+  o: { zone?: string; day?: 'start' | 'end' } = {},
+): string {
+  const text = value.trim();
+  if (DateTime.safeParse(text).success) return text;
+  const example = o.day
+    ? '2030-01-01, 2030-01-01 09:00 or 2030-01-01T09:00:00Z'
+    : '2030-01-01 09:00 or 2030-01-01T09:00:00Z';
+  const day = DATE_ONLY.exec(text);
+  const zone = o.zone;
+  if (zone && (o.day || !day)) {
+    let local = text;
+    if (day && o.day === 'end') {
+      const next = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]) + 1));
+      local = next.toISOString().slice(0, 10);
+    }
+    const parsed = parseScheduledAt(day ? `${local} 00:00` : local, zone);
+    if (parsed.ok && parsed.value) return parsed.value;
+    if (!parsed.ok && !/is not a date-time/.test(parsed.message)) throw badArgument(field, parsed.message);
   }
-  return value;
+  throw badArgument(
+    field,
+    `"${value}" must be a date-time such as ${example}${zone ? ` (local times in ${zone})` : ''}`,
+  );
+}
+
+/** How an answer states the zone a typed local time was read in: nothing when the value carried its offset. */
+export function zoneNote(value: string, zone: string): string {
+  return DateTime.safeParse(value.trim()).success ? '' : ` (${value.trim()} read in ${zone})`;
 }

@@ -7,6 +7,27 @@ import { VERSION } from './version';
 
 /** Global options that take a value: their value is never a command name. */
 const GLOBALS_WITH_VALUE = new Set(['--base-url']);
+/** Global options without a value. */
+const GLOBAL_FLAGS = new Set(['--json', '--sandbox', '--verbose']);
+
+/**
+ * `--version` (or `-V`) with nothing but global options beside it (`--json --version`). Only then: commander's
+ * global --version would swallow `skills show ID --version 1.0.0`.
+ */
+export function asksVersion(args: readonly string[]): boolean {
+  let version = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--version' || a === '-V') version = true;
+    else if (GLOBALS_WITH_VALUE.has(a)) i++;
+    else if (!GLOBAL_FLAGS.has(a) && !a.startsWith('--base-url=')) return false;
+  }
+  return version;
+}
+
+/** The reader of our output went away (`postdesk … | head -1`): not a failure, as for git and ls. */
+export const isBrokenPipe = (err: unknown): boolean =>
+  (err as NodeJS.ErrnoException | null)?.code === 'EPIPE';
 
 /**
  * The top-level commands these arguments run: the first word that is not an option (for `help <cmd>`, the word
@@ -156,6 +177,8 @@ export interface BuiltProgram {
   readonly program: Command;
   close(): Promise<void>;
   exitCode(): number;
+  /** The long options (without `--`) of the command that ran: errors name fields by these flags. */
+  flags(): ReadonlySet<string>;
 }
 
 /**
@@ -175,6 +198,7 @@ export async function buildProgram(
     setVerbose: () => undefined,
     close: async () => undefined,
   };
+  let action: Command | null = null;
   if (wanted.size > 0) {
     // The core (SQLite, keychain, HTTP client) loads only for a command that may use it.
     const { createDeps } = await import('./context');
@@ -191,9 +215,10 @@ export async function buildProgram(
     }
   });
   // The core's log reaches stderr with --verbose: known once the command line is parsed.
-  program.hook('preAction', (_program, action) =>
-    state.setVerbose(action.optsWithGlobals<{ verbose?: boolean }>().verbose === true),
-  );
+  program.hook('preAction', (_program, cmd) => {
+    action = cmd;
+    state.setVerbose(cmd.optsWithGlobals<{ verbose?: boolean }>().verbose === true);
+  });
   // Every (sub)command reports usage errors by throwing, so the runner owns exit codes.
   const override = (c: Command): void => {
     c.exitOverride();
@@ -202,13 +227,22 @@ export async function buildProgram(
     c.commands.forEach(override);
   };
   override(program);
-  return { program, close: () => state.close(), exitCode: () => state.exitCode };
+  return {
+    program,
+    close: () => state.close(),
+    exitCode: () => state.exitCode,
+    flags: () =>
+      new Set(
+        ((action as Command | null)?.options ?? []).flatMap((o) =>
+          o.long ? [o.long.replace(/^--/, '')] : [],
+        ),
+      ),
+  };
 }
 
 /** Runs the CLI for these arguments (without `node` and the script) and returns the exit code. */
 export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
-  // Only as the whole command line: commander's global --version would swallow `skills show ID --version 1.0.0`.
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  if (asksVersion(args)) {
     io.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
@@ -220,7 +254,10 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     await built.program.parseAsync([...args], { from: 'user' });
     code = built.exitCode();
   } catch (err) {
+    // Nothing more can be said to a reader that left; main.ts ends the process as soon as it happens.
+    if (isBrokenPipe(err)) return EXIT.ok;
     code = exitCodeFor(err);
+    const ctx = { flags: built?.flags() ?? new Set<string>() };
     if (err instanceof CommanderError) {
       // Commander already printed its message (or the help).
       if (json && code !== EXIT.ok) {
@@ -228,12 +265,12 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
       }
     } else {
       const out = new Output(io, json);
-      if (json) out.json1(errorJson(err));
+      if (json) out.json1(errorJson(err, ctx));
       else {
         // Loaded here: tables and spinners are not needed to answer `--help`.
         const { Output } = await import('./output');
         const out = new Output(io, json);
-        const [first, ...rest] = errorLines(err);
+        const [first, ...rest] = errorLines(err, ctx);
         out.warn(`${out.colors.red('error:')} ${first ?? ''}`);
         for (const l of rest) out.warn(l);
       }

@@ -12,7 +12,7 @@ import { formatBytes } from '../../../src-shared/format-bytes';
 import { BulkFileError, readRows } from '../../core/bulk/rows';
 import { indexLookup, isReimport, reimportRows } from '../../core/bulk/reimport';
 import { resolve } from 'node:path';
-import { knownPosts } from '../known-posts';
+import { knownPosts, learningClient } from '../known-posts';
 import { existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
@@ -126,6 +126,11 @@ function printImport(out: Output, r: ImportReport): void {
     for (const u of r.uploads) if (!u.ok) out.line(`  ${u.error.message}`);
     return;
   }
+  if (r.problems.length) {
+    // `--skip-invalid`: the rows left out, each with why, so none is lost without a word.
+    out.line(c.yellow(`skipped ${r.problems.length} invalid row(s); the others were sent:`));
+    for (const p of r.problems) out.line(`  ${formatProblem(p)}`);
+  }
   if (r.resumed)
     out.note(
       `import ${r.importId} was started before: its saved batches were resumed, nothing was created twice`,
@@ -233,7 +238,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     const core = await deps.core(cmd);
     const progress = bulkProgress(out);
     const b = createBulk({
-      api: core.client,
+      // What the batches create is learned by the local index: `posts show` and `export posts` find all of it.
+      api: learningClient(core, deps.log),
       store: core.store,
       scope: recordScope(core),
       defaultTimezone: zone,

@@ -1,4 +1,5 @@
-import { extname, resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES } from '../../../src-shared/api/posts';
@@ -31,6 +32,24 @@ interface CommonOpts {
 
 const badArgument = (path: string, message: string) =>
   new ValidationError([{ path, message }], null, 'argument');
+
+/** Why `-o` cannot be written in this folder, in words (no errno): null when it can. */
+function folderProblem(dir: string): string | null {
+  let st;
+  try {
+    st = statSync(dir, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  if (!st) return 'no such folder';
+  if (!st.isDirectory()) return 'not a folder';
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return 'you are not allowed to write in this folder';
+  }
+  return null;
+}
 
 /** `--format`, else the extension of `-o`, else CSV. */
 function formatOf(o: CommonOpts): ExportFormat {
@@ -70,6 +89,8 @@ async function emit(
     return;
   }
   const file = resolve(o.output);
+  const problem = folderProblem(dirname(file));
+  if (problem) throw badArgument('output', `${problem}: ${dirname(file)}`);
   const count = await writeExportFile(file, (stream) =>
     writeExport(records(format), { format, columns, out: stream }),
   );
@@ -89,16 +110,24 @@ export function registerExportCommand(program: Command, deps: CliDeps): void {
       )
       .addOption(new Option('--status <status>', 'only deliveries in this status').choices(DELIVERY_STATUSES))
       .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
-      .option('--from <date-time>', 'only deliveries scheduled (or published) at or after this instant')
-      .option('--to <date-time>', 'only deliveries scheduled (or published) before this instant'),
+      .option(
+        '--from <date>',
+        'only deliveries scheduled (or published) from then: 2026-01-01, 2026-01-01 09:00 (in --timezone) or ISO 8601',
+      )
+      .option(
+        '--to <date>',
+        'only deliveries scheduled (or published) before then; a date alone includes that day',
+      ),
   ).action(
     async (
       opts: CommonOpts & { status?: string; platform?: string; from?: string; to?: string },
       cmd: Command,
     ) => {
       const zone = zoneOf(opts);
-      const from = opts.from === undefined ? undefined : parseDateTime(opts.from, 'from');
-      const to = opts.to === undefined ? undefined : parseDateTime(opts.to, 'to');
+      // Dates as people type them, in the zone of the export's local columns.
+      const from =
+        opts.from === undefined ? undefined : parseDateTime(opts.from, 'from', { zone, day: 'start' });
+      const to = opts.to === undefined ? undefined : parseDateTime(opts.to, 'to', { zone, day: 'end' });
       const core = await deps.core(cmd);
       const known = await knownPosts(core, deps.log);
       if (known.stale) deps.output(cmd).note(`could not reach the service; exporting the posts seen before`);
@@ -123,8 +152,8 @@ export function registerExportCommand(program: Command, deps: CliDeps): void {
       )
       .addOption(new Option('--platform <platform>').choices(PLATFORMS))
       .option('--account <id>', 'one account')
-      .option('--from <date-time>', 'start, ISO 8601 with offset')
-      .option('--to <date-time>', 'end, ISO 8601 with offset')
+      .option('--from <date>', 'start: 2026-01-01, 2026-01-01 09:00 (in --timezone) or ISO 8601')
+      .option('--to <date>', 'end; a date alone includes that whole day')
       .option(
         '--limit <n>',
         `top posts, 1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.analytics})`,
@@ -141,12 +170,12 @@ export function registerExportCommand(program: Command, deps: CliDeps): void {
       },
       cmd: Command,
     ) => {
-      zoneOf(opts);
+      const zone = zoneOf(opts);
       const query: AnalyticsQuery = {};
       if (opts.platform) query.platform = opts.platform;
       if (opts.account) query.account_id = opts.account;
-      if (opts.from) query.start_date = parseDateTime(opts.from, 'from');
-      if (opts.to) query.end_date = parseDateTime(opts.to, 'to');
+      if (opts.from) query.start_date = parseDateTime(opts.from, 'from', { zone, day: 'start' });
+      if (opts.to) query.end_date = parseDateTime(opts.to, 'to', { zone, day: 'end' });
       if (opts.limit) query.limit = opts.limit;
       const core = await deps.core(cmd);
       const res = await core.client.analytics(query);

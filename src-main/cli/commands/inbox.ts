@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Journal } from '../../core/executor/journal';
 import { errorText } from '../../core/common/error-text';
 import { createInbox, type Inbox, type InboxResult, type KnownRun } from '../../core/inbox/inbox';
-import { futureDateTime } from '../args';
+import { futureDateTime, localZoneOf } from '../args';
 import { ValidationError } from '../../core/api/errors';
 import { queueSlotFor } from '../../core/inbox/queue-slot';
 import { queueServiceFor } from './queue';
@@ -109,7 +109,8 @@ export function registerInboxCommand(program: Command, deps: CliDeps): void {
           'argument',
         );
       }
-      const at = flags.at === undefined ? undefined : futureDateTime(flags.at, 'at');
+      const at =
+        flags.at === undefined ? undefined : futureDateTime(flags.at, 'at', localZoneOf(deps.io.env));
       const inbox = await inboxOf(deps, self);
       const results = flags.queue
         ? await (async () => {

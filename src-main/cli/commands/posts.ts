@@ -4,25 +4,26 @@ import { PLATFORMS, type Target } from '../../../src-shared/api/common';
 import {
   DELIVERY_STATUSES,
   type CreatePostRequest,
-  type Delivery,
   type UpdatePostRequest,
 } from '../../../src-shared/api/posts';
 import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
 import type { OutboxEntry } from '../../core/outbox/outbox';
 import type { Core } from '../../core/services';
-import { AUTOMATIONS_ONLY, collect, futureDateTime, parseMedia, parseTargets, positiveInt } from '../args';
+import {
+  AUTOMATIONS_ONLY,
+  collect,
+  futureDateTime,
+  localZoneOf,
+  parseMedia,
+  parseTargets,
+  positiveInt,
+  postId,
+  zoneNote,
+} from '../args';
 import type { CliDeps } from '../context';
-import { EXIT, NotFoundError } from '../exit-codes';
-import type { Output } from '../output';
+import { EXIT } from '../exit-codes';
 import { shiftPosts } from './posts-shift';
-import { truncate } from '../output';
-
-export function printDeliveries(out: Output, posts: readonly Delivery[]): void {
-  out.table(
-    ['id', 'post', 'platform', 'status', 'scheduled', 'caption'],
-    posts.map((p) => [p.id, p.post_id, p.platform, p.status, p.scheduled_at ?? '', truncate(p.caption, 40)]),
-  );
-}
+import { listPostPages, printDeliveries, showPost } from './posts-show';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -110,18 +111,34 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
     .option(
       '--limit <n>',
-      `1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.posts})`,
+      `1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.posts}); with --page, rows per page`,
       positiveInt('--limit', LIMITS.pageSizeMax),
     )
+    .option(
+      '--page <n>',
+      'this page of every delivery seen (newest first), --limit rows each',
+      positiveInt('--page'),
+    )
+    .option('--all', 'every delivery seen, not only the newest the service lists, printed as it is read')
     .action(
       async (
         opts: {
           status?: (typeof DELIVERY_STATUSES)[number];
           platform?: (typeof PLATFORMS)[number];
           limit?: number;
+          page?: number;
+          all?: boolean;
         },
         cmd: Command,
       ) => {
+        if (opts.all && opts.page !== undefined) {
+          throw new ValidationError(
+            [{ path: '--page', message: 'give --page or --all, not both' }],
+            null,
+            'argument',
+          );
+        }
+        if (opts.all || opts.page !== undefined) return listPostPages(deps, cmd, opts);
         const out = deps.output(cmd);
         const core = await deps.core(cmd);
         const res = await out.spin('listing posts', () =>
@@ -135,46 +152,9 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .command('show <id>')
     .alias('get')
     .description(
-      `one post and all its deliveries, by delivery id or post id (looked up among the newest ${LIMITS.pageSizeMax} deliveries of each status)`,
+      'one post and all its deliveries, by delivery id or post id (from the posts seen on this machine, then the service)',
     )
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const out = deps.output(cmd);
-      const core = await deps.core(cmd);
-      // The contract has no "get one post": the lists by status are the way to every delivery it shows.
-      const pages = await out.spin('looking the post up', () =>
-        Promise.all(
-          DELIVERY_STATUSES.map((status) => core.client.listPosts({ status, limit: LIMITS.pageSizeMax })),
-        ),
-      );
-      const all = pages.flatMap((p) => p.posts);
-      const hit = all.find((d) => d.id === id || d.post_id === id);
-      if (!hit) {
-        throw new NotFoundError(
-          `no post or delivery ${id} among the newest ${LIMITS.pageSizeMax} deliveries of each status (see \`postdesk posts list\`)`,
-        );
-      }
-      const deliveries = all
-        .filter((d) => d.post_id === hit.post_id)
-        .sort((a, b) => a.platform.localeCompare(b.platform));
-      out.result({ post_id: hit.post_id, caption: hit.caption, deliveries }, () => {
-        out.fields([
-          ['post', hit.post_id],
-          ['caption', truncate(hit.caption, 200)],
-        ]);
-        out.table(
-          ['delivery', 'platform', 'account', 'status', 'scheduled', 'published', 'last error'],
-          deliveries.map((d) => [
-            d.id,
-            d.platform,
-            d.social_account_id,
-            d.status,
-            d.scheduled_at ?? '',
-            d.published_at ?? '',
-            d.last_error ? truncate(d.last_error, 60) : '',
-          ]),
-        );
-      });
-    });
+    .action((id: string, _opts: unknown, cmd: Command) => showPost(deps, cmd, id));
 
   posts
     .command('create')
@@ -191,7 +171,10 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     )
     .option('--title <text>', 'a title (YouTube-style platforms)')
     .option('--draft', 'create a draft')
-    .option('--at <date-time>', 'schedule at this ISO 8601 date-time with offset, e.g. 2030-01-01T09:00:00Z')
+    .option(
+      '--at <date-time>',
+      "schedule at this time: 2030-01-01 09:00 (this machine's zone, or TZ) or 2030-01-01T09:00:00Z",
+    )
     .option('--now', 'publish immediately')
     .option('--queue', 'only write it to the outbox; the next postdesk command (or `outbox flush`) sends it')
     .option(
@@ -229,7 +212,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       };
       if (opts.title !== undefined) req.title = opts.title;
       if (opts.draft) req.action = 'draft';
-      if (opts.at !== undefined) req.scheduled_at = futureDateTime(opts.at, 'at');
+      const zone = localZoneOf(deps.io.env);
+      if (opts.at !== undefined) req.scheduled_at = futureDateTime(opts.at, 'at', zone);
 
       const core = await deps.core(cmd);
       // Without a key nothing could be sent: say so now rather than queue a post that waits for a login.
@@ -254,7 +238,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
             req.action === 'draft'
               ? 'draft created'
               : req.scheduled_at
-                ? `scheduled for ${req.scheduled_at}`
+                ? `scheduled for ${req.scheduled_at}${zoneNote(opts.at ?? '', zone)}`
                 : 'published';
           out.line(`${c.green('✓')} ${what}: post ${entry.result?.postId}`);
           out.line(`  deliveries: ${entry.result?.socialPostIds.join(', ')}`);
@@ -373,7 +357,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
   posts
     .command('delete <id>')
     .description('delete a delivery (draft, scheduled, retry_scheduled or failed)')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
+      const id = postId(given, 'id');
       const out = deps.output(cmd);
       const core = await deps.core(cmd);
       const res = await out.spin('deleting', () => core.client.deletePost(id));

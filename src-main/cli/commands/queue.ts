@@ -9,6 +9,7 @@ import { parseSlotSpec } from '../../core/queue/slot-spec';
 import type { Core } from '../../core/services';
 import { collect, parseMedia, parseTargets, positiveInt } from '../args';
 import type { CliDeps } from '../context';
+import { accountLabel, accountNames } from '../names';
 import { truncate } from '../output';
 import { recordScope } from './upload';
 
@@ -96,6 +97,7 @@ export function registerQueueCommand(program: Command, deps: CliDeps): void {
       const upcoming = await out.spin('reading scheduled posts', () =>
         service.upcoming({ accountIds: accountId ? [accountId] : undefined, count: opts.count, force: true }),
       );
+      const names = schedules.length && !out.json ? await accountNames(core) : new Map<string, string>();
       out.result({ queues: schedules, upcoming }, () => {
         if (schedules.length === 0) {
           out.line(
@@ -106,7 +108,7 @@ export function registerQueueCommand(program: Command, deps: CliDeps): void {
           return;
         }
         for (const q of schedules) {
-          out.line(`${q.account_id}: ${scheduleText(q)}`);
+          out.line(`${accountLabel(names, q.account_id)}: ${scheduleText(q)}`);
           const u = upcoming.find((a) => a.account_id === q.account_id);
           out.table(
             ['slot', 'at', 'post', 'caption'],

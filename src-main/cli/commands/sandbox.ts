@@ -13,7 +13,7 @@ export function registerSandboxCommand(program: Command, deps: CliDeps): void {
     .argument('[args...]', 'passed to the sandbox')
     .action(async (args: string[]) => {
       const { runSandboxCli } = await import('../../../src-sandbox/main');
-      const code = await runSandboxCli(args);
+      const code = await runSandboxCli(args, { writeErr: (t) => deps.io.stderr.write(t) });
       if (typeof code === 'number') deps.setExitCode(code);
     });
 }

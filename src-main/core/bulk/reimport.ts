@@ -161,7 +161,8 @@ export function planReimport(rows: readonly RawRow[], o: ReimportOptions): Reimp
       const same =
         media !== null &&
         media.length === current.media.length &&
-        media.every((m) => current.media.includes(m.toLowerCase()));
+        // Asset ids compare in any case; a URL exactly.
+        media.every((m) => current.media.includes(m) || current.media.includes(m.toLowerCase()));
       if (!same) add('media', 'the media of a post cannot be changed by an update');
     }
     if (filled(f.title)) add('title', 'a title cannot be changed by an update');

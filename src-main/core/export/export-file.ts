@@ -21,6 +21,8 @@ export async function writeExportFile<T>(file: string, write: (out: WriteStream)
   } catch (e) {
     out.destroy();
     await rm(partial, { force: true });
+    // The temporary name is ours, not the user's: a failure names the file they asked for.
+    if (e instanceof Error) e.message = e.message.replaceAll(partial, file);
     throw e;
   }
 }

@@ -54,9 +54,12 @@ export function actionOf(deliveries: readonly Delivery[]): 'draft' | 'schedule' 
 
 export const targetOf = (d: Delivery): string => `${d.platform}:${d.social_account_id}`;
 
-/** Managed uploads by asset id: what bulk import's `media` column takes. */
+/**
+ * The post's media: a managed upload by its asset id (what bulk import's `media` column takes), a medium given by
+ * URL by that URL, so an export keeps every medium (a re-import compares them; it cannot change media).
+ */
 export function mediaOf(d: Delivery | undefined): string[] {
-  return (d?.media ?? []).flatMap((m) => (m.asset_id ? [m.asset_id] : []));
+  return (d?.media ?? []).flatMap((m) => (m.asset_id ? [m.asset_id] : m.url ? [m.url] : []));
 }
 
 /** One post from its deliveries (all of one `post_id`, in the index's order). */

@@ -256,7 +256,14 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
       message: `${name}: the file is empty; uploads need at least 1 byte`,
     });
   }
-  const detected = await detectFile(path);
+  let detected: Detected;
+  try {
+    detected = await detectFile(path);
+  } catch (err) {
+    // stat answers for a file its reader may not open (no read permission): the row says so, nothing stops.
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return fail({ rule: 'file', message: `${name}: ${unreadable(code)}` }, size);
+  }
   const problems: Problem[] = [];
   const extFormat = EXTENSIONS[extname(name).toLowerCase()];
   if (!detected.mime && purpose === 'upload') {
