@@ -5,6 +5,7 @@ import type {
   OpenDialogOptions,
   SaveDialogOptions,
 } from 'electron';
+import { safeLine } from '../../src-shared/safe-text';
 import { NOT_CONFIRMED, type ConfirmPort } from '../core/bridge/confirm';
 import type { FilePicker } from '../core/bridge/ports';
 import type { QuitQuestion } from '../core/gaps/decisions';
@@ -17,14 +18,29 @@ import type { FileSaver } from '../core/bridge/export-port';
 
 type Parent = () => BrowserWindow | null;
 
-/** Index of the chosen button; the box is modal on the window while one is open. */
+/**
+ * Index of the chosen button; the box is modal on the window while one is open. Its words pass the text door
+ * (src-shared/safe-text.ts) here, whoever wrote them: the message is one line, the detail one line per `\n`.
+ */
 async function showMessageBox(
   dialog: Pick<Dialog, 'showMessageBox'>,
   parent: Parent,
   options: MessageBoxOptions,
 ): Promise<number> {
+  const safe: MessageBoxOptions = {
+    ...options,
+    message: safeLine(options.message),
+    ...(options.detail === undefined
+      ? {}
+      : {
+          detail: options.detail
+            .split('\n')
+            .map((l) => safeLine(l))
+            .join('\n'),
+        }),
+  };
   const win = parent();
-  const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  const { response } = win ? await dialog.showMessageBox(win, safe) : await dialog.showMessageBox(safe);
   return response;
 }
 
@@ -36,7 +52,8 @@ export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Pa
         type: 'warning',
         title: 'Postdesk',
         message: change.title,
-        detail: `${change.lines.join('\n')}\n\nAllow it only if you made this change yourself, in Settings.`,
+        // One line per change: a line break inside a change is shown as `\n`, never a line of its own.
+        detail: `${change.lines.map((l) => safeLine(l)).join('\n')}\n\nAllow it only if you made this change yourself, in Settings.`,
         buttons: ['Cancel', 'Allow'],
         defaultId: 0,
         cancelId: 0,

@@ -1,0 +1,108 @@
+import { graphemesOf } from '../../src-shared/safe-text';
+
+/**
+ * How a table fits the terminal: each column's width, widest first to give way, and each cell wrapped (on
+ * spaces, else between graphemes) to its column. Cells arrive already safe: the only escapes left are our own
+ * colours, which take no room.
+ */
+
+/** Our own colour codes (SGR): the only escape sequences a safe cell still holds. */
+// eslint-disable-next-line no-control-regex -- our colour codes are what must be told apart from text
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/** Wide: East Asian wide and fullwidth forms, and emoji (pictographs, flags, keycaps, variation selector 16). */
+const WIDE =
+  /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{fe0f}\u{20e3}\u{1100}-\u{115f}\u{2e80}-\u{303e}\u{3041}-\u{33ff}\u{3400}-\u{4dbf}\u{4e00}-\u{9fff}\u{a000}-\u{a4cf}\u{ac00}-\u{d7a3}\u{f900}-\u{faff}\u{fe30}-\u{fe4f}\u{ff00}-\u{ff60}\u{ffe0}-\u{ffe6}\u{20000}-\u{3fffd}]/u;
+
+/** Columns a grapheme takes: never fewer than the table's own measure, so it never has to cut a cell. */
+const graphemeWidth = (g: string): number => (WIDE.test(g) ? 2 : 1);
+
+/** The columns a cell's widest line takes on screen. */
+export function displayWidth(text: string): number {
+  let widest = 0;
+  for (const line of text.replace(SGR, '').split('\n')) {
+    let w = 0;
+    for (const g of graphemesOf(line)) w += graphemeWidth(g);
+    widest = Math.max(widest, w);
+  }
+  return widest;
+}
+
+/** A table's frame around its cells: a border before each column and after the last, one space each side. */
+export const frameWidth = (columns: number): number => columns * 3 + 1;
+
+/** No column is made narrower than this (or its content, when that is narrower). */
+const MIN_COLUMN = 8;
+
+/**
+ * Column widths (content only) that fit `available` terminal columns. The narrow columns keep their width and
+ * the widest give way first, each down to the same share; when even that cannot fit, every wide column
+ * stops at the minimum and the table runs past the edge rather than hide data.
+ */
+export function fitColumns(natural: readonly number[], available: number | undefined): number[] {
+  const widths = natural.map((w) => Math.max(1, w));
+  if (available === undefined) return widths;
+  let room = available - frameWidth(widths.length);
+  const total = widths.reduce((a, b) => a + b, 0);
+  if (total <= room) return widths;
+  // Water-filling: columns under the fair share keep theirs; the rest split what is left.
+  const order = widths.map((w, i) => ({ w, i })).sort((a, b) => a.w - b.w);
+  const out = [...widths];
+  let left = order.length;
+  for (const { w, i } of order) {
+    const share = Math.floor(room / left);
+    const given = w <= share ? w : Math.max(Math.min(w, MIN_COLUMN), share);
+    out[i] = given;
+    room -= given;
+    left -= 1;
+  }
+  return out;
+}
+
+/** A cell's lines within `width` columns: broken at spaces, and a word longer than the column between graphemes. */
+export function wrapCell(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    let lineWidth = 0;
+    const push = (): void => {
+      lines.push(line);
+      line = '';
+      lineWidth = 0;
+    };
+    for (const word of paragraph.split(' ')) {
+      const w = displayWidth(word);
+      if (lineWidth > 0 && lineWidth + 1 + w <= width) {
+        line += ` ${word}`;
+        lineWidth += 1 + w;
+        continue;
+      }
+      if (lineWidth > 0) push();
+      if (w <= width) {
+        line = word;
+        lineWidth = w;
+        continue;
+      }
+      for (const atom of atomsOf(word)) {
+        const aw = atom.startsWith('\x1b') ? 0 : graphemeWidth(atom);
+        if (lineWidth + aw > width && lineWidth > 0) push();
+        line += atom;
+        lineWidth += aw;
+      }
+    }
+    push();
+  }
+  return lines.join('\n');
+}
+
+/** A word as graphemes, with each colour code kept whole (it takes no room). */
+function atomsOf(word: string): string[] {
+  const atoms: string[] = [];
+  let at = 0;
+  for (const m of word.matchAll(SGR)) {
+    atoms.push(...graphemesOf(word.slice(at, m.index)), m[0]);
+    at = m.index + m[0].length;
+  }
+  atoms.push(...graphemesOf(word.slice(at)));
+  return atoms;
+}
