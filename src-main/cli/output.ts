@@ -106,8 +106,8 @@ export class Output {
   }
 
   /**
-   * A table that fits `width()`: the widest columns give way first and their cells wrap (at spaces, else
-   * between graphemes). Each cell is made safe on its own, so the layout measures what the terminal will show.
+   * A table that fits `width()`: columns of prose wrap first, then the widest give way (table-layout.ts);
+   * cells wrap at spaces, else between graphemes. Each cell is made safe on its own, so the layout measures what the terminal will show.
    */
   table(head: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): void {
     const header = head.map((h) => this.text(this.colors.bold(h)));
@@ -117,14 +117,18 @@ export class Output {
     const natural = header.map((h, i) =>
       Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[i] ?? ''))),
     );
-    const widths = fitColumns(natural, this.width());
+    const prose = header.map((_h, i) => cells.some((r) => (r[i] ?? '').includes(' ')));
+    const widths = fitColumns(natural, this.width(), prose);
+    const shownHead = header.map((h, i) => wrapCell(h, widths[i] ?? 1));
+    const body = cells.map((r) => header.map((_h, i) => wrapCell(r[i] ?? '', widths[i] ?? 1)));
     const t = new Table({
-      head: header.map((h, i) => wrapCell(h, widths[i] ?? 1)),
+      head: shownHead,
       // cli-table3's widths hold the padding; the cells come wrapped, so it never has to cut one.
       colWidths: widths.map((w) => w + 2),
-      style: { head: [], border: [], compact: true },
+      // A row of several lines needs the rule between rows to be told from the next.
+      style: { head: [], border: [], compact: !body.some((r) => r.some((c) => c.includes('\n'))) },
     });
-    for (const r of cells) t.push(header.map((_h, i) => wrapCell(r[i] ?? '', widths[i] ?? 1)));
+    t.push(...body);
     this.io.stdout.write(`${t.toString()}\n`);
   }
 

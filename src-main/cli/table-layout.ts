@@ -33,28 +33,53 @@ export const frameWidth = (columns: number): number => columns * 3 + 1;
 
 /** No column is made narrower than this (or its content, when that is narrower). */
 const MIN_COLUMN = 8;
+/** Nor a column of prose (captions, reasons), which gives way first, narrower than this. */
+const MIN_PROSE = 16;
 
 /**
- * Column widths (content only) that fit `available` terminal columns. The narrow columns keep their width and
- * the widest give way first, each down to the same share; when even that cannot fit, every wide column
- * stops at the minimum and the table runs past the edge rather than hide data.
+ * Column widths (content only) that fit `available` terminal columns, in this order: the columns of prose
+ * (any cell with a space: a caption, a reason) wrap first, down to `MIN_PROSE`; then the widest of all give
+ * way, each down to the same share, so ids and times stay whole as long as they can. When even the minimums
+ * cannot fit, the table runs past the edge rather than hide data.
  */
-export function fitColumns(natural: readonly number[], available: number | undefined): number[] {
+export function fitColumns(
+  natural: readonly number[],
+  available: number | undefined,
+  prose: readonly boolean[] = [],
+): number[] {
   const widths = natural.map((w) => Math.max(1, w));
   if (available === undefined) return widths;
-  let room = available - frameWidth(widths.length);
-  const total = widths.reduce((a, b) => a + b, 0);
-  if (total <= room) return widths;
-  // Water-filling: columns under the fair share keep theirs; the rest split what is left.
-  const order = widths.map((w, i) => ({ w, i })).sort((a, b) => a.w - b.w);
+  const room = available - frameWidth(widths.length);
+  const sum = (ws: readonly number[]): number => ws.reduce((a, b) => a + b, 0);
+  if (sum(widths) <= room) return widths;
+  const proseCols = widths.flatMap((_w, i) => (prose[i] ? [i] : []));
+  const fixed = sum(widths.filter((_w, i) => !prose[i]));
+  const first = share(widths, proseCols, room - fixed, MIN_PROSE);
+  if (sum(first) <= room) return first;
+  return share(
+    first,
+    widths.map((_w, i) => i),
+    room,
+    MIN_COLUMN,
+  );
+}
+
+/**
+ * Water-filling over the columns `cols` of `widths`, which have `room` between them: those under the fair
+ * share keep their width, the rest split what is left, none below `min` (or its own width, when narrower).
+ */
+function share(widths: readonly number[], cols: readonly number[], room: number, min: number): number[] {
   const out = [...widths];
-  let left = order.length;
-  for (const { w, i } of order) {
-    const share = Math.floor(room / left);
-    const given = w <= share ? w : Math.max(Math.min(w, MIN_COLUMN), share);
+  let left = room;
+  const order = [...cols].sort((a, b) => (widths[a] as number) - (widths[b] as number));
+  let count = order.length;
+  for (const i of order) {
+    const w = widths[i] as number;
+    const fair = Math.floor(left / count);
+    const given = w <= fair ? w : Math.max(Math.min(w, min), fair);
     out[i] = given;
-    room -= given;
-    left -= 1;
+    left -= given;
+    count -= 1;
   }
   return out;
 }
