@@ -18,7 +18,7 @@ import type {
 } from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
-import { flatLine, safeLine } from '../../src-shared/safe-text';
+import { safeLine } from '../../src-shared/safe-text';
 
 export type NoticeContent = Readonly<{ title: string; body: string; link: string | null }>;
 
@@ -33,12 +33,12 @@ const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
 const BODY_MAX = 180;
 
 /**
- * Service and agent messages are shown as plain, single-line, bounded text (src-shared/safe-text.ts): spaces
- * and line breaks folded, control characters (an agent's colour codes included) and the bidi controls that
- * reorder text shown escaped (`invoice\u202Egpj.exe` cannot pose as a `.jpg`), cut between graphemes.
+ * Service and agent messages are shown as plain, single-line, bounded text (src-shared/safe-text.ts): line
+ * breaks, control characters (an agent's colour codes included) and the bidi controls that reorder text shown
+ * escaped (`invoice\u202Egpj.exe` cannot pose as a `.jpg`), cut between graphemes.
  */
 export function noticeText(text: string | null | undefined, fallback: string): string {
-  return flatLine(text ?? '', BODY_MAX) || fallback;
+  return safeLine((text ?? '').trim(), { max: BODY_MAX }) || fallback;
 }
 
 function platformName(p: string): string {

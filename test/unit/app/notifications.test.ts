@@ -137,8 +137,8 @@ describe('notifications', () => {
 });
 
 describe('notice content', () => {
-  it('flattens and bounds service text, control characters shown escaped, cut between graphemes', () => {
-    expect(noticeText('line one\n\tline\u0007two', 'x')).toBe('line one line\\x07two');
+  it('keeps service text on one line and bounded: line breaks and controls shown escaped, cut between graphemes', () => {
+    expect(noticeText(' line one\n\tline\u0007two ', 'x')).toBe('line one\\n\\tline\\x07two');
     expect(noticeText('e'.repeat(500), 'x')).toHaveLength(180);
     expect(noticeText(`${'e'.repeat(179)}👩‍👩‍👧 and more`, 'x')).toBe(`${'e'.repeat(179)}…`);
     expect(noticeText(`${'e'.repeat(178)}👩‍👩‍👧 and more`, 'x')).toBe(`${'e'.repeat(178)}👩‍👩‍👧…`);
