@@ -5,6 +5,7 @@ import type {
   OpenDialogOptions,
   SaveDialogOptions,
 } from 'electron';
+import { safeLine } from '../../src-shared/safe-text';
 import { NOT_CONFIRMED, type ConfirmPort } from '../core/bridge/confirm';
 import type { FilePicker } from '../core/bridge/ports';
 import type { QuitQuestion } from '../core/gaps/decisions';
@@ -17,14 +18,24 @@ import type { FileSaver } from '../core/bridge/export-port';
 
 type Parent = () => BrowserWindow | null;
 
-/** Index of the chosen button; the box is modal on the window while one is open. */
+/**
+ * Index of the chosen button; the box is modal on the window while one is open. Its words pass the text door
+ * (src-shared/safe-text.ts) here, whoever wrote them: the message is one line, and so is each line of the
+ * detail: a line break inside one is shown as `\n`, never a line of its own.
+ */
 async function showMessageBox(
   dialog: Pick<Dialog, 'showMessageBox'>,
   parent: Parent,
-  options: MessageBoxOptions,
+  options: Omit<MessageBoxOptions, 'detail'> & { readonly detailLines: readonly string[] },
 ): Promise<number> {
+  const { detailLines, ...rest } = options;
+  const safe: MessageBoxOptions = {
+    ...rest,
+    message: safeLine(options.message),
+    detail: detailLines.map((l) => safeLine(l)).join('\n'),
+  };
   const win = parent();
-  const { response } = win ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+  const { response } = win ? await dialog.showMessageBox(win, safe) : await dialog.showMessageBox(safe);
   return response;
 }
 
@@ -32,17 +43,16 @@ async function showMessageBox(
 export function dialogConfirm(dialog: Pick<Dialog, 'showMessageBox'>, parent: Parent): ConfirmPort {
   return {
     async confirm(change) {
-      const options: MessageBoxOptions = {
+      const response = await showMessageBox(dialog, parent, {
         type: 'warning',
         title: 'Postdesk',
         message: change.title,
-        detail: `${change.lines.join('\n')}\n\nAllow it only if you made this change yourself, in Settings.`,
+        detailLines: [...change.lines, '', 'Allow it only if you made this change yourself, in Settings.'],
         buttons: ['Cancel', 'Allow'],
         defaultId: 0,
         cancelId: 0,
         noLink: true,
-      };
-      const response = await showMessageBox(dialog, parent, options);
+      });
       return response === 1 ? { confirmed: true } : { confirmed: false, reason: NOT_CONFIRMED };
     },
   };
@@ -54,17 +64,16 @@ export function dialogAskToQuit(
   parent: Parent,
 ): (q: QuitQuestion) => Promise<boolean> {
   return async (q) => {
-    const options: MessageBoxOptions = {
+    const response = await showMessageBox(dialog, parent, {
       type: 'question',
       title: 'Postdesk',
       message: q.message,
-      detail: q.detail,
+      detailLines: [q.detail],
       buttons: ['Keep running', 'Quit'],
       defaultId: 0,
       cancelId: 0,
       noLink: true,
-    };
-    const response = await showMessageBox(dialog, parent, options);
+    });
     return response === 1;
   };
 }

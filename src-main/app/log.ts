@@ -6,6 +6,7 @@ import { errorText } from '../core/common/error-text';
 import { createLineLogger, type Logger, type LogLevel } from '../core/common/logger';
 import { openRotatingFile } from '../core/log-file';
 import { appLogFile } from '../core/paths';
+import { safeLine } from '../../src-shared/safe-text';
 
 export interface AppLog extends Logger {
   /** The current log file (Settings and the tray's "Open logs folder" point at it). */
@@ -27,8 +28,10 @@ export function createAppLog(
     file: appLogFile(dataDir),
     maxBytes: opts.maxBytes ?? 1024 * 1024,
     keep: opts.keep ?? 3,
-    onError: (error) => stderr(`the log file ${appLogFile(dataDir)} cannot be written: ${errorText(error)}`),
+    onError: (error) =>
+      stderr(safeLine(`the log file ${appLogFile(dataDir)} cannot be written: ${errorText(error)}`)),
   });
+  // Each line comes safe from the line logger (src-shared/safe-text.ts): one line, nothing a terminal obeys.
   const logger = createLineLogger((line) => {
     file.write(line);
     stderr(line);

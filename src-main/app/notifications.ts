@@ -18,6 +18,7 @@ import type {
 } from './capabilities';
 import { deepLinkFor, type DeepLinkRouter } from './deep-links';
 import { DisposableStore, Emitter, type Disposable } from '../core/common/events';
+import { safeLine } from '../../src-shared/safe-text';
 
 export type NoticeContent = Readonly<{ title: string; body: string; link: string | null }>;
 
@@ -31,24 +32,13 @@ const PLATFORM_NAMES: Readonly<Record<Platform, string>> = {
 
 const BODY_MAX = 180;
 
-/** Characters that reorder the text around them (bidi embeddings, overrides, isolates, marks). */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-
 /**
- * Service and agent messages are shown as plain, single-line, bounded text: no control characters (ANSI
- * escapes included), and none that reorder it (`invoice\u202Egpj.exe` cannot pose as a `.jpg`).
+ * Service and agent messages are shown as plain, single-line, bounded text (src-shared/safe-text.ts): line
+ * breaks, control characters (an agent's colour codes included) and the bidi controls that reorder text shown
+ * escaped (`invoice\u202Egpj.exe` cannot pose as a `.jpg`), cut between graphemes.
  */
 export function noticeText(text: string | null | undefined, fallback: string): string {
-  const flat = (text ?? '')
-    .replace(BIDI_CONTROLS, '')
-    // ANSI escape sequences (an agent's coloured output): the colour codes go with the escape.
-    // eslint-disable-next-line no-control-regex
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    .replace(/\p{Cc}+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (!flat) return fallback;
-  return flat.length > BODY_MAX ? `${flat.slice(0, BODY_MAX - 1)}…` : flat;
+  return safeLine((text ?? '').trim(), { max: BODY_MAX }) || fallback;
 }
 
 function platformName(p: string): string {
@@ -170,7 +160,11 @@ export class NotificationService implements Disposable {
   /** An automation is due soon while the computer goes to sleep: not a failure, no link of its own. */
   dueSoon(n: Readonly<{ title: string; body: string }>): void {
     this.notify(
-      { title: noticeText(n.title, 'An automation is due soon'), body: n.body, link: null },
+      {
+        title: noticeText(n.title, 'An automation is due soon'),
+        body: noticeText(n.body, 'An automation is due soon.'),
+        link: null,
+      },
       { counts: false },
     );
   }
@@ -212,7 +206,11 @@ export class NotificationService implements Disposable {
     if (!Notification.isSupported()) return;
     this.shownAt.push(now);
 
-    const n = new Notification({ title: content.title, body: noticeBody(content.body, this.deps.platform) });
+    // The one place a notification is made: whatever built the content, it is shown safe and bounded.
+    const n = new Notification({
+      title: safeLine(content.title, { max: BODY_MAX }),
+      body: noticeBody(safeLine(content.body, { max: BODY_MAX * 2 }), this.deps.platform),
+    });
     this.live.add(n);
     n.on('click', () => {
       this.live.delete(n);

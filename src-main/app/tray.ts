@@ -8,6 +8,7 @@ import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeIm
 import type { ActiveRun, ConnectionState, ExecutorState } from './capabilities';
 import type { Disposable } from '../core/common/events';
 import type { UpdatePhase } from './update-state';
+import { safeLine } from '../../src-shared/safe-text';
 
 export const TRAY_STATES = ['ok', 'running', 'attention'] as const;
 export type TrayState = (typeof TRAY_STATES)[number];
@@ -79,11 +80,12 @@ export type TrayMenuItem = Readonly<
 export const MENU_RUNS_MAX = 8;
 const NAME_MAX = 48;
 
-/** Run names are user text: cut to length, and `&` doubled so Windows does not read it as a mnemonic. */
+/**
+ * Run names are user text: on one line, line breaks, control and bidi characters shown escaped, cut between graphemes
+ * (src-shared/safe-text.ts), and `&` doubled so Windows does not read it as a mnemonic.
+ */
 export function menuLabel(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim() || 'Untitled';
-  const cut = flat.length > NAME_MAX ? `${flat.slice(0, NAME_MAX - 1)}…` : flat;
-  return cut.replace(/&/g, '&&');
+  return (safeLine(text.trim(), { max: NAME_MAX }) || 'Untitled').replace(/&/g, '&&');
 }
 
 export function buildTrayMenuTemplate(inputs: TrayInputs): readonly TrayMenuItem[] {

@@ -5,7 +5,7 @@ import { apiKeyFromEnv } from '../core/secrets/secret-store';
 import { errorText } from '../core/common/error-text';
 import { createLineLogger, type Logger } from '../core/common/logger';
 import type { CliIo } from './output';
-import { Output, escapeControls } from './output';
+import { Output } from './output';
 import { startSandboxInProcess } from './sandbox-connect';
 
 export interface GlobalOptions {
@@ -61,8 +61,9 @@ export function createDeps(io: CliIo): { deps: CliDeps; state: InvocationState }
   let local: LocalCore | null = null;
   const closers: (() => Promise<void> | void)[] = [];
   let verbose = false;
+  // The line logger makes each line safe itself (src-shared/safe-text.ts).
   const log: Logger = createLineLogger((line) => {
-    if (verbose) io.stderr.write(`${escapeControls(line)}\n`);
+    if (verbose) io.stderr.write(`${line}\n`);
   }, 'debug');
   const state: InvocationState = {
     exitCode: 0,

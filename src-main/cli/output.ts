@@ -4,9 +4,12 @@ import type { Ora } from 'ora';
 import { createColors } from 'picocolors';
 import { redactDeep } from '../core/api/errors';
 import { redactForDisplay } from '../core/api/redact';
+import { flatLine, safeJsonText, safeLine, safeText } from '../../src-shared/safe-text';
+import { displayWidth, fitColumns, wrapCell } from './table-layout';
 
 export interface CliIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  /** `columns`: the terminal's width, when stdout is one. */
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -15,28 +18,16 @@ export interface CliIo {
 export type Colors = ReturnType<typeof createColors>;
 
 /**
- * Bytes a terminal acts on rather than shows: C0 controls but line feed and tab, DEL, C1 controls
- * (0x9b is a one-byte CSI), and the bidirectional overrides that reorder what is shown.
+ * What every human-readable line goes through: credentials redacted, control characters and bidi controls
+ * shown escaped (src-shared/safe-text.ts); the line feeds of text meant as several lines stay.
  */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-const escapeChar = (c: string): string => {
-  if (c === '\r') return '\\r';
-  const code = c.charCodeAt(0);
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, '0')}`
-    : `\\u${code.toString(16).padStart(4, '0')}`;
-};
-
-/** Control characters shown as `\x1b`, `\r`… so that text from the service cannot drive the terminal. */
-export function escapeControls(text: string): string {
-  return text.replace(CONTROL, escapeChar);
+export function scrubForTerminal(text: string): string {
+  return safeText(redactForDisplay(text));
 }
 
-/** What every human-readable line goes through: credentials redacted, control characters shown escaped. */
-export function scrubForTerminal(text: string): string {
-  return escapeControls(redactForDisplay(text));
+/** The same for a value inside one line (a table cell, a field): its line breaks are shown as `\n` too. */
+export function scrubLine(text: string): string {
+  return safeLine(redactForDisplay(text));
 }
 
 /**
@@ -60,11 +51,6 @@ function markedColors(enabled: boolean): Colors {
   }
   return out as unknown as Colors;
 }
-
-/** JSON escapes C0 controls itself; C1 controls and bidi overrides become `\uXXXX` too (still valid JSON). */
-const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const jsonForTerminal = (text: string): string =>
-  text.replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Human or JSON output. Colours and spinners only on a TTY; with `--json` stdout holds exactly one document. */
 export class Output {
@@ -91,7 +77,7 @@ export class Output {
 
   /** One JSON document on stdout, scrubbed of credentials (for `--json`, errors included). */
   json1(data: unknown): void {
-    this.io.stdout.write(`${jsonForTerminal(JSON.stringify(redactDeep(data, 'data'), null, 2))}\n`);
+    this.io.stdout.write(`${safeJsonText(JSON.stringify(redactDeep(data, 'data'), null, 2))}\n`);
   }
 
   line(text = ''): void {
@@ -108,21 +94,49 @@ export class Output {
     this.io.stderr.write(`${this.text(text)}\n`);
   }
 
+  /**
+   * The width tables fit: the terminal's, else `COLUMNS` (a pipe into a pager that set it), else none (a pipe
+   * into a file or another program gets whole lines).
+   */
+  width(): number | undefined {
+    const tty = this.io.stdout.isTTY ? this.io.stdout.columns : undefined;
+    if (tty !== undefined && tty > 0) return tty;
+    const env = Number(this.io.env.COLUMNS);
+    return Number.isInteger(env) && env > 0 ? env : undefined;
+  }
+
+  /**
+   * A table that fits `width()`: columns of prose wrap first, then the widest give way (table-layout.ts);
+   * cells wrap at spaces, else between graphemes. Each cell is made safe on its own, so the layout measures what the terminal will show.
+   */
   table(head: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): void {
-    // Each cell is made safe on its own, so the table measures what the terminal will show.
+    const header = head.map((h) => this.text(this.colors.bold(h)));
+    const cells = rows.map((r) =>
+      r.map((c) => (c === null || c === undefined ? '' : unmark(scrubLine(String(c))))),
+    );
+    const natural = header.map((h, i) =>
+      Math.max(displayWidth(h), ...cells.map((r) => displayWidth(r[i] ?? ''))),
+    );
+    const prose = header.map((_h, i) => cells.some((r) => (r[i] ?? '').includes(' ')));
+    const widths = fitColumns(natural, this.width(), prose);
+    const shownHead = header.map((h, i) => wrapCell(h, widths[i] ?? 1));
+    const body = cells.map((r) => header.map((_h, i) => wrapCell(r[i] ?? '', widths[i] ?? 1)));
     const t = new Table({
-      head: head.map((h) => this.text(this.colors.bold(h))),
-      style: { head: [], border: [], compact: true },
-      wordWrap: true,
+      head: shownHead,
+      // cli-table3's widths hold the padding; the cells come wrapped, so it never has to cut one.
+      colWidths: widths.map((w) => w + 2),
+      // A row of several lines needs the rule between rows to be told from the next.
+      style: { head: [], border: [], compact: !body.some((r) => r.some((c) => c.includes('\n'))) },
     });
-    for (const r of rows) t.push(r.map((c) => (c === null || c === undefined ? '' : this.text(String(c)))));
+    t.push(...body);
     this.io.stdout.write(`${t.toString()}\n`);
   }
 
   /** Key/value lines, aligned. */
   fields(pairs: readonly (readonly [string, string | number | boolean | null | undefined])[]): void {
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.line(`${this.colors.dim(k.padEnd(width))}  ${v ?? '-'}`);
+    for (const [k, v] of pairs)
+      this.line(`${this.colors.dim(k.padEnd(width))}  ${scrubLine(String(v ?? '-'))}`);
   }
 
   /** Loaded on first use: a pipe or `--json` never shows a spinner, and ora is a good part of a cold start. */
@@ -153,7 +167,10 @@ export class Output {
   }
 }
 
+/**
+ * A caption or message shortened for a list: on one line (spaces and line breaks folded), at most `max`
+ * characters with the `…` mark, cut between graphemes so an emoji is never split into `\ufffd`.
+ */
 export function truncate(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return flatLine(text, max);
 }

@@ -7,6 +7,7 @@
 import { closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PRIVATE_FILE_MODE, ensurePrivateDirSync } from './private-files';
+import { safeLine } from '../../src-shared/safe-text';
 
 export interface RotatingFileOptions {
   readonly file: string;
@@ -20,7 +21,7 @@ export interface RotatingFileOptions {
 
 export interface RotatingFile {
   readonly file: string;
-  /** Appends one line (a newline is added); never throws. */
+  /** Appends one line (a newline is added; one inside is shown as `\n`, src-shared/safe-text.ts); never throws. */
   write(line: string): void;
   close(): void;
 }
@@ -57,7 +58,7 @@ export function openRotatingFile(o: RotatingFileOptions): RotatingFile {
   return {
     file: o.file,
     write(line) {
-      const data = `${line.replace(/\n+$/, '')}\n`;
+      const data = `${safeLine(line.replace(/\n+$/, ''))}\n`;
       const bytes = Buffer.byteLength(data);
       try {
         fd ??= open();

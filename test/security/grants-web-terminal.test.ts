@@ -38,7 +38,7 @@ describe('postdesk web from a terminal', () => {
     const refused = page.bridge.settings.update({ agent_commands: [agent] });
     await answer('');
     expect(await refused).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
-    expect(said).toContain(`Agent "mine" runs: /usr/local/bin/my-agent --fast 'a b'`);
+    expect(said).toContain(`Agent 'mine' runs: '/usr/local/bin/my-agent' '--fast' 'a b'`);
 
     const allowed = page.bridge.settings.update({ agent_commands: [agent] });
     await answer('yes');

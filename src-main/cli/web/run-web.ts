@@ -44,6 +44,8 @@ export interface WebOptions {
   readonly startSandbox: StartSandboxFn;
   readonly staticDir?: string;
   readonly print: (line: string) => void;
+  /** How long an unused link stays good (default `LINK_TTL_MS`). */
+  readonly linkTtlMs?: number;
   /** Where what the host catches and rides out is reported (the CLI's stderr with --verbose). */
   readonly log?: Logger;
   /**
@@ -70,10 +72,12 @@ export interface RunningWeb {
 }
 
 /**
- * How long the browser has to open the link it was given: its command line (and so the code) can be
- * read by every local user, so an unused code must not stay good.
+ * How long a link's code stays good unused, the browser's and the terminal's alike: the browser's command
+ * line (and so its code) can be read by every local user, and the terminal's link stays on screen, in the
+ * scrollback and in a pasted log long after. A link opened later is refused, and the terminal prints a
+ * fresh one.
  */
-export const OPENED_LINK_TTL_MS = 2 * 60_000;
+export const LINK_TTL_MS = 2 * 60_000;
 
 /**
  * Builds the core side, the bridge and the host; prints a one-time link and opens another one. The
@@ -191,23 +195,35 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       if (key) o.print(`api key: ${key}`);
     }
     o.print(`postdesk web listening on ${host.origin}`);
-    // The terminal's link is for the user alone; once a page has used it, the next one is printed.
-    let printed = host.newLink();
+    // The terminal's link expires like the browser's; once a page has used it, or opening it came too
+    // late, the next one is printed.
+    const ttlMs = o.linkTtlMs ?? LINK_TTL_MS;
+    const minutes = Math.max(1, Math.round(ttlMs / 60_000));
+    let printed = host.newLink({ ttlMs });
     o.print(`open: ${printed}`);
+    o.print(`(the link opens one page, within ${minutes} minute${minutes === 1 ? '' : 's'})`);
     const unused = host.onDidUseLink((link) => {
       if (link !== printed) return;
-      printed = host.newLink();
+      printed = host.newLink({ ttlMs });
       o.print('(that link is used now; each link opens one page)');
       o.print(`open: ${printed}`);
     });
-    const unrefused = host.onDidRefuseLink(() =>
-      o.print('(a link that was already used, or had expired, was refused)'),
-    );
+    const unrefused = host.onDidRefuseLink(({ expired }) => {
+      if (expired !== null && expired === printed) {
+        printed = host.newLink({ ttlMs });
+        o.print(
+          `(that link had expired; a link opens a page within ${minutes} minute${minutes === 1 ? '' : 's'})`,
+        );
+        o.print(`open: ${printed}`);
+        return;
+      }
+      o.print('(a link that was already used, or had expired, was refused)');
+    });
     cleanups.push(async () => {
       unused();
       unrefused();
     });
-    if (o.open && openInBrowser(host.newLink({ ttlMs: OPENED_LINK_TTL_MS }), o.env)) {
+    if (o.open && openInBrowser(host.newLink({ ttlMs }), o.env)) {
       o.print('(opened in your browser)');
     }
 

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { safeLine } from '../../../src-shared/safe-text';
 import type { ConfirmPort } from '../../core/bridge/confirm';
 
 /**
@@ -20,13 +21,17 @@ export interface TerminalIo {
   readonly output: NodeJS.WritableStream;
 }
 
-/** A yes must be typed: Enter alone (or anything else) declines. */
+/**
+ * A yes must be typed: Enter alone (or anything else) declines. Each line of the change is one terminal line
+ * whatever it holds: the values in it come quoted (core/bridge/confirm.ts), and the line passes the text door
+ * again here, so nothing in it can move the cursor, erase or retitle the question (src-shared/safe-text.ts).
+ */
 export function terminalConfirm(io: TerminalIo, o: { readonly timeoutMs?: number } = {}): ConfirmPort {
   const timeoutMs = o.timeoutMs ?? 120_000;
   return {
     async confirm(change) {
       io.output.write(
-        `\nThe Postdesk page asks to make this change:\n${change.lines.map((l) => `  ${l}`).join('\n')}\n`,
+        `\nThe Postdesk page asks to make this change:\n${change.lines.map((l) => `  ${safeLine(l)}`).join('\n')}\n`,
       );
       const rl = createInterface({ input: io.input, output: io.output, terminal: false });
       try {

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import { FILES_PATH, FILE_NAME_HEADER } from '../../../src-shared/ipc/ws-protocol';
 import type { GrantRegistry } from '../../core/bridge/grants';
+import { safeLine } from '../../../src-shared/safe-text';
 
 /**
  * `POST /bridge/files`: how a browser gives `postdesk web` a file. A page cannot name a file on this
@@ -21,7 +22,10 @@ export interface UploadRouteOptions {
   readonly maxFileBytes: number;
 }
 
-/** The name the user saw, without control characters; the stored file gets a safe name of its own. */
+/**
+ * The name the user saw, as safe text (src-shared/safe-text.ts): control and bidi characters shown escaped,
+ * at most 300 characters cut between graphemes. The stored file gets a safe name of its own.
+ */
 export function uploadName(raw: string | undefined): string {
   let name = '';
   try {
@@ -29,9 +33,7 @@ export function uploadName(raw: string | undefined): string {
   } catch {
     // keep it empty: the fallback below
   }
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
-  const CONTROL = /[\u0000-\u001f\u007f]/g;
-  return name.replace(CONTROL, '').trim().slice(0, 300) || 'file';
+  return safeLine(name.trim(), { max: 300 }) || 'file';
 }
 
 /** A file name that stays inside its folder: no separators, no leading dot, only plain characters. */

@@ -60,8 +60,11 @@ export interface WebHost {
   newLink(opts?: { readonly ttlMs?: number }): string;
   /** A page traded the code of this link. */
   onDidUseLink(listener: (link: string) => void): () => void;
-  /** A code was refused: already used, expired, or never issued. */
-  onDidRefuseLink(listener: () => void): () => void;
+  /**
+   * A code was refused: already used, expired, or never issued. `expired` names the link when the code was
+   * one of ours that ran out of time (the person opened it late); a used or unknown code names none.
+   */
+  onDidRefuseLink(listener: (refusal: { readonly expired: string | null }) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -132,7 +135,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   const codes = new Map<string, { readonly link: string; readonly expiresAt: number | null }>();
   const used = new Set<(link: string) => void>();
-  const refused = new Set<() => void>();
+  const refused = new Set<(refusal: { readonly expired: string | null }) => void>();
 
   // The one place the session secret leaves the host: once per issued code, to a page of this origin.
   await app.register(async (session) => {
@@ -152,8 +155,9 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       }
       const entry = code === null ? undefined : codes.get(code);
       if (code !== null) codes.delete(code);
-      if (!entry || (entry.expiresAt !== null && Date.now() > entry.expiresAt)) {
-        for (const l of [...refused]) l();
+      const expired = entry !== undefined && entry.expiresAt !== null && Date.now() > entry.expiresAt;
+      if (!entry || expired) {
+        for (const l of [...refused]) l({ expired: expired ? entry.link : null });
         return reply
           .code(403)
           .send(fail({ kind: 'forbidden', message: 'This link was already used or has expired.' }));

@@ -1,11 +1,17 @@
 import { GUARDED_SETTINGS, type SettingsPatch, type SettingsView } from '../../../src-shared/ipc/settings';
 import type { AgentCommand } from '../../../src-shared/settings';
+import { quotedCommand, quotedWord, safeLine } from '../../../src-shared/safe-text';
 import { redactForDisplay } from '../api/redact';
 
-/** A change to what Postdesk runs or publishes, in the words the user confirms it in. */
+/**
+ * A change to what Postdesk runs or publishes, in the words the user confirms it in. The words are ours; each
+ * value the page chose (a program, an argument, a folder, an automation id, an agent type) appears only
+ * quoted by `quotedWord`, with anything that would act on a terminal or dialog shown escaped, so no value can
+ * end its line, redraw the question or pass for another.
+ */
 export interface PowerChange {
   readonly title: string;
-  /** Each change in full: the program with every argument, the folder. */
+  /** Each change in full, one line each: the program with every argument, the folder. */
   readonly lines: readonly string[];
 }
 
@@ -46,10 +52,9 @@ export function oneAtATime(port: ConfirmPort): ConfirmPort {
   };
 }
 
-/** An argument as a shell would need it, so the user reads exactly what runs. */
-const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+/** The program and every argument, each quoted: exactly what runs, where each word ends plain to see. */
 const commandLine = (c: Pick<AgentCommand, 'command' | 'args'>): string =>
-  [c.command, ...c.args].map(quote).join(' ');
+  quotedCommand([c.command, ...c.args]);
 
 function agentLines(before: readonly AgentCommand[], after: readonly AgentCommand[]): string[] {
   const was = new Map(before.map((c) => [c.agent_type, c]));
@@ -58,9 +63,9 @@ function agentLines(before: readonly AgentCommand[], after: readonly AgentComman
     const old = was.get(c.agent_type);
     was.delete(c.agent_type);
     if (old && commandLine(old) === commandLine(c)) continue;
-    lines.push(`Agent "${c.agent_type}" runs: ${commandLine(c)}`);
+    lines.push(`Agent ${quotedWord(c.agent_type)} runs: ${commandLine(c)}`);
   }
-  for (const type of was.keys()) lines.push(`Agent "${type}" is removed`);
+  for (const type of was.keys()) lines.push(`Agent ${quotedWord(type)} is removed`);
   return lines;
 }
 
@@ -73,9 +78,10 @@ function folderLines(
   for (const f of after) {
     const old = was.get(f.automation_id);
     was.delete(f.automation_id);
-    if (old !== f.folder) lines.push(`Automation ${f.automation_id} publishes files from: ${f.folder}`);
+    if (old !== f.folder)
+      lines.push(`Automation ${quotedWord(f.automation_id)} publishes files from: ${quotedWord(f.folder)}`);
   }
-  for (const id of was.keys()) lines.push(`Automation ${id} no longer has a folder`);
+  for (const id of was.keys()) lines.push(`Automation ${quotedWord(id)} no longer has a folder`);
   return lines;
 }
 
@@ -85,7 +91,7 @@ export const agentName = (type: string): string =>
     ? 'the built-in caption card'
     : type === 'folder'
       ? 'the built-in folder agent'
-      : `agent "${type}"`;
+      : `agent ${quotedWord(type)}`;
 
 function agentChoiceLines(
   before: SettingsView['automation_agents'],
@@ -97,20 +103,23 @@ function agentChoiceLines(
     const old = was.get(a.automation_id);
     was.delete(a.automation_id);
     if (old !== a.agent_type)
-      lines.push(`Automation ${a.automation_id} is run by ${agentName(a.agent_type)}`);
+      lines.push(`Automation ${quotedWord(a.automation_id)} is run by ${agentName(a.agent_type)}`);
   }
-  for (const id of was.keys()) lines.push(`Automation ${id} is run by the executor's own agent again`);
+  for (const id of was.keys())
+    lines.push(`Automation ${quotedWord(id)} is run by the executor's own agent again`);
   return lines;
 }
 
 const toolLine = (tool: string, path: string | null): string =>
-  `${tool}: ${path ?? 'the one bundled with Postdesk (else the one on PATH)'}`;
+  `${tool}: ${path === null ? 'the one bundled with Postdesk (else the one on PATH)' : quotedWord(path)}`;
 
 const ADDRESS_LINES = {
-  base_url: (url: string | null) => `Requests, with your API key, go to: ${url ?? 'no address'}`,
+  base_url: (url: string | null) =>
+    `Requests, with your API key, go to: ${url ? safeLine(url) : 'no address'}`,
   alias_url: (url: string | null) =>
-    `If the main address fails, requests with your API key go to: ${url ?? 'nowhere'}`,
-  proxy_url: (url: string | null) => `Requests go through the proxy: ${url ? redactForDisplay(url) : 'none'}`,
+    `If the main address fails, requests with your API key go to: ${url ? safeLine(url) : 'nowhere'}`,
+  proxy_url: (url: string | null) =>
+    `Requests go through the proxy: ${url ? safeLine(redactForDisplay(url)) : 'none'}`,
 } as const;
 
 /**

@@ -1,3 +1,4 @@
+import { safeLine } from '../../../src-shared/safe-text';
 import { redact } from '../api/redact';
 
 export type LogFields = Readonly<Record<string, unknown>>;
@@ -20,7 +21,9 @@ const ORDER: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
- * One line per entry, from `level` up, every credential scrubbed: the line may quote an error that echoes a key.
+ * One line per entry, from `level` up, every credential scrubbed (the line may quote an error that echoes a
+ * key) and made safe: a message or field that holds a line break or an escape sequence cannot forge another
+ * entry nor drive the terminal that shows the log (src-shared/safe-text.ts).
  */
 export function createLineLogger(
   write: (line: string) => void,
@@ -30,7 +33,7 @@ export function createLineLogger(
   const line = (at: LogLevel, message: string, fields?: LogFields): void => {
     if (ORDER[at] < ORDER[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? ` ${safeJson(fields)}` : '';
-    write(redact(`${now().toISOString()} ${at} ${message}${extra}`));
+    write(safeLine(redact(`${now().toISOString()} ${at} ${message}${extra}`)));
   };
   return {
     debug: (m, f) => line('debug', m, f),

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SESSION_PATH } from '../../../src-shared/ipc/ws-protocol';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -11,7 +12,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export interface WebHost {
   /**
    * A link the host printed and no page has used yet. Each link carries a one-time code and opens one
-   * page (a fresh browser context needs a fresh one); after a link is used the host prints the next.
+   * page (a fresh browser context needs a fresh one), within LINK_TTL_MS of being printed; after a link is
+   * used, or refused as expired, the host prints the next.
    */
   nextUrl(): Promise<string>;
   readonly origin: string;
@@ -27,6 +29,19 @@ export interface WebHost {
 }
 
 const STARTUP_MS = 45_000;
+/** A printed link older than this is spent rather than handed out: it expires after LINK_TTL_MS (2 minutes). */
+const LINK_FRESH_MS = 60_000;
+
+/** Trades a link's code the way its page would, so the host prints the next link. */
+async function spend(link: string): Promise<void> {
+  const { origin, hash } = new URL(link);
+  const code = new URLSearchParams(hash.slice(1)).get('code') ?? '';
+  await fetch(`${origin}${SESSION_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin },
+    body: JSON.stringify({ code }),
+  }).catch(() => undefined);
+}
 
 /**
  * Spawns the real CLI (`node bin/postdesk.js web --sandbox --data DIR --port 0 --no-open`) with a temporary
@@ -45,6 +60,11 @@ export async function startWebHost(): Promise<WebHost> {
   let err = '';
   const handedOut = new Set<string>();
   const printedLinks = () => [...out.matchAll(/^open: (\S+)$/gm)].map((m) => m[1] as string);
+  /** When each link was first seen printed: one printed long ago has expired (or soon will). */
+  const seenAt = new Map<string, number>();
+  const noteLinks = () => {
+    for (const l of printedLinks()) if (!seenAt.has(l)) seenAt.set(l, Date.now());
+  };
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
@@ -59,6 +79,7 @@ export async function startWebHost(): Promise<WebHost> {
     });
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
+      noteLinks();
       const get = (re: RegExp) => re.exec(out)?.[1];
       const url = get(/^open: (\S+)$/m);
       const sandboxUrl = get(/^sandbox listening on (\S+)$/m);
@@ -75,7 +96,15 @@ export async function startWebHost(): Promise<WebHost> {
     async nextUrl() {
       const until = Date.now() + 10_000;
       for (;;) {
+        noteLinks();
         const fresh = printedLinks().find((l) => !handedOut.has(l));
+        if (fresh && Date.now() - (seenAt.get(fresh) ?? 0) > LINK_FRESH_MS) {
+          // Printed too long ago for a page to trade in time: spend it, as a late click would, and the
+          // host prints the next one.
+          handedOut.add(fresh);
+          await spend(fresh);
+          continue;
+        }
         if (fresh) {
           handedOut.add(fresh);
           return fresh;

@@ -137,16 +137,18 @@ describe('notifications', () => {
 });
 
 describe('notice content', () => {
-  it('flattens and bounds service text', () => {
-    expect(noticeText('line one\n\tline\u0007two', 'x')).toBe('line one line two');
+  it('keeps service text on one line and bounded: line breaks and controls shown escaped, cut between graphemes', () => {
+    expect(noticeText(' line one\n\tline\u0007two ', 'x')).toBe('line one\\n\\tline\\x07two');
     expect(noticeText('e'.repeat(500), 'x')).toHaveLength(180);
+    expect(noticeText(`${'e'.repeat(179)}👩‍👩‍👧 and more`, 'x')).toBe(`${'e'.repeat(179)}…`);
+    expect(noticeText(`${'e'.repeat(178)}👩‍👩‍👧 and more`, 'x')).toBe(`${'e'.repeat(178)}👩‍👩‍👧…`);
     expect(noticeText(null, 'fallback')).toBe('fallback');
     expect(deliveryFailedNotice({ id: 'd1', post_id: 'p', platform: 'x', error: '' }).body).toBe(
       'The service gave no reason.',
     );
   });
 
-  it('shows hostile service text inert: markup escaped where a Linux server renders it, no reordering, no escapes', () => {
+  it('shows hostile service text inert: markup escaped where a Linux server renders it, reordering and escapes shown escaped', () => {
     const hostile =
       'Failed <b>bold</b> <a href="https://evil.example">click</a> <img src=x> & \u001b[31mred\u001b[0m invoice\u202Egpj.exe';
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
@@ -155,9 +157,8 @@ describe('notice content', () => {
       const body = t.shown()[0]?.options.body ?? '';
       expect(body).not.toContain('\u001b');
       expect(body).not.toContain('\u202E');
-      expect(body).toContain('invoicegpj.exe');
-      expect(body).toContain(' red ');
-      expect(body).not.toContain('[31m');
+      expect(body).toContain('invoice\\u202egpj.exe');
+      expect(body).toContain('\\x1b[31mred\\x1b[0m');
       if (platform === 'linux') {
         expect(body).not.toMatch(/[<>]/);
         expect(body).toContain(

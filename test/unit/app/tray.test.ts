@@ -115,7 +115,7 @@ describe('buildTrayMenuTemplate', () => {
 
 describe('labels and tooltips', () => {
   it('keeps run names short, single-line, and free of Windows mnemonics', () => {
-    expect(menuLabel('Q&A\nweekly')).toBe('Q&&A weekly');
+    expect(menuLabel('Q&A\nweekly')).toBe('Q&&A\\nweekly');
     expect(menuLabel('x'.repeat(100))).toHaveLength(48);
     expect(menuLabel('   ')).toBe('Untitled');
   });
