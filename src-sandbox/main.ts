@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from './app';
+import { safeLine } from '../src-shared/safe-text';
 
 const port = (value: string): number => {
   const n = Number(value);
@@ -47,7 +48,9 @@ export async function runSandboxCli(argv: readonly string[]): Promise<void> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       void sandbox.close().then(done, (err: unknown) => {
-        console.error('sandbox: error while closing:', err instanceof Error ? err.message : err);
+        console.error(
+          `sandbox: error while closing: ${safeLine(err instanceof Error ? err.message : String(err))}`,
+        );
         done();
       });
     };
@@ -67,7 +70,7 @@ if (isMain) {
   runSandboxCli(process.argv.slice(2)).then(
     () => process.exit(0),
     (err: unknown) => {
-      console.error(`sandbox: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`sandbox: ${safeLine(err instanceof Error ? err.message : String(err))}`);
       process.exit(1);
     },
   );
