@@ -251,10 +251,13 @@ function sitesOf(file: string): Site[] {
     }
     if (ts.isNewExpression(node) && node.expression.getText(sf) === 'Notification')
       sites.push({ file, kind: 'notification' });
-    if (
-      ts.isRegularExpressionLiteral(node) &&
-      /\\x1b|\\u001b|\\x00-|\\u0000-|\\p\{Cc\}|\\u202[a-e]/i.test(node.text)
-    )
+    // A regex literal, or one built with `new RegExp(…)`, that names control or bidi characters.
+    const pattern = ts.isRegularExpressionLiteral(node)
+      ? node.text
+      : ts.isNewExpression(node) && node.expression.getText(sf) === 'RegExp'
+        ? (node.arguments ?? []).map((a) => a.getText(sf)).join(' ')
+        : null;
+    if (pattern !== null && /\\x1b|\\u001b|\\x00-|\\u0000-|\\p\{Cc\}|\\u202[a-e]/i.test(pattern))
       sites.push({ file, kind: 'control-character regex' });
     ts.forEachChild(node, visit);
   };
@@ -324,9 +327,10 @@ describe('every site that shows text to a person goes through the door', () => {
       'console.log(name);',
       'process.stdout.write(name);',
       'const strip = /\\x1b\\[[0-9;]*m/g;',
+      "const bidi = new RegExp('[\\\\u202a-\\\\u202e]', 'g');",
     ].join('\n');
     const sf = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true);
-    expect(sf.statements).toHaveLength(5);
+    expect(sf.statements).toHaveLength(6);
     writeFileSync(file, code);
     const kinds = sitesOf(relative(ROOT, file)).map((s) => s.kind);
     expect(kinds).toEqual([
@@ -334,6 +338,7 @@ describe('every site that shows text to a person goes through the door', () => {
       'notification',
       'console',
       'raw write (process.stdout)',
+      'control-character regex',
       'control-character regex',
     ]);
   });
