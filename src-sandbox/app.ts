@@ -19,6 +19,7 @@ import { metaGet, metaSet, openDatabase } from './db';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import type { ErrorCode } from '../src-shared/api/errors';
+import { safeLine } from '../src-shared/safe-text';
 import { InvalidJsonBody, SandboxError } from './errors';
 import { createDueBeforeRead } from './due-before-read';
 import { timeOrderedUuid } from './ids';
@@ -137,7 +138,8 @@ function errorHandler(
     void reply.code(fe.statusCode).send({ error: `body: ${fe.message}`, code: 'VALIDATION_FAILED' });
     return;
   }
-  if (!quiet) console.error('sandbox: internal error:', err.message);
+  // The message may quote a request: shown safe (src-shared/safe-text.ts), it cannot drive the terminal.
+  if (!quiet) console.error(`sandbox: internal error: ${safeLine(err.message)}`);
   void reply.code(500).send({ error: 'internal sandbox error', code: 'INTERNAL' });
 }
 
@@ -275,7 +277,10 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
       try {
         fn(now);
       } catch (err) {
-        if (!quiet) console.error('sandbox: due work failed:', err instanceof Error ? err.message : err);
+        if (!quiet)
+          console.error(
+            `sandbox: due work failed: ${safeLine(err instanceof Error ? err.message : String(err))}`,
+          );
       }
     }
   };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from './app';
+import { safeLine } from '../src-shared/safe-text';
 
 const port = (value: string): number => {
   const n = Number(value);
@@ -85,7 +86,9 @@ export async function runSandboxCli(
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       void sandbox.close().then(done, (err: unknown) => {
-        console.error('sandbox: error while closing:', err instanceof Error ? err.message : err);
+        console.error(
+          `sandbox: error while closing: ${safeLine(err instanceof Error ? err.message : String(err))}`,
+        );
         done();
       });
     };
@@ -107,7 +110,7 @@ if (isMain) {
     (err: unknown) => {
       // Commander printed its own message (or the help).
       if (err instanceof CommanderError) process.exit(err.exitCode);
-      console.error(`sandbox: ${err instanceof Error ? err.message : String(err)}`);
+      console.error(`sandbox: ${safeLine(err instanceof Error ? err.message : String(err))}`);
       process.exit(1);
     },
   );

@@ -1,16 +1,16 @@
 /**
  * The one door for text that someone else chose (the service, an agent, the page, a file name) on its way to a
  * terminal line, a native dialog, a log line or a notification. What would act rather than show is shown
- * escaped instead, visibly: a terminal obeys ESC and CSI (cursor moves, erasing, OSC titles and hyperlinks),
- * every one of them wraps or ends a line at a newline or carriage return, and bidi overrides reorder what is
- * read (`invoice\u202Egpj.exe` posing as a `.jpg`).
+ * escaped instead, visibly: a terminal obeys ESC and CSI (cursor moves, erasing, OSC titles and hyperlinks), a
+ * newline or a carriage return ends or restarts a line in all four, and bidi overrides reorder what is read
+ * (`invoice\u202Egpj.exe` posing as a `.jpg`).
  */
 
-/**
- * C0 and C1 controls and DEL (`\p{Cc}`: ESC, CR, LF, BEL, the one-byte CSI 0x9b…), the line and paragraph
- * separators, and the bidi marks, embeddings, overrides and isolates.
- */
-const UNSAFE = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
+/** The line and paragraph separators, and the bidi marks, embeddings, overrides and isolates. */
+const REORDER_OR_BREAK = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029';
+
+/** Those, and the C0 and C1 controls and DEL (`\p{Cc}`: ESC, CR, LF, BEL, the one-byte CSI 0x9b…). */
+const UNSAFE = new RegExp(`[\\p{Cc}${REORDER_OR_BREAK}]`, 'gu');
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -69,8 +69,8 @@ export function safeLine(text: string, o: SafeLineOptions = {}): string {
   return `${out}${CUT_MARK}`;
 }
 
-/** What may stay in text meant as several lines: its line feeds and tabs. */
-const UNSAFE_IN_LINES = /[^\P{Cc}\n\t]|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
+/** The same but for what may stay in text meant as several lines: its line feeds and tabs. */
+const UNSAFE_IN_LINES = new RegExp(`[^\\P{Cc}\\n\\t]|[${REORDER_OR_BREAK}]`, 'gu');
 
 /**
  * Text meant as several lines (a help page, a skill's markdown): the same escapes as `safeLine` but for the
@@ -81,7 +81,7 @@ export function safeText(text: string): string {
 }
 
 /** Past C0 (which JSON escapes in strings, and whose line feeds lay out the document): the rest of UNSAFE. */
-const UNSAFE_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_IN_JSON = new RegExp(`[\\x7f-\\x9f${REORDER_OR_BREAK}]`, 'gu');
 
 /**
  * JSON text (from `JSON.stringify`, which escapes C0 itself) with the other characters `safeLine` escapes

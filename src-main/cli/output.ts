@@ -107,7 +107,8 @@ export class Output {
 
   /**
    * A table that fits `width()`: columns of prose wrap first, then the widest give way (table-layout.ts);
-   * cells wrap at spaces, else between graphemes. Each cell is made safe on its own, so the layout measures what the terminal will show.
+   * cells wrap at spaces, else between graphemes. Each cell is made safe on its own (one line: a newline
+   * in it shows as `\n`), so the layout measures what the terminal will show.
    */
   table(head: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): void {
     const header = head.map((h) => this.text(this.colors.bold(h)));

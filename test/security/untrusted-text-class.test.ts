@@ -7,7 +7,7 @@
  *   logs (core's line logger, the app's log file and stderr, the CLI's --verbose), CLI tables and fields,
  *   notifications, the tray menu and uploaded file names. A terminal path is read through a small VT model;
  *   every one must show one line per entry with the text escaped, nothing erased, no OSC acted on.
- * - The sites: a walk over src-main's syntax finds every native dialog, notification, console call, raw
+ * - The sites: a walk over the syntax of src-main, src-shared and src-sandbox finds every native dialog, notification, console call, raw
  *   stream write and control-character regex, and each must sit in the module that wraps it (or on the short
  *   list below, with the reason it is safe), so a new site cannot skip the door unnoticed.
  */
@@ -230,7 +230,7 @@ interface Site {
   readonly kind: string;
 }
 
-/** Every place src-main (or src-shared) shows text to a person outside the page, or writes an escaper of its own. */
+/** Every place src-main, src-shared or src-sandbox shows text to a person outside the page, or writes an escaper of its own. */
 function sitesOf(file: string): Site[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -251,10 +251,13 @@ function sitesOf(file: string): Site[] {
     }
     if (ts.isNewExpression(node) && node.expression.getText(sf) === 'Notification')
       sites.push({ file, kind: 'notification' });
-    if (
-      ts.isRegularExpressionLiteral(node) &&
-      /\\x1b|\\u001b|\\x00-|\\u0000-|\\p\{Cc\}|\\u202[a-e]/i.test(node.text)
-    )
+    // A regex literal, or one built with `new RegExp(…)`, that names control or bidi characters.
+    const pattern = ts.isRegularExpressionLiteral(node)
+      ? node.text
+      : ts.isNewExpression(node) && node.expression.getText(sf) === 'RegExp'
+        ? (node.arguments ?? []).map((a) => a.getText(sf)).join(' ')
+        : null;
+    if (pattern !== null && /\\x1b|\\u001b|\\x00-|\\u0000-|\\p\{Cc\}|\\u202[a-e]/i.test(pattern))
       sites.push({ file, kind: 'control-character regex' });
     ts.forEachChild(node, visit);
   };
@@ -295,6 +298,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'src-main/core/executor/agents/folder-agent-main.ts raw write (process.stdout)':
     "the folder agent's protocol lines to the executor, which logs them through the line logger",
   'src-shared/safe-text.ts control-character regex': 'the door itself',
+  'src-sandbox/app.ts console': "the sandbox's own error lines, each message through safeLine",
+  'src-sandbox/main.ts console': "the sandbox's own error lines, each message through safeLine",
+  'src-sandbox/main.ts raw write (process.stdout)': 'the addresses it listens on and its published demo key',
   'src-main/cli/table-layout.ts control-character regex': 'measures our own colour codes; no escaping',
   'src-main/core/command-line/launcher.ts control-character regex': 'refuses a path, shows nothing',
   'src-main/core/executor/confine/sandbox-exec.ts control-character regex': 'refuses a path, shows nothing',
@@ -302,7 +308,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
 
 describe('every site that shows text to a person goes through the door', () => {
   it('native dialogs, notifications, console, raw stream writes and escapers sit only where they are wrapped', () => {
-    const files = [...sourceFiles('src-main'), ...sourceFiles('src-shared')];
+    const files = ['src-main', 'src-shared', 'src-sandbox'].flatMap(sourceFiles);
     const found = new Set(files.flatMap(sitesOf).map((s) => `${s.file} ${s.kind}`));
     // The walk sees the sites it must: the wrappers themselves.
     expect(found).toContain('src-main/app/dialogs.ts native dialog');
@@ -321,9 +327,10 @@ describe('every site that shows text to a person goes through the door', () => {
       'console.log(name);',
       'process.stdout.write(name);',
       'const strip = /\\x1b\\[[0-9;]*m/g;',
+      "const bidi = new RegExp('[\\\\u202a-\\\\u202e]', 'g');",
     ].join('\n');
     const sf = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true);
-    expect(sf.statements).toHaveLength(5);
+    expect(sf.statements).toHaveLength(6);
     writeFileSync(file, code);
     const kinds = sitesOf(relative(ROOT, file)).map((s) => s.kind);
     expect(kinds).toEqual([
@@ -331,6 +338,7 @@ describe('every site that shows text to a person goes through the door', () => {
       'notification',
       'console',
       'raw write (process.stdout)',
+      'control-character regex',
       'control-character regex',
     ]);
   });

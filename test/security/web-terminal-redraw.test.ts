@@ -115,4 +115,17 @@ describe('the terminal question of postdesk web cannot be redrawn by the page', 
     expect(await asked).toMatchObject({ ok: false });
     expect(lines).toEqual([`  Agent $'safe\\u202ehs' runs: $'/usr/bin/\\u2066evil\\u2069'`]);
   });
+
+  it('names the exact program each change will run, every word quoted, and no other words of the page', async () => {
+    const asked = page.bridge.settings.update({
+      agent_commands: [{ agent_type: 'mine', command: '/opt/my agent/run', args: ['--model', "it's"] }],
+      automation_agents: [{ automation_id: 'a1', agent_type: 'mine' }],
+    });
+    const lines = changeLines(await screenAtQuestion());
+    expect(await asked).toMatchObject({ ok: false });
+    expect(lines).toEqual([
+      `  Agent 'mine' runs: '/opt/my agent/run' '--model' 'it'\\''s'`,
+      `  Automation 'a1' is run by agent 'mine', which runs: '/opt/my agent/run' '--model' 'it'\\''s'`,
+    ]);
+  });
 });

@@ -16,7 +16,7 @@ import { positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import type { ExitCode } from '../exit-codes';
-import type { Output } from '../output';
+import { truncate, type Output } from '../output';
 
 /** The exit code an upload failure maps to: a file problem is bad input, a refusal is the service, and so on. */
 export function exitCodeForUpload(kind: UploadErrorKind): ExitCode {
@@ -86,7 +86,8 @@ export function uploadBars(out: Output): { onEvent(e: UploadEvent): void; stop()
     if (!b) {
       const name = basename(file);
       b = multi.create(1, 0, {
-        name: name.length > 24 ? `${name.slice(0, 23)}…` : name.padEnd(24),
+        // A file name is text someone chose: made safe and cut between graphemes (output.ts).
+        name: truncate(name, 24).padEnd(24),
         phase: 'queued',
         size: '',
       });

@@ -44,8 +44,6 @@ export interface WebOptions {
   readonly startSandbox: StartSandboxFn;
   readonly staticDir?: string;
   readonly print: (line: string) => void;
-  /** How long an unused link stays good (default `LINK_TTL_MS`). */
-  readonly linkTtlMs?: number;
   /** Where what the host catches and rides out is reported (the CLI's stderr with --verbose). */
   readonly log?: Logger;
   /**
@@ -197,7 +195,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     o.print(`postdesk web listening on ${host.origin}`);
     // The terminal's link expires like the browser's; once a page has used it, or opening it came too
     // late, the next one is printed.
-    const ttlMs = o.linkTtlMs ?? LINK_TTL_MS;
+    const ttlMs = LINK_TTL_MS;
     const minutes = Math.max(1, Math.round(ttlMs / 60_000));
     let printed = host.newLink({ ttlMs });
     o.print(`open: ${printed}`);

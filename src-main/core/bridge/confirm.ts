@@ -93,17 +93,26 @@ export const agentName = (type: string): string =>
       ? 'the built-in folder agent'
       : `agent ${quotedWord(type)}`;
 
+/**
+ * `commands`: the agent commands once the patch is saved, so that a choice names the program it will run.
+ */
 function agentChoiceLines(
   before: SettingsView['automation_agents'],
   after: SettingsView['automation_agents'],
+  commands: readonly AgentCommand[],
 ): string[] {
+  const programs = new Map(commands.map((c) => [c.agent_type, commandLine(c)]));
   const was = new Map(before.map((a) => [a.automation_id, a.agent_type]));
   const lines: string[] = [];
   for (const a of after) {
     const old = was.get(a.automation_id);
     was.delete(a.automation_id);
-    if (old !== a.agent_type)
-      lines.push(`Automation ${quotedWord(a.automation_id)} is run by ${agentName(a.agent_type)}`);
+    if (old === a.agent_type) continue;
+    const program = programs.get(a.agent_type);
+    lines.push(
+      `Automation ${quotedWord(a.automation_id)} is run by ${agentName(a.agent_type)}` +
+        (program ? `, which runs: ${program}` : ''),
+    );
   }
   for (const id of was.keys())
     lines.push(`Automation ${quotedWord(id)} is run by the executor's own agent again`);
@@ -138,7 +147,13 @@ export function guardedChange(
     else if (key === 'automation_folders')
       lines.push(...folderLines(current.automation_folders, patch.automation_folders ?? []));
     else if (key === 'automation_agents')
-      lines.push(...agentChoiceLines(current.automation_agents, patch.automation_agents ?? []));
+      lines.push(
+        ...agentChoiceLines(
+          current.automation_agents,
+          patch.automation_agents ?? [],
+          patch.agent_commands ?? current.agent_commands,
+        ),
+      );
     else if (patch[key] === current[key]) continue;
     else if (key === 'ffmpeg_path' || key === 'ffprobe_path')
       lines.push(toolLine(key === 'ffmpeg_path' ? 'ffmpeg' : 'ffprobe', patch[key] ?? null));
