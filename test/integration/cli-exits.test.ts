@@ -236,3 +236,18 @@ describe('POSTDESK_API_KEY_FILE', () => {
     expect(missing.err).not.toMatch(INTERNAL);
   });
 });
+
+describe('nested refusals', () => {
+  it('a refusal inside another message (status: reachable?) is told in the user words', async () => {
+    await sb.control.faults({ error_rate: 1, paths: ['/api/cli/accounts'] });
+    try {
+      const run = await cli('status');
+      expect(run.out).toMatch(
+        /no: could not list the accounts: .*\(the service answered 503 SANDBOX_FAULT\)/,
+      );
+      expect(run.out + run.err).not.toMatch(INTERNAL);
+    } finally {
+      await sb.control.faults({});
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { ValidationError } from '../../core/api/errors';
 import { queueSlotFor } from '../../core/inbox/queue-slot';
 import { queueServiceFor } from './queue';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, inUserWords } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 
@@ -52,7 +52,7 @@ function report(deps: CliDeps, out: Output, verb: string, results: readonly Inbo
         r.post_id,
         r.ok
           ? `${verb}${r.scheduled_at ? ` for ${r.scheduled_at}` : ''}`
-          : `not ${verb}: ${errorText(r.error)}`,
+          : `not ${verb}: ${inUserWords(errorText(r.error))}`,
       ]),
     );
   });
