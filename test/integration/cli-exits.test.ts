@@ -132,8 +132,15 @@ describe('local input problems exit 2, naming the file or flag', () => {
     expect(run.code).toBe(2);
     expect(run.err).toContain('"nonsense"');
     expect(run.err).not.toMatch(INTERNAL);
-    const show = await cli('posts', 'show', 'nonsense');
-    expect(show.code).toBe(2);
+    for (const args of [
+      ['posts', 'show', 'nonsense'],
+      ['bulk', 'status', 'nonsense'],
+      ['inbox', 'approve', 'nonsense'],
+    ]) {
+      const other = await cli(...args);
+      expect(other.code, args.join(' ')).toBe(2);
+      expect(other.err, args.join(' ')).toContain('"nonsense"');
+    }
     expect(await sb.control.state()).toEqual(before);
   });
 

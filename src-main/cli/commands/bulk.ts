@@ -13,7 +13,7 @@ import { BulkFileError, readRows } from '../../core/bulk/rows';
 import { indexLookup, isReimport, reimportRows } from '../../core/bulk/reimport';
 import { resolve } from 'node:path';
 import { knownPosts, learningClient } from '../known-posts';
-import { existingFile, positiveInt } from '../args';
+import { batchId as checkedBatchId, existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError, inUserWords } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
@@ -371,7 +371,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .command('status')
     .argument('<batch_id>', 'a batch id from `bulk import`')
     .description("a batch's results, read back from the service page by page")
-    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
+      const batchId = checkedBatchId(given);
       const { out, b, progress } = await withBulk(cmd, undefined);
       progress.stop();
       const s = await out.spin('reading results', () => b.batchStatus(batchId));
@@ -388,7 +389,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .command('resubmit')
     .argument('<batch_id>', 'a batch sent from this machine')
     .description('send only the failed items of a batch again, as a new batch')
-    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
+      const batchId = checkedBatchId(given);
       const { out, b, progress } = await withBulk(cmd, undefined);
       let report: ImportReport;
       try {
