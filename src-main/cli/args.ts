@@ -78,6 +78,17 @@ export function postId(value: string, field: string): string {
   return value;
 }
 
+/** A bulk batch id: a uuid, as the contract says; anything else is refused before a request. */
+export function batchId(value: string): string {
+  if (!Uuid.safeParse(value).success) {
+    throw badArgument(
+      'batch_id',
+      `"${value}" is not a batch id (a uuid, as \`postdesk bulk import\` prints)`,
+    );
+  }
+  return value;
+}
+
 /** The zone local date-times are read in: `TZ` when it names one, else this machine's. */
 export function localZoneOf(env: Readonly<Record<string, string | undefined>>): string {
   const tz = env.TZ;

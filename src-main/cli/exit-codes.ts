@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { operationWords } from '../../src-shared/api/operation-words';
+import { OPERATION_WORDS, operationWords } from '../../src-shared/api/operation-words';
 import {
   ApiError,
   CredentialMissingError,
@@ -123,7 +123,36 @@ function headline(err: unknown): string {
     const what = operationWords(err.operation);
     return err.message.replace(/^\S+ needs /, what ? `to ${what} Postdesk needs ` : 'Postdesk needs ');
   }
-  return errorText(err);
+  return inUserWords(errorText(err));
+}
+
+const OPERATION_NAMES = Object.keys(OPERATION_WORDS).join('|');
+const NESTED_REFUSAL = new RegExp(
+  `\\b(${OPERATION_NAMES}) failed: (\\d{3})(?: ([A-Z][A-Z0-9_]*))?: ([^\\n);]*)`,
+  'g',
+);
+const NESTED_NETWORK = new RegExp(
+  `\\b(${OPERATION_NAMES}) failed: network error \\((\\w+)[^)]*\\) talking to (\\S+?): [^\\n);]*`,
+  'g',
+);
+
+/**
+ * A core error's text nested in another's ("clip.mp4: reserveMedia failed: 503 SANDBOX_FAULT: busy", a batch's
+ * "bulkCreate failed: network error (reset ECONNRESET) talking to …") in the user's words: what was being done,
+ * what the service said, its status; never the operation's name or an errno.
+ */
+export function inUserWords(text: string): string {
+  return text
+    .replace(
+      NESTED_NETWORK,
+      (_m, op: string, kind: string, host: string) =>
+        `could not ${operationWords(op) ?? 'reach the service'}: no answer from ${host} (${NETWORK_WORDS[kind as NetworkError['kind']] ?? NETWORK_WORDS.other})`,
+    )
+    .replace(
+      NESTED_REFUSAL,
+      (_m, op: string, status: string, code: string | undefined, said: string) =>
+        `could not ${operationWords(op) ?? 'do it'}: ${said} (the service answered ${status}${code ? ` ${code}` : ''})`,
+    );
 }
 
 /** A 401 to a call made with the API key: the key is missing, wrong, expired or revoked, and this is the fix. */

@@ -81,8 +81,9 @@ describe('the built CLI loads only what a command needs', () => {
       expect(r.sources).toContain('src-main/cli/program.ts');
       expect(
         r.sources.filter((m) =>
-          // The error codes' list (plain strings, no zod) is all of src-shared that exit codes need.
-          /^src-main\/(cli\/commands\/(?!index)|core\/(services|store))|^src-sandbox\/|^src-shared\/(?!api\/errors\.ts$)/.test(
+          // The error codes' list and the operations' words (plain strings, no zod) are all of src-shared that
+          // exit codes and error messages need.
+          /^src-main\/(cli\/commands\/(?!index)|core\/(services|store))|^src-sandbox\/|^src-shared\/(?!api\/(errors|operation-words)\.ts$)/.test(
             m,
           ),
         ),

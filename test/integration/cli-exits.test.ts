@@ -132,8 +132,15 @@ describe('local input problems exit 2, naming the file or flag', () => {
     expect(run.code).toBe(2);
     expect(run.err).toContain('"nonsense"');
     expect(run.err).not.toMatch(INTERNAL);
-    const show = await cli('posts', 'show', 'nonsense');
-    expect(show.code).toBe(2);
+    for (const args of [
+      ['posts', 'show', 'nonsense'],
+      ['bulk', 'status', 'nonsense'],
+      ['inbox', 'approve', 'nonsense'],
+    ]) {
+      const other = await cli(...args);
+      expect(other.code, args.join(' ')).toBe(2);
+      expect(other.err, args.join(' ')).toContain('"nonsense"');
+    }
     expect(await sb.control.state()).toEqual(before);
   });
 
@@ -234,5 +241,20 @@ describe('POSTDESK_API_KEY_FILE', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toContain(`${gone}) does not exist`);
     expect(missing.err).not.toMatch(INTERNAL);
+  });
+});
+
+describe('nested refusals', () => {
+  it('a refusal inside another message (status: reachable?) is told in the user words', async () => {
+    await sb.control.faults({ error_rate: 1, paths: ['/api/cli/accounts'] });
+    try {
+      const run = await cli('status');
+      expect(run.out).toMatch(
+        /no: could not list the accounts: .*\(the service answered 503 SANDBOX_FAULT\)/,
+      );
+      expect(run.out + run.err).not.toMatch(INTERNAL);
+    } finally {
+      await sb.control.faults({});
+    }
   });
 });

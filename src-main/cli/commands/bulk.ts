@@ -13,9 +13,9 @@ import { BulkFileError, readRows } from '../../core/bulk/rows';
 import { indexLookup, isReimport, reimportRows } from '../../core/bulk/reimport';
 import { resolve } from 'node:path';
 import { knownPosts, learningClient } from '../known-posts';
-import { existingFile, positiveInt } from '../args';
+import { batchId as checkedBatchId, existingFile, positiveInt } from '../args';
 import type { CliDeps } from '../context';
-import { EXIT, NotFoundError } from '../exit-codes';
+import { EXIT, NotFoundError, inUserWords } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { truncate } from '../output';
@@ -123,7 +123,7 @@ function printImport(out: Output, r: ImportReport): void {
   }
   if (r.state === 'upload-failed') {
     out.line(c.red('a media upload failed; no post was sent:'));
-    for (const u of r.uploads) if (!u.ok) out.line(`  ${u.error.message}`);
+    for (const u of r.uploads) if (!u.ok) out.line(`  ${inUserWords(u.error.message)}`);
     return;
   }
   if (r.problems.length) {
@@ -143,14 +143,14 @@ function printImport(out: Output, r: ImportReport): void {
       b.items,
       b.created ?? '',
       b.failed ?? '',
-      b.state === 'rejected' ? c.red(`rejected: ${b.error ?? ''}`) : b.state,
+      b.state === 'rejected' ? c.red(`rejected: ${inUserWords(b.error ?? '')}`) : b.state,
     ]),
   );
   out.line(
     `${c.green(`${r.created} created`)}${r.failed ? `, ${c.red(`${r.failed} failed`)}` : ''} (import ${r.importId})`,
   );
   if (r.failedRows.length) {
-    for (const f of r.failedRows) out.line(`  row ${f.row}: ${f.error ?? 'failed'}`);
+    for (const f of r.failedRows) out.line(`  row ${f.row}: ${inUserWords(f.error ?? 'failed')}`);
     const batches = [...new Set(r.failedRows.map((f) => f.batchId))];
     out.line(
       `resubmit only the failed rows with: ${batches.map((b) => `postdesk bulk resubmit ${b}`).join('; ')}`,
@@ -219,8 +219,8 @@ function printUpdate(out: Output, r: UpdateReport): void {
       u.status === 'updated'
         ? c.green('updated')
         : u.status === 'failed'
-          ? c.red(`failed: ${u.error ?? ''}`)
-          : c.yellow(`unknown: ${u.error ?? ''}`),
+          ? c.red(`failed: ${inUserWords(u.error ?? '')}`)
+          : c.yellow(`unknown: ${inUserWords(u.error ?? '')}`),
     ]),
   );
   out.line(
@@ -339,7 +339,7 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
           out.result(snakeCaseKeys({ error: { kind: err.name, ...err.toJSON() } }), () =>
-            out.warn(`${out.colors.yellow('paused:')} ${err.message}`),
+            out.warn(`${out.colors.yellow('paused:')} ${inUserWords(err.message)}`),
           );
           deps.setExitCode(EXIT.network);
           return;
@@ -371,7 +371,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .command('status')
     .argument('<batch_id>', 'a batch id from `bulk import`')
     .description("a batch's results, read back from the service page by page")
-    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
+      const batchId = checkedBatchId(given);
       const { out, b, progress } = await withBulk(cmd, undefined);
       progress.stop();
       const s = await out.spin('reading results', () => b.batchStatus(batchId));
@@ -388,7 +389,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .command('resubmit')
     .argument('<batch_id>', 'a batch sent from this machine')
     .description('send only the failed items of a batch again, as a new batch')
-    .action(async (batchId: string, _opts: unknown, cmd: Command) => {
+    .action(async (given: string, _opts: unknown, cmd: Command) => {
+      const batchId = checkedBatchId(given);
       const { out, b, progress } = await withBulk(cmd, undefined);
       let report: ImportReport;
       try {

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import { Journal } from '../../core/executor/journal';
 import { errorText } from '../../core/common/error-text';
 import { createInbox, type Inbox, type InboxResult, type KnownRun } from '../../core/inbox/inbox';
-import { futureDateTime, localZoneOf } from '../args';
+import { futureDateTime, localZoneOf, postId } from '../args';
 import { ValidationError } from '../../core/api/errors';
 import { queueSlotFor } from '../../core/inbox/queue-slot';
 import { queueServiceFor } from './queue';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, inUserWords } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 
@@ -52,7 +52,7 @@ function report(deps: CliDeps, out: Output, verb: string, results: readonly Inbo
         r.post_id,
         r.ok
           ? `${verb}${r.scheduled_at ? ` for ${r.scheduled_at}` : ''}`
-          : `not ${verb}: ${errorText(r.error)}`,
+          : `not ${verb}: ${inUserWords(errorText(r.error))}`,
       ]),
     );
   });
@@ -99,9 +99,13 @@ export function registerInboxCommand(program: Command, deps: CliDeps): void {
     .command('approve')
     .description('schedule drafts: now (the soonest time the service takes) or --at a future time')
     .argument('<post-id...>', 'parent post ids, as `inbox list` shows them')
-    .option('--at <date-time>', 'when to publish (ISO 8601, e.g. 2031-01-01T09:00:00Z)')
+    .option(
+      '--at <date-time>',
+      "when to publish: 2031-01-01 09:00 (this machine's zone, or TZ) or 2031-01-01T09:00:00Z",
+    )
     .option('--queue', "each at its accounts' next free slot in the posting queue (`postdesk queue`)")
-    .action(async (ids: string[], flags: { at?: string; queue?: boolean }, self: Command) => {
+    .action(async (given: string[], flags: { at?: string; queue?: boolean }, self: Command) => {
+      const ids = given.map((id) => postId(id, 'post-id'));
       if (flags.queue && flags.at !== undefined) {
         throw new ValidationError(
           [{ path: 'queue', message: 'give --at or --queue, not both' }],
@@ -124,7 +128,8 @@ export function registerInboxCommand(program: Command, deps: CliDeps): void {
     .command('reject')
     .description('delete drafts, every delivery of each')
     .argument('<post-id...>', 'parent post ids, as `inbox list` shows them')
-    .action(async (ids: string[], _flags: unknown, self: Command) => {
+    .action(async (given: string[], _flags: unknown, self: Command) => {
+      const ids = given.map((id) => postId(id, 'post-id'));
       const results = await (await inboxOf(deps, self)).reject(ids);
       report(deps, deps.output(self), 'rejected', results);
     });

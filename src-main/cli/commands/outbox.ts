@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { OPEN_OUTBOX_STATES, type OutboxEntry, type OutboxState } from '../../core/outbox/outbox';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, inUserWords } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { entryJson } from './posts';
@@ -52,7 +52,7 @@ export function registerOutboxCommand(program: Command, deps: CliDeps): void {
             e.attempts,
             e.result?.postId ?? '',
             truncate(e.request.caption, 30),
-            e.error ? truncate(e.error.message, 40) : '',
+            e.error ? truncate(inUserWords(e.error.message), 40) : '',
           ]),
         );
         explainUndecided(out, entries);

@@ -4,7 +4,7 @@ import { errorText } from '../../core/common/error-text';
 import { OPEN_OUTBOX_STATES } from '../../core/outbox/outbox';
 import { appLogFile, desktopDataDir, storeFile } from '../../core/paths';
 import type { CliDeps } from '../context';
-import { exitCodeFor } from '../exit-codes';
+import { exitCodeFor, inUserWords } from '../exit-codes';
 
 export function registerStatusCommand(program: Command, deps: CliDeps): void {
   program
@@ -68,7 +68,7 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
             'reachable',
             service.ok
               ? c.green(`yes, ${service.accounts} accounts in ${service.ms} ms`)
-              : c.red(`no: ${service.error ?? ''}`),
+              : c.red(`no: ${inUserWords(service.error ?? '')}`),
           ],
           [
             'outbox',

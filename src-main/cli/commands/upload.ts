@@ -14,7 +14,7 @@ import type { UploadErrorKind, UploadEvent, UploadOutcome } from '../../core/med
 import type { Core } from '../../core/services';
 import { positiveInt } from '../args';
 import type { CliDeps } from '../context';
-import { EXIT } from '../exit-codes';
+import { EXIT, inUserWords } from '../exit-codes';
 import type { ExitCode } from '../exit-codes';
 import { truncate, type Output } from '../output';
 
@@ -238,7 +238,7 @@ export function registerUploadCommand(program: Command, deps: CliDeps): void {
                 formatBytes(o.result.bytes),
                 o.result.alreadyUploaded ? c.dim('already uploaded') : c.green('uploaded'),
               ]
-            : [basename(o.file), o.error.assetId ?? '', '', '', c.red(o.error.message)],
+            : [basename(o.file), o.error.assetId ?? '', '', '', c.red(inUserWords(o.error.message))],
         ),
       );
       const ok = all.filter((o) => o.ok).length;
