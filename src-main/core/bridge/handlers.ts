@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { checkFile } from '../media/check';
 import { CannotConvertError, convertToMp4 } from '../media/convert';
-import { ToolFailedError, ToolNotFoundError } from '../media/tools';
+import { ToolFailedError, ToolNotFoundError, defaultTools, reportTools } from '../media/tools';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
 import { createAutomationEditing } from './automation-editing';
@@ -316,6 +316,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         }
       },
       remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
+      tools: async () => reportTools(deps.tools ?? defaultTools()),
       convert: async ({ id }) => {
         const f = registered(id);
         const dir = join(need(deps.convertDir, 'Converting media'), randomUUID());

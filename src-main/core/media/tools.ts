@@ -208,6 +208,55 @@ export function createSettingsTools(read: () => ToolSettings, env = process.env)
   return { ffmpeg: () => current().ffmpeg(), ffprobe: () => current().ffprobe() };
 }
 
+/** The tool's source, in a person's words. */
+export const SOURCE_WORDS: Readonly<Record<ResolvedTool['source'], string>> = {
+  setting: 'the one chosen in Settings (or the environment)',
+  npm: 'bundled with Postdesk',
+  path: "the system's, on PATH",
+};
+
+export interface ToolReport {
+  readonly name: ToolName;
+  readonly path: string | null;
+  readonly source: ResolvedTool['source'] | null;
+  readonly version: string | null;
+  readonly recent: boolean;
+  readonly note: string | null;
+}
+
+/**
+ * Which binary each tool resolves to and what the person should know about it: the Settings screen's Media
+ * tools card and `postdesk doctor` both show this. Never throws: a missing tool is a report too.
+ */
+export function reportTools(tools: Tools): { readonly ffmpeg: ToolReport; readonly ffprobe: ToolReport } {
+  const one = (name: ToolName): ToolReport => {
+    let t: ResolvedTool;
+    try {
+      t = tools[name]();
+    } catch (err) {
+      const chosen = err instanceof ToolNotFoundError && err.tried[0]?.startsWith('the setting ');
+      return {
+        name,
+        path: null,
+        source: null,
+        version: null,
+        recent: false,
+        note: chosen
+          ? `the ${name} program chosen in Settings is not there; choose another, or empty the field`
+          : `no ${name} was found: install ffmpeg ${MIN_RELEASE.major}.${MIN_RELEASE.minor} or later (e.g. apt install ffmpeg)`,
+      };
+    }
+    const min = `${MIN_RELEASE.major}.${MIN_RELEASE.minor}`;
+    const note = t.recent
+      ? null
+      : t.source === 'npm'
+        ? `only the ${name} bundled with Postdesk was found, an old build that gets no security fixes; install ffmpeg ${min} or later (e.g. apt install ffmpeg), which Postdesk then prefers`
+        : `this ${name} is older than ${min}; a newer one gets the security fixes of the formats it reads`;
+    return { name, path: t.path, source: t.source, version: t.version, recent: t.recent, note };
+  };
+  return { ffmpeg: one('ffmpeg'), ffprobe: one('ffprobe') };
+}
+
 let defaults: Tools | undefined;
 export const defaultTools = (): Tools => (defaults ??= createTools());
 

@@ -67,6 +67,7 @@ const SAMPLES: Samples = {
   'media:upload': (c) => ({ id: c.mediaId }),
   'media:convert': (c) => ({ id: c.mediaId }),
   'media:remove': (c) => ({ id: c.mediaId }),
+  'media:tools': undefined,
   'compose:current': undefined,
   'compose:save': (c) => ({
     id: null,
