@@ -5,7 +5,7 @@ import type { InvokeDef } from '../../../src-shared/ipc/define';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
-import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
+import { NOT_CONFIRMED_CODE, type SettingsPatch } from '../../../src-shared/ipc/settings';
 import type { Automation } from '../../../src-shared/api/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
@@ -130,6 +130,19 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     }
     return { ...a, next_occurrence: next };
   };
+  /**
+   * The one confirmation, outside the page, of a change to what runs or where requests go: `settings:update`
+   * and Connect's new address both ask here, and go on only on the person's yes.
+   */
+  const confirmGuarded = async (patch: SettingsPatch): Promise<void> => {
+    const change = guardedChange(await core.settings.get(), patch);
+    if (!change) return;
+    const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
+    if (!answer?.confirmed) {
+      const reason = answer?.reason ?? NOT_CONFIRMED;
+      throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
+    }
+  };
   const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
     events.emit('connection:didChange', status as never);
     return status;
@@ -154,8 +167,11 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     connection: {
       status: () => core.connection.status(),
-      connect: async ({ base_url, api_key }) =>
-        connectionChanged(await core.connection.connect(base_url, api_key)),
+      connect: async ({ base_url, api_key }) => {
+        // A new service address is confirmed like one typed into Settings, before anything is sent there.
+        if (!(await core.connection.isKnownAddress(base_url))) await confirmGuarded({ base_url });
+        return connectionChanged(await core.connection.connect(base_url, api_key));
+      },
       useOffline: async () => connectionChanged(await core.connection.useOffline()),
       disconnect: async () => connectionChanged(await core.connection.disconnect()),
     },
@@ -424,14 +440,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     settings: {
       get: () => core.settings.get(),
       update: async (patch) => {
-        const change = guardedChange(await core.settings.get(), patch);
-        if (change) {
-          const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
-          if (!answer?.confirmed) {
-            const reason = answer?.reason ?? NOT_CONFIRMED;
-            throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
-          }
-        }
+        await confirmGuarded(patch);
         const view = await core.settings.update(patch);
         events.emit('settings:didChange', view);
         return view;
