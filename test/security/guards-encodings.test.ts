@@ -122,11 +122,12 @@ describe('the web host gate', () => {
       ...spellings('media', '00000000-0000-4000-8000-000000000000'),
     ];
     for (const path of paths) {
-      for (const headers of [
+      const variants: Record<string, string>[] = [
         { host: `rebound.example:${new URL(origin).port}` },
         { host: own, origin: 'https://evil.example' },
         { host: own, origin },
-      ]) {
+      ];
+      for (const headers of variants) {
         const r = await raw(
           origin,
           'POST',
