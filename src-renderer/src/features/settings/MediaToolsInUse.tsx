@@ -20,7 +20,7 @@ export function MediaToolsInUse() {
   if (!tools.data) return null;
   const rows = [tools.data.ffmpeg, tools.data.ffprobe];
   return (
-    <div className="settings__media-tools" aria-label="Media tools in use">
+    <div className="settings__media-tools">
       <ul className="faint">
         {rows.map((t) => (
           <li key={t.name}>
