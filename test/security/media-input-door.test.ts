@@ -1,7 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFile } from '../../src-main/core/media/check';
 import { convertToMp4 } from '../../src-main/core/media/convert';
@@ -132,5 +141,30 @@ describe('every ffmpeg and ffprobe path, given inputs that name other files', ()
     }
     const demuxers = runsSince(from).map((l) => / -f (\S+) /.exec(l)?.[1]);
     expect(demuxers).toEqual(['mov', 'mov', 'matroska', 'jpeg_pipe', 'png_pipe', 'webp_pipe']);
+  });
+});
+
+/**
+ * The census that keeps every site on the door: a source file that starts a program and names ffmpeg or ffprobe is
+ * one of the two runners (the app's `runTool`, the sandbox's probe), and nothing but tools.ts calls `runTool` with
+ * an argument list not made by src-shared/media-input.ts (the `ToolArgv` type sees to that).
+ */
+describe('every ffmpeg and ffprobe run goes through the door', () => {
+  it('only the two runners start ffmpeg or ffprobe', () => {
+    const ROOT = resolve(import.meta.dirname, '../..');
+    const runners: string[] = [];
+    for (const tree of ['src-main', 'src-sandbox', 'src-shared']) {
+      for (const e of readdirSync(join(ROOT, tree), { withFileTypes: true, recursive: true })) {
+        if (!e.isFile() || !/\.tsx?$/.test(e.name)) continue;
+        const file = relative(ROOT, join(e.parentPath, e.name));
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        // A file that can start a program (it imports child_process) and names one of the tools.
+        if (/from ['"](node:)?child_process['"]/.test(text) && /ff(mpeg|probe)/i.test(text))
+          runners.push(file);
+      }
+    }
+    expect(runners.sort()).toEqual(['src-main/core/media/tools.ts', 'src-sandbox/media/probe.ts']);
+    const sandbox = readFileSync(resolve(import.meta.dirname, '../../src-sandbox/media/probe.ts'), 'utf8');
+    expect(sandbox).toMatch(/\[\.\.\.argv\.args\]/);
   });
 });
