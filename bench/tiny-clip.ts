@@ -1,8 +1,13 @@
-import { findTool, runTool } from '../src-main/core/media/tools';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { findTool } from '../src-main/core/media/tools';
 
-/** A real one-second MP4 (moov first), the seed the media benches pad to the sizes they measure. */
+/**
+ * A real one-second MP4 (moov first), the seed the media benches pad to the sizes they measure. A generated
+ * picture, no input file: made directly, as the tests' fixtures are, not through the media input door.
+ */
 export async function writeTinyClip(path: string): Promise<void> {
-  await runTool(findTool('ffmpeg'), [
+  await promisify(execFile)(findTool('ffmpeg').path, [
     '-hide_banner',
     '-nostdin',
     '-loglevel',

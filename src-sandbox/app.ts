@@ -187,7 +187,9 @@ export function buildApp(
     const query = req.url.indexOf('?');
     const path = query === -1 ? req.url : req.url.slice(0, query);
     requests.note(req.method, path);
-    if (path.startsWith('/_sandbox/')) {
+    // The guard decides on the route the router matched (it decodes `%5F`, and may fold other spellings), never
+    // on the raw URL: `/%5Fsandbox/reset` is the control route and is guarded as one (docs/security.md, Guards).
+    if (isControlRoute(req.routeOptions.url)) {
       if (!isLoopback(req))
         throw new SandboxError(403, 'FORBIDDEN', 'the control API answers on loopback only');
       guardControlRequest(
@@ -229,6 +231,8 @@ export function buildApp(
   registerMcp(app, ctx);
   return app;
 }
+
+const isControlRoute = (route: string | undefined): boolean => route?.startsWith('/_sandbox/') ?? false;
 
 /**
  * Puts a `--data` store's virtual clock back. A stored value the clock cannot show (written by an

@@ -7,7 +7,9 @@ import { moveProxyPasswordToKeychain, readProxyPassword } from './config/proxy';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox/outbox';
 import { securePrivateDataDir, storeFile } from './paths';
 import { connectSandbox, type SandboxLink, type StartSandboxFn } from './sandbox-link';
+import { envKeyAddress, envKeyMayGoTo, pageChoseAddress } from './config/destination';
 import {
+  API_KEY_SECRET,
   KeychainSecretStore,
   resolveApiKeyWithSource,
   type ApiKeySource,
@@ -121,9 +123,28 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       userAgent: opts.userAgent,
       log,
     };
+    // The environment's key goes only to the address it was configured with (config/destination.ts): an
+    // address a page saved gets the keychain's key, the one typed into Connect with it.
+    const envKeyOk = envKeyMayGoTo(
+      baseUrl,
+      envKeyAddress(env, s.baseUrl, pageChoseAddress(store, s.baseUrl)),
+      Boolean(opts.baseUrl),
+    );
+    let warned = false;
+    const keyAndSource = async (): Promise<{ key: string | null; source: ApiKeySource }> => {
+      if (envKeyOk) return resolveApiKeyWithSource(secrets, env);
+      if (!warned && (env.POSTDESK_API_KEY || env.POSTDESK_API_KEY_FILE)) {
+        warned = true;
+        log.warn(
+          'the API key from the environment is not sent to the saved address, which a page chose: set POSTDESK_BASE_URL, pass --base-url, or save it with `postdesk config set baseUrl`',
+        );
+      }
+      const stored = await secrets.get(API_KEY_SECRET);
+      return stored ? { key: stored, source: 'keychain' } : { key: null, source: 'none' };
+    };
     const client = createApiClient({
       ...clientOptions,
-      apiKey: sandboxKey ?? (async () => (await resolveApiKeyWithSource(secrets, env)).key),
+      apiKey: sandboxKey ?? (async () => (await keyAndSource()).key),
     });
     const settleFromEnv = Number(env.POSTDESK_OUTBOX_SETTLE_MS);
     const outbox = createOutbox(store, client, {
@@ -148,7 +169,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       withApiKey: (key) => createApiClient({ ...clientOptions, apiKey: key }),
       async apiKeySource() {
         if (sandboxKey) return 'sandbox';
-        return (await resolveApiKeyWithSource(secrets, env)).source;
+        return (await keyAndSource()).source;
       },
       async close() {
         await client

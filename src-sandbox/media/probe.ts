@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve as resolvePath } from 'node:path';
+import { SNIFF_BYTES, detectBytes, isMediaInput, probeArgv } from '../../src-shared/media-input';
 
 let ffprobeBin: string | null | undefined;
 
@@ -47,42 +49,60 @@ const fps = (rate: string | undefined): number | null => {
   return n && d ? Math.round((n / d) * 1000) / 1000 : null;
 };
 
-/** Width, height, duration, codecs and format of a stored object, read with ffprobe (no shell). */
-export function probeMedia(file: string, mediaType: 'image' | 'video'): Promise<Record<string, unknown>> {
+async function sniff(file: string): Promise<ReturnType<typeof detectBytes>> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = new Uint8Array(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return detectBytes(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Width, height, duration, codecs and format of a stored object, read with ffprobe (no shell) through the
+ * media input door (src-shared/media-input.ts): bytes that are not a container on its allowlist (a playlist
+ * uploaded as `video/mp4`) are never given to ffprobe.
+ */
+export async function probeMedia(
+  file: string,
+  mediaType: 'image' | 'video',
+): Promise<Record<string, unknown>> {
   const bin = ffprobePath();
-  if (!bin) return Promise.resolve({ probe_error: 'ffprobe is not available' });
+  if (!bin) return { probe_error: 'ffprobe is not available' };
+  const path = resolvePath(file);
+  const detected = await sniff(path).catch(() => null);
+  if (!detected || !isMediaInput(detected.format))
+    return { probe_error: 'the bytes are not a picture or video ffprobe is given' };
+  const argv = probeArgv(detected, path);
   return new Promise((resolve) => {
-    execFile(
-      bin,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
-      { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 },
-      (err, stdout) => {
-        if (err) {
-          resolve({ probe_error: 'ffprobe could not read the file' });
-          return;
+    execFile(bin, [...argv.args], { timeout: 15_000, maxBuffer: 4 * 1024 * 1024 }, (err, stdout) => {
+      if (err) {
+        resolve({ probe_error: 'ffprobe could not read the file' });
+        return;
+      }
+      try {
+        const out = JSON.parse(stdout) as ProbeOutput;
+        const video = out.streams?.find((s) => s.codec_type === 'video');
+        const audio = out.streams?.find((s) => s.codec_type === 'audio');
+        const duration = Number(out.format?.duration ?? video?.duration);
+        const meta: Record<string, unknown> = {
+          width: video?.width ?? null,
+          height: video?.height ?? null,
+          codec: video?.codec_name ?? null,
+          format: out.format?.format_name ?? null,
+        };
+        if (mediaType === 'video') {
+          meta.duration_seconds = Number.isFinite(duration) ? duration : null;
+          meta.frame_rate = fps(video?.r_frame_rate);
+          meta.audio_codec = audio?.codec_name ?? null;
+          meta.bit_rate = out.format?.bit_rate ? Number(out.format.bit_rate) : null;
         }
-        try {
-          const out = JSON.parse(stdout) as ProbeOutput;
-          const video = out.streams?.find((s) => s.codec_type === 'video');
-          const audio = out.streams?.find((s) => s.codec_type === 'audio');
-          const duration = Number(out.format?.duration ?? video?.duration);
-          const meta: Record<string, unknown> = {
-            width: video?.width ?? null,
-            height: video?.height ?? null,
-            codec: video?.codec_name ?? null,
-            format: out.format?.format_name ?? null,
-          };
-          if (mediaType === 'video') {
-            meta.duration_seconds = Number.isFinite(duration) ? duration : null;
-            meta.frame_rate = fps(video?.r_frame_rate);
-            meta.audio_codec = audio?.codec_name ?? null;
-            meta.bit_rate = out.format?.bit_rate ? Number(out.format.bit_rate) : null;
-          }
-          resolve(meta);
-        } catch {
-          resolve({ probe_error: 'ffprobe output was not JSON' });
-        }
-      },
-    );
+        resolve(meta);
+      } catch {
+        resolve({ probe_error: 'ffprobe output was not JSON' });
+      }
+    });
   });
 }

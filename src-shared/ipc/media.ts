@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UploadContentType } from '../api/media';
 import { event, invoke } from './define';
-import { GrantId, LocalId } from './common';
+import { GrantId, LocalId, NoInput } from './common';
 import { SkippedFile } from './files';
 
 export const MediaKind = z.enum(['image', 'video', 'other']);
@@ -83,6 +83,23 @@ export type ConvertProgress = z.infer<typeof ConvertProgress>;
 
 const ById = z.object({ id: LocalId });
 
+/** Which ffmpeg or ffprobe Postdesk runs, and why (Settings' Media tools card; `postdesk doctor` says the same). */
+export const MediaTool = z.object({
+  name: z.enum(['ffmpeg', 'ffprobe']),
+  /** Null when none is found (then `note` says what to do). */
+  path: z.string().nullable(),
+  /** `setting`: the one chosen in Settings or the environment; `npm`: bundled with Postdesk; `path`: the system's. */
+  source: z.enum(['setting', 'npm', 'path']).nullable(),
+  version: z.string().nullable(),
+  /** At least 5.1 (or a snapshot from 2023 on): see MIN_RELEASE in src-main/core/media/tools.ts. */
+  recent: z.boolean(),
+  /** What the person should know: none found, or an old build in use. */
+  note: z.string().nullable(),
+});
+export type MediaTool = z.infer<typeof MediaTool>;
+export const MediaTools = z.object({ ffmpeg: MediaTool, ffprobe: MediaTool });
+export type MediaTools = z.infer<typeof MediaTools>;
+
 export const media = {
   add: invoke(MediaAddInput, MediaAddResult),
   inspect: invoke(ById, MediaInspection),
@@ -95,6 +112,8 @@ export const media = {
    * is left as it was.
    */
   convert: invoke(ById, MediaFile),
+  /** Which ffmpeg and ffprobe are used, with their versions; finding them runs each one's `-version` once. */
+  tools: invoke(NoInput, MediaTools),
   didConvertProgress: event(ConvertProgress),
   didHashProgress: event(HashProgress),
   didUploadProgress: event(UploadProgress),

@@ -139,6 +139,8 @@ test('connecting to an address where nothing listens is answered within seconds,
       s.close(() => resolve(p));
     });
   });
+  // A page may connect only to an address the person chose outside it: here with `postdesk config set`.
+  await host.cli(['config', 'set', 'baseUrl', `http://127.0.0.1:${port}`]);
   await page.goto(await host.nextUrl());
   await page.getByLabel('Service URL').fill(`http://127.0.0.1:${port}`);
   await page.getByLabel('API key').fill(`pd_live_${randomBytes(18).toString('hex')}`);
@@ -150,4 +152,5 @@ test('connecting to an address where nothing listens is answered within seconds,
   await expect(alert).not.toContainText('(connect)');
   await expect(alert).not.toContainText('ECONNREFUSED');
   await screenshot(page, 'connect-closed-port');
+  await host.cli(['config', 'unset', 'baseUrl']); // the host is shared by the worker's other tests
 });

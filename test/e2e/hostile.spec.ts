@@ -87,7 +87,9 @@ test('a hostile service runs no script on any screen; its links, names and capti
     }),
   });
 
-  // Connect to the hostile service as a person would.
+  // Connect to the hostile service as a person would: its address chosen outside the page (this host has
+  // no terminal to confirm it in), then Connect.
+  await host.cli(['config', 'set', 'baseUrl', hostile.url]);
   await page.goto(await host.nextUrl());
   await page.getByLabel('Service URL').fill(hostile.url);
   await page.getByLabel('API key').fill(host.apiKey);

@@ -5,6 +5,7 @@ import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { Delivery } from '../../src-shared/api/posts';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
+import { CONFIRMS_ADDRESS } from '../helpers/confirm';
 
 /**
  * The local delivery index behind `posts:list` and `calendar:range`, through a real `postdesk web`
@@ -24,7 +25,7 @@ const at = (minutes: number) =>
 
 beforeAll(async () => {
   sb = await startTestSandbox(demoFixture());
-  host = await startTestWebHost('postdesk-index-');
+  host = await startTestWebHost('postdesk-index-', { confirm: CONFIRMS_ADDRESS });
   ({ dir, page } = host);
   const connected = await page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a });
   expect(connected.ok).toBe(true);

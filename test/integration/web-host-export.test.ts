@@ -7,6 +7,7 @@ import type { Delivery } from '../../src-shared/api/posts';
 import type { ExportProgress } from '../../src-shared/ipc/exports';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
+import { CONFIRMS_ADDRESS } from '../helpers/confirm';
 
 /**
  * `exports:run` through a real `postdesk web` (no save dialog there) on a real sandbox over HTTP: the export is
@@ -31,7 +32,7 @@ async function listed(): Promise<Map<string, Delivery>> {
 
 beforeAll(async () => {
   sb = await startTestSandbox(demoFixture());
-  host = await startTestWebHost('postdesk-export-');
+  host = await startTestWebHost('postdesk-export-', { confirm: CONFIRMS_ADDRESS });
   await ok(host.page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a }));
   // Through the app (a bulk import), so its index knows every post: the service itself lists at most 100.
   const csv = stringify(

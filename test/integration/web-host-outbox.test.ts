@@ -16,6 +16,7 @@ import {
   type TestSandbox,
 } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
+import { CONFIRMS_ADDRESS } from '../helpers/confirm';
 
 /**
  * `postdesk web` on a real sandbox over HTTP: post creates go through the outbox (one post each even
@@ -33,7 +34,7 @@ const at = (minutes: number) => new Date(Date.parse(FIXTURE_NOW) + minutes * 60_
 beforeAll(async () => {
   // x fails every publish attempt, until the sandbox's retries are spent.
   sb = await startTestSandbox(demoFixture({ publishFailures: { x: 99 } }));
-  host = await startTestWebHost('postdesk-web-outbox-');
+  host = await startTestWebHost('postdesk-web-outbox-', { confirm: CONFIRMS_ADDRESS });
   ({ dir, page } = host);
   const connected = await page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a });
   expect(connected.ok).toBe(true);

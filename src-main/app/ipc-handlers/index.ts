@@ -77,6 +77,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
   const session = createBridgeSession({
     secrets: local.secrets,
     settings: local.settings,
+    store: local.store,
     env: o.env ?? process.env,
     offline,
     resume: true,

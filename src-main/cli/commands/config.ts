@@ -1,3 +1,4 @@
+import { markPageChosenAddress } from '../../core/config/destination';
 import type { Command } from 'commander';
 import { SETTING_KEYS, Settings, type SettingKey } from '../../../src-shared/settings';
 import { ValidationError, toFieldIssue } from '../../core/api/errors';
@@ -57,6 +58,8 @@ export function registerConfigCommand(program: Command, deps: CliDeps): void {
         key === 'proxyUrl'
           ? await saveProxyUrl(local, parsed.data as Settings['proxyUrl'])
           : local.settings.update({ [key]: parsed.data });
+      // Typed here, the address is the person's own: the environment's key may go to it (destination.ts).
+      if (key === 'baseUrl') markPageChosenAddress(local.store, null);
       const shown = key === 'proxyUrl' ? await proxyUrlForDisplay(local) : s[key];
       out.result({ [key]: shown }, () => out.line(`${key} = ${JSON.stringify(shown)}`));
     });
@@ -68,6 +71,7 @@ export function registerConfigCommand(program: Command, deps: CliDeps): void {
       const key = keyOf(name);
       const local = deps.local();
       if (key === 'proxyUrl') await saveProxyUrl(local, null);
+      if (key === 'baseUrl') markPageChosenAddress(local.store, null);
       local.store.settings.delete(key);
       const s = local.settings.get();
       out.result({ [key]: s[key] }, () => out.line(`${key} = ${JSON.stringify(s[key])} (default)`));

@@ -37,6 +37,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./status')).registerStatusCommand,
   },
   {
+    name: 'doctor',
+    summary: 'which ffmpeg and ffprobe are used, their versions, and what to fix',
+    load: async () => (await import('./doctor')).registerDoctorCommand,
+  },
+  {
     name: 'config',
     summary: 'show or change settings',
     load: async () => (await import('./config')).registerConfigCommand,

@@ -25,8 +25,9 @@ export function registerWebCommand(program: Command, deps: CliDeps): void {
     .addHelpText(
       'after',
       '\nThe printed address carries a secret made for this launch; only a page opened with it can use Postdesk.\n' +
-        'A change the page makes to what Postdesk runs (agent commands, ffmpeg paths, automation folders) is\n' +
-        'asked here first when this is a terminal; otherwise make it with `postdesk config set`.',
+        'A change the page makes to what Postdesk runs (agent commands, ffmpeg paths, automation folders) or\n' +
+        'where it connects (a new service address) is asked here first when this is a terminal; otherwise\n' +
+        'make it with `postdesk config set`.',
     )
     .action(
       async (opts: { port: number; open: boolean; data?: string; executor?: boolean }, cmd: Command) => {

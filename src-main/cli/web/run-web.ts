@@ -12,7 +12,7 @@ import { createOfflineLauncher } from '../../core/bridge/offline';
 import { MemorySecretStore } from '../../core/bridge/memory-secret-store';
 import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost } from '../../core/bridge/executor-port';
-import { resolveApiKey } from '../../core/secrets/secret-store';
+import { resolveApiKey, type SecretStore } from '../../core/secrets/secret-store';
 import type { BulkPort, ExecutorPort } from '../../core/bridge/ports';
 import type { Store } from '../../core/store/store';
 import { createLaunchSecret, startWebHost, webPreviewUrl, type WebHost } from './web-host';
@@ -51,6 +51,8 @@ export interface WebOptions {
    * absent, such changes are refused (they are made with `postdesk config set`).
    */
   readonly confirm?: ConfirmPort;
+  /** The keychain to use instead of the OS one (tests: the OS keychain is the edge). */
+  readonly secrets?: SecretStore;
   /** Modules built by others on the same store and session, wired in when present. */
   readonly ports?: (ctx: { store: Store; session: BridgeSession }) => {
     bulk?: BulkPort;
@@ -101,7 +103,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     cleanups.push(() => rm(stagingDir, { recursive: true, force: true }));
 
     // With --sandbox nothing touches the OS keychain: a demo session keeps its keys in memory.
-    const local = openLocal(dataDir, o.sandbox ? new MemorySecretStore() : undefined);
+    const local = openLocal(dataDir, o.secrets ?? (o.sandbox ? new MemorySecretStore() : undefined));
     cleanups.push(async () => local.store.close());
     const offline = createOfflineLauncher(dataDir, o.startSandbox);
     cleanups.push(() => offline.close());
@@ -117,6 +119,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     const session = createBridgeSession({
       secrets: local.secrets,
       settings: local.settings,
+      store: local.store,
       env,
       offline,
       resume: !o.sandbox,

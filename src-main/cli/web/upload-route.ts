@@ -8,19 +8,28 @@ import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import { FILES_PATH, FILE_NAME_HEADER } from '../../../src-shared/ipc/ws-protocol';
 import type { GrantRegistry } from '../../core/bridge/grants';
 import { safeLine } from '../../../src-shared/safe-text';
+import { formatBytes } from '../../../src-shared/format-bytes';
 
 /**
  * `POST /bridge/files`: how a browser gives `postdesk web` a file. A page cannot name a file on this
  * computer, so it sends the bytes (with the launch secret, which the host's guard checks); the host keeps
  * them privately (a 0600 file in its own 0700 folder under the staging folder) and answers a grant, which
- * the page passes to the channels.
+ * the page passes to the channels. What it keeps is bounded (files and bytes), and a file is deleted when its
+ * grant goes.
  */
 export interface UploadRouteOptions {
   /** The host's private staging folder (0700), removed when the host stops. */
   readonly stagingDir: string;
   readonly grants: GrantRegistry;
   readonly maxFileBytes: number;
+  /** How many uploaded files the host keeps at once (this launch's page sessions together). */
+  readonly maxFiles?: number;
+  /** How many bytes of uploads the host keeps at once; default: 4 of the largest file. */
+  readonly maxTotalBytes?: number;
 }
+
+/** Uploads kept at once by default: a page cannot fill the disk with one file after another. */
+export const MAX_STAGED_FILES = 200;
 
 /**
  * The name the user saw, as safe text (src-shared/safe-text.ts): control and bidi characters shown escaped,
@@ -45,9 +54,9 @@ export function safeFileName(name: string): string {
   return base || 'file';
 }
 
-/** Writes the body to `file`, never past `max` bytes: true when it all arrived and fits. */
-function receive(body: Readable, file: string, max: number): Promise<boolean> {
-  return new Promise<boolean>((resolveWrite) => {
+/** Writes the body to `file`, never past `max` bytes: its size when it all arrived and fits, else null. */
+function receive(body: Readable, file: string, max: number): Promise<number | null> {
+  return new Promise<number | null>((resolveWrite) => {
     let bytes = 0;
     const out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
     body.on('data', (chunk: Buffer) => {
@@ -56,17 +65,38 @@ function receive(body: Readable, file: string, max: number): Promise<boolean> {
         body.unpipe(out);
         out.destroy();
         body.resume();
-        resolveWrite(false);
+        resolveWrite(null);
       }
     });
     body.pipe(out);
-    out.on('finish', () => resolveWrite(bytes <= max));
-    out.on('error', () => resolveWrite(false));
-    body.on('error', () => resolveWrite(false));
+    out.on('finish', () => resolveWrite(bytes <= max ? bytes : null));
+    out.on('error', () => resolveWrite(null));
+    body.on('error', () => resolveWrite(null));
   });
 }
 
 export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOptions): Promise<void> {
+  const maxFiles = o.maxFiles ?? MAX_STAGED_FILES;
+  const maxTotalBytes = o.maxTotalBytes ?? 4 * o.maxFileBytes;
+  /** What is staged, by grant: its private folder and its size. */
+  const staged = new Map<string, { readonly dir: string; readonly bytes: number }>();
+  let stagedBytes = 0;
+  let receiving = 0; // bytes promised to uploads still arriving
+  const removing = new Set<Promise<void>>();
+  // When a grant goes (the registry's oldest past its limit, or its file gone), its bytes go with it.
+  const unsubscribe = o.grants.onDidForget((g) => {
+    const kept = staged.get(g.id);
+    if (!kept) return;
+    staged.delete(g.id);
+    stagedBytes -= kept.bytes;
+    const removed: Promise<void> = rm(kept.dir, { recursive: true, force: true })
+      .catch(() => undefined)
+      .finally(() => removing.delete(removed));
+    removing.add(removed);
+  });
+  app.addHook('onClose', async () => unsubscribe());
+  const refuse = (message: string) => fail({ kind: 'invalid_input', message });
+
   await app.register(async (uploads) => {
     // The bytes stream to the private file as they arrive, whatever type the browser gave them.
     uploads.removeAllContentTypeParsers();
@@ -80,22 +110,56 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
         const declared = Number(req.headers['content-length'] ?? NaN);
         if (Number.isFinite(declared) && declared > o.maxFileBytes) {
           body.resume(); // read to the end, so the browser hears the refusal rather than a reset
+          return reply.code(413).send(refuse('the file is larger than any upload may be'));
+        }
+        if (staged.size >= maxFiles) {
+          body.resume();
           return reply
             .code(413)
-            .send(fail({ kind: 'invalid_input', message: 'the file is larger than any upload may be' }));
+            .send(
+              refuse(
+                `postdesk web keeps at most ${maxFiles} files sent from the page; restart it to send more`,
+              ),
+            );
         }
+        const room = maxTotalBytes - stagedBytes - receiving;
+        if (room <= 0 || (Number.isFinite(declared) && declared > room)) {
+          body.resume();
+          return reply
+            .code(413)
+            .send(
+              refuse(
+                `postdesk web keeps at most ${formatBytes(maxTotalBytes)} of files sent from the page; restart it to send more`,
+              ),
+            );
+        }
+        const limit = Math.min(o.maxFileBytes, room);
         const nameHeader = req.headers[FILE_NAME_HEADER];
         const name = uploadName(Array.isArray(nameHeader) ? nameHeader[0] : nameHeader);
         const dir = join(o.stagingDir, randomUUID());
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const file = join(dir, safeFileName(name));
-        if (!(await receive(body, file, o.maxFileBytes))) {
-          await rm(dir, { recursive: true, force: true });
-          return reply
-            .code(413)
-            .send(fail({ kind: 'invalid_input', message: 'the file could not be received' }));
+        receiving += limit;
+        let received: number | null;
+        try {
+          received = await receive(body, file, limit);
+        } finally {
+          receiving -= limit;
         }
-        return reply.send(ok(await o.grants.mint([{ path: file, name }], 'upload')));
+        if (received === null) {
+          await rm(dir, { recursive: true, force: true });
+          return reply.code(413).send(refuse('the file could not be received'));
+        }
+        const granted = await o.grants.mint([{ path: file, name }], 'upload');
+        await Promise.all(removing); // a grant this one pushed out is deleted before the answer
+        const grant = granted.files[0]?.grant;
+        if (grant) {
+          staged.set(grant, { dir, bytes: received });
+          stagedBytes += received;
+        } else {
+          await rm(dir, { recursive: true, force: true });
+        }
+        return reply.send(ok(granted));
       },
     );
   });

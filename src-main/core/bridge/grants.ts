@@ -38,6 +38,11 @@ export interface GrantRegistry {
   get(id: string): Grant | undefined;
   /** The grant, checked again on disk (still there, still the same file); a not_found fault otherwise. */
   use(id: string): Promise<Grant>;
+  /**
+   * Called with each grant that goes (the oldest, past the limit, or one whose file went), so what was kept for
+   * it can go too (the web host's staged uploads). Returns the unsubscribe.
+   */
+  onDidForget(listener: (grant: Grant) => void): () => void;
 }
 
 const GONE = 'That file is no longer available to Postdesk; choose it again.';
@@ -45,6 +50,13 @@ const GONE = 'That file is no longer available to Postdesk; choose it again.';
 export function createGrantRegistry(o: { readonly max?: number } = {}): GrantRegistry {
   const max = o.max ?? 5000;
   const byId = new Map<string, Grant>();
+  const forgotten = new Set<(grant: Grant) => void>();
+  const forget = (id: string): void => {
+    const g = byId.get(id);
+    if (!g) return;
+    byId.delete(id);
+    for (const l of [...forgotten]) l(g);
+  };
 
   const view = (g: Grant): GrantedFile => ({ grant: g.id, name: g.name, size: g.size, folder: g.folder });
 
@@ -72,7 +84,7 @@ export function createGrantRegistry(o: { readonly max?: number } = {}): GrantReg
     // The oldest grants go first: a page cannot grow main's memory without end.
     for (const oldest of byId.keys()) {
       if (byId.size <= max) break;
-      byId.delete(oldest);
+      forget(oldest);
     }
     return grant;
   }
@@ -98,8 +110,12 @@ export function createGrantRegistry(o: { readonly max?: number } = {}): GrantReg
       } catch {
         // gone: said below
       }
-      byId.delete(id);
+      forget(id);
       throw new BridgeFault('not_found', GONE);
+    },
+    onDidForget(listener) {
+      forgotten.add(listener);
+      return () => void forgotten.delete(listener);
     },
   };
 }

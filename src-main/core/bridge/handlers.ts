@@ -2,7 +2,7 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
-import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
+import { NOT_CONFIRMED_CODE, type SettingsPatch } from '../../../src-shared/ipc/settings';
 import type { Automation } from '../../../src-shared/api/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { checkFile } from '../media/check';
 import { CannotConvertError, convertToMp4 } from '../media/convert';
-import { ToolFailedError, ToolNotFoundError } from '../media/tools';
+import { ToolFailedError, ToolNotFoundError, defaultTools, reportTools } from '../media/tools';
 import type { Tools } from '../media/tools';
 import { nextOccurrence } from '../executor/occurrences';
 import { createAutomationEditing } from './automation-editing';
@@ -120,6 +120,19 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     }
     return { ...a, next_occurrence: next };
   };
+  /**
+   * The one confirmation, outside the page, of a change to what runs or where requests go: `settings:update`
+   * and Connect's new address both ask here, and go on only on the person's yes.
+   */
+  const confirmGuarded = async (patch: SettingsPatch): Promise<void> => {
+    const change = guardedChange(await core.settings.get(), patch);
+    if (!change) return;
+    const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
+    if (!answer?.confirmed) {
+      const reason = answer?.reason ?? NOT_CONFIRMED;
+      throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
+    }
+  };
   const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
     events.emit('connection:didChange', status as never);
     return status;
@@ -144,8 +157,11 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     connection: {
       status: () => core.connection.status(),
-      connect: async ({ base_url, api_key }) =>
-        connectionChanged(await core.connection.connect(base_url, api_key)),
+      connect: async ({ base_url, api_key }) => {
+        // A new service address is confirmed like one typed into Settings, before anything is sent there.
+        if (!(await core.connection.isKnownAddress(base_url))) await confirmGuarded({ base_url });
+        return connectionChanged(await core.connection.connect(base_url, api_key));
+      },
       useOffline: async () => connectionChanged(await core.connection.useOffline()),
       disconnect: async () => connectionChanged(await core.connection.disconnect()),
     },
@@ -306,6 +322,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         }
       },
       remove: async ({ id }) => ({ removed: deps.media.remove(id) }),
+      tools: async () => reportTools(deps.tools ?? defaultTools()),
       convert: async ({ id }) => {
         const f = registered(id);
         const dir = join(need(deps.convertDir, 'Converting media'), randomUUID());
@@ -413,14 +430,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     settings: {
       get: () => core.settings.get(),
       update: async (patch) => {
-        const change = guardedChange(await core.settings.get(), patch);
-        if (change) {
-          const answer = deps.confirm ? await deps.confirm.confirm(change) : null;
-          if (!answer?.confirmed) {
-            const reason = answer?.reason ?? NOT_CONFIRMED;
-            throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
-          }
-        }
+        await confirmGuarded(patch);
         const view = await core.settings.update(patch);
         events.emit('settings:didChange', view);
         return view;

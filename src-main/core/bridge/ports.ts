@@ -59,6 +59,11 @@ export interface ConnectionPort {
   connect(baseUrl: string, apiKey: string): Promise<ConnectionStatus>;
   useOffline(): Promise<ConnectionStatus>;
   disconnect(): Promise<ConnectionStatus>;
+  /**
+   * Whether Connect to `baseUrl` changes nothing the person has not already chosen: it is the address in use,
+   * the saved one, or the embedded sandbox main started itself. Any other address is confirmed first.
+   */
+  isKnownAddress(baseUrl: string): Promise<boolean>;
   /** The client of the current connection; throws a `not_connected` fault when there is none. */
   api(): Promise<BridgeApi>;
 }

@@ -15,6 +15,14 @@ import {
 } from '../config/proxy';
 import type { Settings } from '../../../src-shared/settings';
 import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
+import type { Store } from '../store/store';
+import {
+  envKeyAddress,
+  envKeyMayGoTo,
+  markPageChosenAddress,
+  pageChoseAddress,
+  sameAddress,
+} from '../config/destination';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,8 +36,13 @@ export interface SessionOptions {
   readonly secrets: SecretStore;
   readonly settings: SettingsService;
   readonly env?: Env;
-  /** "Try offline": starts (or reuses) the embedded sandbox. Absent: offline is unavailable. */
-  readonly offline?: () => Promise<OfflineService>;
+  /**
+   * "Try offline": starts (or reuses) the embedded sandbox. Absent: offline is unavailable. Its `link`, when it
+   * has one, names the sandbox main started: connecting to that address by hand needs no confirmation.
+   */
+  readonly offline?: (() => Promise<OfflineService>) & {
+    readonly link?: () => { readonly url: string } | null;
+  };
   /** Connect at start from the saved base URL and the stored key (the desktop app does). */
   readonly resume?: boolean;
   readonly createClient?: (o: ApiClientOptions) => ApiClient;
@@ -38,6 +51,11 @@ export interface SessionOptions {
   readonly log?: Logger;
   /** The host's log file, shown read-only in Settings; null where the host keeps none. */
   readonly logFile?: string | null;
+  /**
+   * Where the saved address remembers that a page chose it, so that no later process (the CLI) pairs it with the
+   * environment's key (config/destination.ts). Absent: not remembered past this process.
+   */
+  readonly store?: Pick<Store, 'settings'>;
 }
 
 interface Current {
@@ -81,8 +99,23 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const listeners = new Set<(c: ApiClient | null) => void>();
   let current: Current | null = null;
   let lastError: string | null = null;
+  /** The embedded sandbox's address, once "Try offline" started it. */
+  let offlineUrl: string | null = null;
 
-  const keyFromStore = () => resolveApiKey(opts.secrets, env);
+  // The environment's key goes only to the address it was configured with, never to one a page chose
+  // (config/destination.ts); every other address gets the keychain's key, the one typed into Connect.
+  const savedAtStart = opts.settings.get().baseUrl;
+  const envAddress = envKeyAddress(
+    env,
+    savedAtStart,
+    opts.store ? pageChoseAddress(opts.store, savedAtStart) : false,
+  );
+  const keyFor = (baseUrl: string) => async (): Promise<string | null> =>
+    envKeyMayGoTo(baseUrl, envAddress) ? resolveApiKey(opts.secrets, env) : opts.secrets.get(API_KEY_SECRET);
+  /** After a page saved `baseUrl`: remembered as its choice, unless it is the configured address itself. */
+  const savedByPage = (baseUrl: string | null): void => {
+    if (opts.store) markPageChosenAddress(opts.store, sameAddress(baseUrl, envAddress) ? null : baseUrl);
+  };
   const clientFor = (
     baseUrl: string,
     apiKey: ApiClientOptions['apiKey'],
@@ -114,9 +147,10 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     for (const l of [...listeners]) l(next?.client ?? null);
   };
 
-  const hasKey = async (): Promise<boolean> => {
+  /** Whether a key may be sent to `baseUrl` (any address, when null). */
+  const hasKey = async (baseUrl: string | null): Promise<boolean> => {
     try {
-      if (apiKeyFromEnv(env)) return true;
+      if ((baseUrl === null || envKeyMayGoTo(baseUrl, envAddress)) && apiKeyFromEnv(env)) return true;
     } catch (error) {
       log.warn('the API key file cannot be used; no key until it is fixed', { error: errorText(error) });
       return false;
@@ -130,8 +164,8 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
   };
 
   const status = async (): Promise<ConnectionStatus> => {
-    const has_key = await hasKey();
     const base_url = current ? current.client.baseUrl : opts.settings.get().baseUrl;
+    const has_key = await hasKey(base_url);
     const connected = current !== null && (current.offline || has_key);
     return {
       state: connected ? 'connected' : lastError ? 'error' : 'disconnected',
@@ -146,7 +180,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     // The user's own keychain is in use: a password an older version kept in the setting moves there.
     void moveProxyPasswordToKeychain(local);
     const baseUrl = env.POSTDESK_BASE_URL ?? opts.settings.get().baseUrl;
-    if (baseUrl) current = { client: clientFor(baseUrl, keyFromStore), offline: false, owned: true };
+    if (baseUrl) current = { client: clientFor(baseUrl, keyFor(baseUrl)), offline: false, owned: true };
   }
 
   const connection: ConnectionPort = {
@@ -169,10 +203,11 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
         throw new BridgeFault('unavailable', `The key works but could not be stored: ${lastError}`);
       }
       opts.settings.update({ baseUrl });
+      savedByPage(baseUrl);
       await probe.close().catch(() => undefined);
       lastError = null;
       // Later calls read the key from the store, so `secrets:set` and `secrets:clear` take effect at once.
-      await replace({ client: clientFor(baseUrl, keyFromStore), offline: false, owned: true });
+      await replace({ client: clientFor(baseUrl, keyFor(baseUrl)), offline: false, owned: true });
       return status();
     },
     async useOffline() {
@@ -186,6 +221,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
         throw e;
       }
       lastError = null;
+      offlineUrl = svc.baseUrl;
       await replace({ client: svc.client, offline: true, owned: false });
       return status();
     },
@@ -194,9 +230,19 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       await replace(null);
       return status();
     },
+    async isKnownAddress(baseUrl) {
+      const known = [
+        current?.client.baseUrl,
+        opts.settings.get().baseUrl,
+        env.POSTDESK_BASE_URL,
+        opts.offline?.link?.()?.url,
+        offlineUrl,
+      ];
+      return known.some((k) => sameAddress(baseUrl, k));
+    },
     async api() {
       if (!current) throw notConnected();
-      if (!current.offline && !(await hasKey())) throw notConnected();
+      if (!current.offline && !(await hasKey(current.client.baseUrl))) throw notConnected();
       return current.client;
     },
   };
@@ -207,9 +253,10 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       await opts.secrets.set(API_KEY_SECRET, apiKey);
       const baseUrl = opts.settings.get().baseUrl;
       if (!current && baseUrl)
-        await replace({ client: clientFor(baseUrl, keyFromStore), offline: false, owned: true });
+        await replace({ client: clientFor(baseUrl, keyFor(baseUrl)), offline: false, owned: true });
     },
-    has: hasKey,
+    has: async () =>
+      hasKey(current && !current.offline ? current.client.baseUrl : opts.settings.get().baseUrl),
     async clear() {
       try {
         await opts.secrets.delete(API_KEY_SECRET);
@@ -235,6 +282,8 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       // A password typed into the proxy address goes to the keychain, not the settings.
       if (proxyUrl !== undefined) await saveProxyUrl(local, proxyUrl);
       const after = opts.settings.update(rest);
+      if (rest.baseUrl !== undefined && !sameAddress(before.baseUrl, after.baseUrl))
+        savedByPage(after.baseUrl);
       const moved =
         before.baseUrl !== after.baseUrl ||
         before.aliasUrl !== after.aliasUrl ||
@@ -242,7 +291,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       if (moved && current && !current.offline) {
         await replace(
           after.baseUrl
-            ? { client: clientFor(after.baseUrl, keyFromStore), offline: false, owned: true }
+            ? { client: clientFor(after.baseUrl, keyFor(after.baseUrl)), offline: false, owned: true }
             : null,
         );
       }

@@ -5,6 +5,7 @@ import type { UploadContentType } from '../../../src-shared/api/media';
 import { detectFile } from './detect';
 import type { Detected, MediaFormat } from './detect';
 import { readMp4Layout } from './mp4-boxes';
+import { isMediaInput } from '../../../src-shared/media-input';
 import { probeFile } from './probe';
 import type { ProbeResult } from './probe';
 import { formatBytes } from '../../../src-shared/format-bytes';
@@ -299,10 +300,11 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
     problems.push(...integrity.problems);
     probe = integrity.probe;
   } else if (
-    detected.format !== 'unknown' &&
+    isMediaInput(detected.format) &&
     (mode === 'all' || (mode === 'video' && detected.convertible))
   ) {
-    // Bytes nothing recognises are not probed: ffprobe would guess from the name and report a 0×0 "png".
+    // Only containers on the media input allowlist are probed (src-shared/media-input.ts): ffprobe given
+    // anything else would guess from the name and the content, and follow a playlist.
     try {
       probe = await probeFile(path, { tools: opts.tools, signal: opts.signal });
     } catch (err) {

@@ -5,6 +5,12 @@ import { detectFile } from './detect';
 import { probeFile } from './probe';
 import type { ProbeResult } from './probe';
 import { formatBytes } from '../../../src-shared/format-bytes';
+import {
+  MediaInputRefused,
+  convertArgv,
+  type ConvertMode,
+  type Detected,
+} from '../../../src-shared/media-input';
 import { defaultTools, runTool } from './tools';
 import type { Tools } from './tools';
 
@@ -20,8 +26,7 @@ export interface ConvertProgress {
   readonly done: boolean;
 }
 
-/** `remux`: streams copied, only the container changes. `transcode`: H.264/AAC at constant quality. `compress`: H.264/AAC at a bitrate chosen to fit `maxBytes`. */
-export type ConvertMode = 'remux' | 'transcode' | 'compress';
+export type { ConvertMode } from '../../../src-shared/media-input';
 
 export interface ConvertOptions {
   /** Output file; by default `<name>.mp4` beside the input (`<name>.converted.mp4` for an MP4 input). */
@@ -129,31 +134,8 @@ function outTimeSec(f: ReadonlyMap<string, string>): number {
   return m ? Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]) : 0;
 }
 
-const EVEN_DIMENSIONS = 'scale=trunc(iw/2)*2:trunc(ih/2)*2';
-
-function codecArgs(mode: ConvertMode, rates: { video: number; audio: number } | null): string[] {
-  if (mode === 'remux') return ['-c', 'copy'];
-  const video = ['-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-vf', EVEN_DIMENSIONS];
-  if (mode === 'compress' && rates) {
-    const v = String(rates.video);
-    return [
-      ...video,
-      '-b:v',
-      v,
-      '-maxrate',
-      v,
-      '-bufsize',
-      String(rates.video * 2),
-      '-c:a',
-      'aac',
-      '-b:a',
-      String(rates.audio || 64_000),
-    ];
-  }
-  return [...video, '-crf', '23', '-c:a', 'aac', '-b:a', '128k'];
-}
-
 async function encode(
+  detected: Detected,
   input: string,
   output: string,
   mode: ConvertMode,
@@ -163,28 +145,7 @@ async function encode(
   opts: ConvertOptions,
 ): Promise<number> {
   const tool = (opts.tools ?? defaultTools()).ffmpeg();
-  const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-y',
-    '-i',
-    input,
-    '-map',
-    '0:v:0',
-    '-map',
-    '0:a:0?',
-    ...codecArgs(mode, rates),
-    '-movflags',
-    '+faststart',
-    '-progress',
-    'pipe:1',
-    '-nostats',
-    '-f',
-    'mp4',
-    output,
-  ];
+  const argv = convertArgv(detected, input, output, mode, rates);
   const parse = createProgressParser((f) => {
     const t = outTimeSec(f);
     const speed = Number.parseFloat(f.get('speed') ?? '');
@@ -200,7 +161,7 @@ async function encode(
       done,
     });
   });
-  await runTool(tool, args, { signal: opts.signal, onStdout: parse });
+  await runTool(tool, argv, { signal: opts.signal, onStdout: parse });
   return (await stat(output)).size;
 }
 
@@ -214,11 +175,12 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
   const out = resolve(opts.out ?? defaultOutputPath(src));
   if (out === src)
     throw new CannotConvertError(`${basename(src)}: the output would overwrite the input; pass --out`);
-  const [detected, srcStat, probe] = await Promise.all([
-    detectFile(src),
-    stat(src),
-    probeFile(src, { tools: opts.tools, signal: opts.signal }),
-  ]);
+  const [detected, srcStat] = await Promise.all([detectFile(src), stat(src)]);
+  // Only a container on the media input allowlist reaches ffmpeg (src-shared/media-input.ts): a playlist, a
+  // concat list or anything unrecognised is refused here, before any program starts.
+  const probe = await probeFile(src, { tools: opts.tools, signal: opts.signal }).catch((e: unknown) => {
+    throw e instanceof MediaInputRefused ? new CannotConvertError(`${basename(src)}: ${e.message}`) : e;
+  });
   if (!probe.video) throw new CannotConvertError(`${basename(src)}: no video stream to convert`);
   const maxBytes = opts.maxBytes;
   const copyable =
@@ -252,7 +214,16 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
   try {
     for (;;) {
       attempts += 1;
-      const bytes = await encode(src, tmp, plan.mode, plan.rates, attempts, probe.durationSec, opts);
+      const bytes = await encode(
+        detected,
+        src,
+        tmp,
+        plan.mode,
+        plan.rates,
+        attempts,
+        probe.durationSec,
+        opts,
+      );
       if (!maxBytes || bytes <= maxBytes) {
         await rename(tmp, out);
         const result = await probeFile(out, { tools: opts.tools, signal: opts.signal });

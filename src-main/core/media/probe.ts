@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { probeArgv } from '../../../src-shared/media-input';
+import { detectFile } from './detect';
 import { defaultTools, runTool } from './tools';
 import type { Tools } from './tools';
 
@@ -107,10 +109,13 @@ export interface ProbeOptions {
   readonly signal?: AbortSignal | undefined;
 }
 
-/** Dimensions, duration, codecs and rotation. Rejects (ToolFailedError) when ffprobe cannot read the file. */
+/**
+ * Dimensions, duration, codecs and rotation. Rejects with MediaInputRefused (before ffprobe starts) when the
+ * bytes are not a container on the allowlist, and with ToolFailedError when ffprobe cannot read the file.
+ */
 export async function probeFile(path: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const file = resolve(path);
+  const argv = probeArgv(await detectFile(file), file);
   const tool = (opts.tools ?? defaultTools()).ffprobe();
-  // An absolute path can never be mistaken for an option, whatever the file is called.
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', resolve(path)];
-  return parseProbeJson(await runTool(tool, args, { signal: opts.signal }));
+  return parseProbeJson(await runTool(tool, argv, { signal: opts.signal }));
 }

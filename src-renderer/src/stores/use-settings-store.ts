@@ -1,11 +1,14 @@
 import { create } from 'zustand';
-import type { BridgeResult, SettingsPatch, SettingsView } from '../../../src-shared/ipc';
+import type { BridgeResult, MediaTools, SettingsPatch, SettingsView } from '../../../src-shared/ipc';
 import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface SettingsState {
   readonly settings: Loadable<SettingsView>;
   readonly saving: boolean;
+  /** Which ffmpeg and ffprobe main uses, asked again after each save (a path may have changed). */
+  readonly tools: Loadable<MediaTools>;
   load(): Promise<void>;
+  loadTools(): Promise<void>;
   update(patch: SettingsPatch): Promise<BridgeResult<SettingsView>>;
   listen(): () => void;
 }
@@ -13,6 +16,12 @@ interface SettingsState {
 export const useSettingsStore = create<SettingsState>()((set, get) => ({
   settings: idle(),
   saving: false,
+  tools: idle(),
+  async loadTools() {
+    set({ tools: loading(get().tools) });
+    const r = await settle(() => bridge().media.tools());
+    set({ tools: settleInto(get().tools, r) });
+  },
   async load() {
     set({ settings: loading(get().settings) });
     const r = await settle(() => bridge().settings.get());
@@ -22,6 +31,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
     set({ saving: true });
     const r = await settle(() => bridge().settings.update(patch));
     set({ saving: false, ...(r.ok ? { settings: loaded(r.value) } : {}) });
+    if (r.ok && (patch.ffmpeg_path !== undefined || patch.ffprobe_path !== undefined)) void get().loadTools();
     return r;
   },
   listen() {

@@ -11,6 +11,7 @@ import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-s
 import { createBridgeSession, type BridgeSession } from '../../../src-main/core/bridge/session';
 import { openLocal } from '../../../src-main/core/services';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
+import { CONFIRMS_ADDRESS } from '../../helpers/confirm';
 
 /**
  * The desktop's export: `exports:run` opens main's own save dialog (Electron's dialog is the faked edge, answered
@@ -54,6 +55,7 @@ beforeAll(async () => {
     previewUrl: desktopPreviewUrl,
     stagingDir: join(dir, 'staging'),
     saver: dialogSaver(dialog, () => null),
+    confirm: CONFIRMS_ADDRESS,
     deliveryWatchMs: false,
   });
   expect(

@@ -24,6 +24,7 @@ import { createWsBridge } from '../../../src-shared/ipc/ws-client';
 import { describeError, type ErrorContext } from '../../../src-renderer/src/app/describe-error';
 import { mediaFixtures } from '../../helpers/media-fixtures';
 import { grant, makeBridge, type TestBridge } from './helpers';
+import { CONFIRMS_ADDRESS } from '../../helpers/confirm';
 
 /**
  * Every message the bridge can carry to the page, as main writes it and as each screen shows it: each error
@@ -81,10 +82,14 @@ let tb: TestBridge;
 
 beforeAll(async () => {
   sandbox = await startSandboxInProcess({ port: 0, host: '127.0.0.1' });
-  tb = await makeBridge(async () => ({
-    baseUrl: sandbox.url,
-    client: createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }),
-  }));
+  tb = await makeBridge(
+    async () => ({
+      baseUrl: sandbox.url,
+      client: createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }),
+    }),
+    // Connect's address is the person's to confirm; nothing else is confirmed.
+    { confirm: CONFIRMS_ADDRESS },
+  );
 }, 60_000);
 afterAll(async () => {
   await tb?.close();

@@ -7,6 +7,7 @@ import { createApiClient } from '../../../src-main/core/api/client';
 import { startSandboxInProcess } from '../../../src-main/cli/sandbox-connect';
 import type { StartedSandbox } from '../../../src-main/core/sandbox-link';
 import { grant, makeBridge, type TestBridge } from './helpers';
+import { CONFIRMS_ADDRESS } from '../../helpers/confirm';
 
 /**
  * A whole session through the dispatcher (what both hosts run): connect with a key, call every invoke
@@ -67,6 +68,7 @@ const SAMPLES: Samples = {
   'media:upload': (c) => ({ id: c.mediaId }),
   'media:convert': (c) => ({ id: c.mediaId }),
   'media:remove': (c) => ({ id: c.mediaId }),
+  'media:tools': undefined,
   'compose:current': undefined,
   'compose:save': (c) => ({
     id: null,
@@ -158,10 +160,14 @@ let tb: TestBridge;
 
 beforeAll(async () => {
   sandbox = await startSandboxInProcess({ port: 0, host: '127.0.0.1' });
-  tb = await makeBridge(async () => ({
-    baseUrl: sandbox.url,
-    client: createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }),
-  }));
+  tb = await makeBridge(
+    async () => ({
+      baseUrl: sandbox.url,
+      client: createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }),
+    }),
+    // Connect's address is the person's to confirm; nothing else is confirmed.
+    { confirm: CONFIRMS_ADDRESS },
+  );
 });
 afterAll(async () => {
   await tb?.close();

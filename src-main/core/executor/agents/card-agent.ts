@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../../src-shared/api';
 import { errorText } from '../../common/error-text';
 import { runTool, type Tools } from '../../media/tools';
+import { cardArgv } from '../../../../src-shared/media-input';
 
 /**
  * The built-in caption-card agent (`resources/agents/caption-card.mjs`, run inside Postdesk): a square card
@@ -59,12 +60,8 @@ export async function runCardAgent(o: CardAgentOptions): Promise<CardAgentResult
   const colour = COLOURS[(Number.isNaN(when.getTime()) ? 0 : when.getUTCDay()) % COLOURS.length];
   const file = video ? 'card.mp4' : 'card.png';
   step('render', 'started', video ? 'drawing the card as a short video' : 'drawing the card');
-  const source = ['-f', 'lavfi', '-i', `color=c=${colour}:s=1080x1080${video ? ':r=30:d=3' : ''}`];
-  const encode = video
-    ? ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart']
-    : ['-frames:v', '1'];
   try {
-    await runTool(o.tools.ffmpeg(), ['-y', '-v', 'error', ...source, ...encode, join(o.runDir, file)], {
+    await runTool(o.tools.ffmpeg(), cardArgv(colour ?? COLOURS[0]!, video, join(o.runDir, file)), {
       signal: o.signal,
     });
   } catch (err) {

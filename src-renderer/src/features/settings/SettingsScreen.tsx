@@ -15,6 +15,7 @@ import { UpdatesCard } from './UpdatesCard';
 import { CommandLineCard } from './CommandLineCard';
 import './settings.css';
 import { LogFileNote } from './LogFileNote';
+import { MediaToolsInUse } from './MediaToolsInUse';
 import { AgentCommands } from './AgentCommands';
 import { ConnectionCard } from './ConnectionCard';
 import { patchOf, toDraft, type Draft } from './settings-draft';
@@ -254,15 +255,16 @@ function SettingsForm({
           {text(
             'ffmpeg_path',
             'ffmpeg',
-            'The ffmpeg program to use. Empty: the bundled one, else PATH.',
+            'The ffmpeg program to use. Empty: Postdesk picks one, shown below (a system build of 5.1 or newer first).',
             'text',
           )}
           {text(
             'ffprobe_path',
             'ffprobe',
-            'The ffprobe program to use. Empty: the bundled one, else PATH.',
+            'The ffprobe program to use. Empty: Postdesk picks one, shown below.',
             'text',
           )}
+          <MediaToolsInUse />
         </div>
       </section>
 
