@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAgent } from '../src-main/core/executor/agent-runner';
+import { RunLog } from '../src-main/core/executor/run-log';
 import { detectConfiner } from '../src-main/core/executor/confine/detect';
 import type { ConfinementSource } from '../src-main/core/executor/confine/launch';
 
@@ -29,7 +30,7 @@ async function timeAgent(
         outputFile: join(runDir, 'output.json'),
         taskFile: join(runDir, 'task.md'),
         runJsonFile: join(runDir, 'run.json'),
-        logFile: join(runDir, 'run.log'),
+        log: RunLog.open(tmpdir(), runDir),
         runId: `bench-${i}`,
         timeoutMs: 30_000,
         signal: new AbortController().signal,

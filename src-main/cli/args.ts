@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
 import type { MediaRef } from '../../src-shared/api/posts';
 import { ValidationError } from '../core/api/errors';
+import { statPathSync } from '../core/files';
 
 /** The platform the contract keeps out of `POST /api/cli/posts`: it is reached through automations only. */
 export const AUTOMATIONS_ONLY: readonly string[] = ['youtube'];
@@ -37,7 +37,7 @@ export function positiveInt(name: string, max?: number, unit?: string) {
  * with the path and the flag, not an ENOENT from deep inside.
  */
 export function existingFile(path: string, field: string): string {
-  const st = statSync(path, { throwIfNoEntry: false });
+  const st = statPathSync(path);
   const problem = !st ? 'no such file' : st.isDirectory() ? 'is a folder, not a file' : null;
   if (problem) {
     throw new ValidationError([{ path: field, message: `${problem}: ${path}` }], null, 'argument');

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { isExecutableFileSync } from '../../src-main/core/files';
 
 let ffprobeBin: string | null | undefined;
 
@@ -11,12 +11,9 @@ export function ffprobePath(): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, 'ffprobe');
-    try {
-      accessSync(candidate, constants.X_OK);
+    if (isExecutableFileSync(candidate)) {
       ffprobeBin = candidate;
       return candidate;
-    } catch {
-      // not in this directory
     }
   }
   try {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import { FILES_PATH, FILE_NAME_HEADER } from '../../../src-shared/ipc/ws-protocol';
 import type { GrantRegistry } from '../../core/bridge/grants';
+import { createPrivateWriteStream, ensurePrivateDir, removePath } from '../../core/files';
 
 /**
  * `POST /bridge/files`: how a browser gives `postdesk web` a file. A page cannot name a file on this
@@ -47,7 +46,13 @@ export function safeFileName(name: string): string {
 function receive(body: Readable, file: string, max: number): Promise<boolean> {
   return new Promise<boolean>((resolveWrite) => {
     let bytes = 0;
-    const out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
+    let out: Writable;
+    try {
+      out = createPrivateWriteStream(file, { exclusive: true });
+    } catch {
+      body.resume();
+      return resolveWrite(false);
+    }
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > max) {
@@ -85,10 +90,10 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
         const nameHeader = req.headers[FILE_NAME_HEADER];
         const name = uploadName(Array.isArray(nameHeader) ? nameHeader[0] : nameHeader);
         const dir = join(o.stagingDir, randomUUID());
-        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await ensurePrivateDir(dir);
         const file = join(dir, safeFileName(name));
         if (!(await receive(body, file, o.maxFileBytes))) {
-          await rm(dir, { recursive: true, force: true });
+          await removePath(dir, { recursive: true });
           return reply
             .code(413)
             .send(fail({ kind: 'invalid_input', message: 'the file could not be received' }));

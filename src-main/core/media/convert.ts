@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { detectFile } from './detect';
 import { probeFile } from './probe';
@@ -7,6 +6,7 @@ import type { ProbeResult } from './probe';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { defaultTools, runTool } from './tools';
 import type { Tools } from './tools';
+import { removePath, renamePath, statPath } from '../files';
 
 export interface ConvertProgress {
   readonly attempt: number;
@@ -201,7 +201,7 @@ async function encode(
     });
   });
   await runTool(tool, args, { signal: opts.signal, onStdout: parse });
-  return (await stat(output)).size;
+  return (await statPath(output)).size;
 }
 
 /**
@@ -216,7 +216,7 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
     throw new CannotConvertError(`${basename(src)}: the output would overwrite the input; pass --out`);
   const [detected, srcStat, probe] = await Promise.all([
     detectFile(src),
-    stat(src),
+    statPath(src),
     probeFile(src, { tools: opts.tools, signal: opts.signal }),
   ]);
   if (!probe.video) throw new CannotConvertError(`${basename(src)}: no video stream to convert`);
@@ -254,7 +254,7 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
       attempts += 1;
       const bytes = await encode(src, tmp, plan.mode, plan.rates, attempts, probe.durationSec, opts);
       if (!maxBytes || bytes <= maxBytes) {
-        await rename(tmp, out);
+        await renamePath(tmp, out);
         const result = await probeFile(out, { tools: opts.tools, signal: opts.signal });
         const videoBitrate = plan.rates?.video ?? null;
         return { input: src, output: out, bytes, mode: plan.mode, attempts, videoBitrate, probe: result };
@@ -278,6 +278,6 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
       }
     }
   } finally {
-    await unlink(tmp).catch(() => undefined);
+    await removePath(tmp).catch(() => undefined);
   }
 }

@@ -1,5 +1,5 @@
-import { open } from 'node:fs/promises';
 import type { UploadContentType } from '../../../src-shared/api/media';
+import { openForReading } from '../files';
 
 /** What the bytes say a file is. Only the first `SNIFF_BYTES` are read; the file name is never consulted. */
 export type MediaFormat =
@@ -111,7 +111,7 @@ export function detectBytes(b: Uint8Array): Detected {
 
 /** Reads the start of `path` and says what it is. */
 export async function detectFile(path: string): Promise<Detected> {
-  const fh = await open(path, 'r');
+  const fh = await openForReading(path);
   try {
     const buf = new Uint8Array(SNIFF_BYTES);
     const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);

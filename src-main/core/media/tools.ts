@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
+import { isExecutableFileSync } from '../files';
 
 export type ToolName = 'ffmpeg' | 'ffprobe';
 
@@ -44,12 +44,7 @@ const NPM_PACKAGE: Readonly<Record<ToolName, string>> = {
 };
 
 function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return isExecutableFileSync(path);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentCommand } from '../agent-process';
-import { formatLogLine, type LogLine } from '../run-log';
-import { appendPrivateFile, ensurePrivateDir } from '../../private-files';
+import type { LogLine, RunLogWriter } from '../run-log';
+import { ensurePrivateDir } from '../../files';
 import { bubblewrapArgs, describeView } from './bubblewrap';
 import { detectConfiner, type Confiner } from './detect';
 import { sandboxExecArgs } from './sandbox-exec';
@@ -14,7 +14,7 @@ export interface LaunchRun {
   readonly runDir: string;
   readonly folder?: string | undefined;
   readonly automationId?: string | undefined;
-  readonly logFile: string;
+  readonly log: RunLogWriter;
   readonly onLog?: ((line: LogLine) => void) | undefined;
 }
 
@@ -50,7 +50,7 @@ export async function confineLaunch(
   if (!source) return plain;
   const say = async (text: string) => {
     const at = new Date();
-    await appendPrivateFile(run.logFile, formatLogLine('system', text, at)).catch(() => undefined);
+    run.log.append('system', text, at);
     run.onLog?.({ at: at.toISOString(), stream: 'system', text });
   };
   const policy = source(run.automationId);
