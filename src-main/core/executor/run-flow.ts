@@ -194,7 +194,7 @@ export const OUTPUT_MAX_BYTES = 1024 * 1024;
  * output.json as the agent wrote it in its own folder: opened without following a link (one the agent planted
  * would have the executor publish, or quote, a file it may not read), a hard link refused, its size capped.
  */
-function readOutputText(files: RunFiles): Promise<string> {
+export function readOutputText(files: RunFiles): Promise<string> {
   return readNoFollow(files.outputFile, { root: files.runDir, maxBytes: OUTPUT_MAX_BYTES }).then((b) =>
     b.toString('utf8'),
   );

@@ -71,20 +71,16 @@ function parentsBelow(root: string, file: string): string[] {
   return out;
 }
 
-function checkParentSync(dir: string, file: string): void {
-  if (!lstatSync(dir).isDirectory()) throw linkRefused(file);
-}
-
 function checkParentsSync(root: string | undefined, file: string): void {
   if (root === undefined) return;
-  for (const dir of parentsBelow(root, file)) checkParentSync(dir, file);
+  for (const dir of parentsBelow(root, file)) if (!lstatSync(dir).isDirectory()) throw linkRefused(dir);
   if (!isWithin(realpathSync(root), realpathSync(dirname(file))))
     throw new FileRefused('outside', `${basename(file)} is not inside the folder it must be in`);
 }
 
 async function checkParents(root: string | undefined, file: string): Promise<void> {
   if (root === undefined) return;
-  for (const dir of parentsBelow(root, file)) if (!(await lstat(dir)).isDirectory()) throw linkRefused(file);
+  for (const dir of parentsBelow(root, file)) if (!(await lstat(dir)).isDirectory()) throw linkRefused(dir);
   const [realRoot, realDir] = await Promise.all([realpath(root), realpath(dirname(file))]);
   if (!isWithin(realRoot, realDir))
     throw new FileRefused('outside', `${basename(file)} is not inside the folder it must be in`);
@@ -110,6 +106,11 @@ const FLAGS: Record<Access, number> = {
   create: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
   write: constants.O_WRONLY | constants.O_CREAT | O_NONBLOCK,
 };
+
+/** `dir` and every folder between `root` and it are real folders (no link), and `dir` is inside `root`. */
+export function assertRealDirs(root: string, dir: string): Promise<void> {
+  return checkParents(root, join(dir, 'entry'));
+}
 
 /** Opens `file` without following a link at its name; the descriptor is checked to be a plain file. */
 export async function openNoFollow(

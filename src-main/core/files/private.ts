@@ -20,6 +20,7 @@ import {
   PRIVATE_FILE_MODE,
   FileRefused,
   appendNoFollow,
+  assertRealDirs,
   openNoFollowSync,
   writeReplacing,
   writeReplacingSync,
@@ -42,8 +43,13 @@ export function ensurePrivateDirSync(dir: string): void {
   if (isOwnDir(lstatSync(dir))) chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
-export async function ensurePrivateDir(dir: string): Promise<void> {
+/**
+ * With a `root` (a folder someone else may write, such as a run folder), the folder and each one between it and
+ * the root must be a real folder, not a link planted there: a link is refused, its target left untouched.
+ */
+export async function ensurePrivateDir(dir: string, o: { readonly root?: string } = {}): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (o.root !== undefined) await assertRealDirs(o.root, dir);
   if (isOwnDir(await lstat(dir))) await chmod(dir, PRIVATE_DIR_MODE);
 }
 
