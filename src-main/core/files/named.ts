@@ -23,7 +23,6 @@ import {
   type Stats,
 } from 'node:fs';
 import {
-  access,
   lstat,
   mkdtemp,
   open,
@@ -40,13 +39,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export type { Dirent, FileHandle, ReadStream, Stats };
-
-export async function pathExists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 export function pathExistsSync(path: string): boolean {
   return existsSync(path);

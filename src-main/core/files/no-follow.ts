@@ -13,7 +13,6 @@ import {
   ftruncateSync,
   lstatSync,
   openSync,
-  readSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -184,24 +183,6 @@ export async function readNoFollow(
   }
 }
 
-export function readNoFollowSync(file: string, o: NoFollowOptions & { readonly maxBytes: number }): Buffer {
-  const fd = openNoFollowSync(file, 'read', o);
-  try {
-    const size = fstatSync(fd).size;
-    if (size > o.maxBytes)
-      throw new FileRefused('too-big', `${basename(file)} is over its limit of ${o.maxBytes} bytes`);
-    const buf = Buffer.alloc(size + 1);
-    let got = 0;
-    let n: number;
-    while (got < buf.length && (n = readSync(fd, buf, got, buf.length - got, got)) > 0) got += n;
-    if (got > o.maxBytes)
-      throw new FileRefused('too-big', `${basename(file)} is over its limit of ${o.maxBytes} bytes`);
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const tempName = (file: string) =>
   join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 
@@ -255,16 +236,6 @@ export function writeReplacingSync(file: string, data: string | Uint8Array, o: N
   }
 }
 
-/** Appends to a file opened without following links, created 0600. */
-export async function appendNoFollow(file: string, data: string, o: NoFollowOptions = {}): Promise<void> {
-  const handle = await openNoFollow(file, 'append', o);
-  try {
-    await handle.appendFile(data);
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * A file held open for appending from before anyone else could touch its name: lines go to that descriptor,
  * so a link later planted at the name takes none of them. Synchronous writes keep lines whole and in order.
@@ -311,9 +282,4 @@ export class AppendFile {
 
 function fchmodPrivate(fd: number): void {
   if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE_MODE);
-}
-
-/** The final name of `path` is not a link (a missing name is not one). */
-export async function isLink(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => null))?.isSymbolicLink() ?? false;
 }

@@ -19,7 +19,6 @@ import {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
   FileRefused,
-  appendNoFollow,
   assertRealDirs,
   openNoFollowSync,
   writeReplacing,
@@ -85,16 +84,6 @@ export function writePrivateFile(
 
 export function writePrivateFileSync(file: string, data: string | Uint8Array, o: NoFollowOptions = {}): void {
   writeReplacingSync(file, data, o);
-}
-
-/** Appends to a file, creating it 0600; a link or a hard link at the name is refused. */
-export function appendPrivateFile(file: string, data: string, o: NoFollowOptions = {}): Promise<void> {
-  return appendNoFollow(file, data, o);
-}
-
-/** An appending stream to a file created 0600, opened without following a link. */
-export function createPrivateAppendStream(file: string, o: NoFollowOptions = {}): WriteStream {
-  return createWriteStream(file, { fd: openNoFollowSync(file, 'append', o) });
 }
 
 /**

@@ -3,7 +3,6 @@
  * root when the relative path from the root neither climbs out (`..`, `../x`) nor jumps to another drive; a name
  * merely starting with two dots (`..notes`) is inside.
  */
-import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 
@@ -24,13 +23,4 @@ export async function realPathWithin(root: string, path: string): Promise<string
     realpath(path).catch(() => null),
   ]);
   return realRoot !== null && real !== null && isWithin(realRoot, real) ? real : null;
-}
-
-export function realPathWithinSync(root: string, path: string): string | null {
-  try {
-    const real = realpathSync(path);
-    return isWithin(realpathSync(root), real) ? real : null;
-  } catch {
-    return null;
-  }
 }
