@@ -215,6 +215,21 @@ export default tseslint.config(
   { files: ['src-shared/**'], rules: zone(SHARED_BANS) },
   { files: ['src-main/**'], ignores: SANDBOX_STARTERS, rules: zone([NO_SANDBOX]) },
   { files: ['src-main/core/**'], rules: zone(CORE_BANS) },
+  // The door for files imports Node and its own modules only, so the sandbox importing it pulls in nothing of core.
+  {
+    files: [`${FS_DOOR}/**`],
+    rules: zone([
+      ...CORE_BANS,
+      {
+        ban: '^\\.\\.\\/',
+        why: `${FS_DOOR} imports Node and its own modules only: src-sandbox imports it too.`,
+      },
+      {
+        ban: '^(?!node:|\\.\\/)',
+        why: `${FS_DOOR} imports Node built-ins (as node:…) and its own modules only.`,
+      },
+    ]),
+  },
   { files: ['src-main/cli/**'], rules: zone([...CLI_BANS, NO_SANDBOX]) },
   { files: SANDBOX_STARTERS.filter((f) => f.startsWith('src-main/cli/')), rules: zone(CLI_BANS) },
   { files: ['src-sandbox/**'], rules: zone(SANDBOX_BANS) },

@@ -257,6 +257,13 @@ describe('import zones', () => {
     });
   });
 
+  it('src-main/core/files, the door for files, imports node: built-ins and its own modules only', async () => {
+    await expectZone('src-main/core/files/no-follow.ts', {
+      forbidden: ['../common/error-text', '../../../src-shared/api', 'zod', 'fs', 'electron'],
+      allowed: ['node:fs', 'node:path', './within'],
+    });
+  });
+
   it('raw ipcMain/ipcRenderer only in the IPC gate and the preload', async () => {
     const raw = "import { ipcMain, ipcRenderer } from 'electron';\nexport { ipcMain, ipcRenderer };";
     expect(await zoneMessages('src-main/app/window.ts', raw)).toHaveLength(2);
