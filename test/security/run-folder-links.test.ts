@@ -67,6 +67,7 @@ describe('links an agent plants in its run folder', () => {
       const { run, row } = await runLinkAgent(h, ['--plant', `output.json=symlink:${target}`]);
       expect(run.state, target).toBe('failed');
       expect(row.reason_code, target).toBe('invalid_output');
+      expect(run.error, target).toMatch(/^output\.json is a link, which Postdesk does not follow there/);
       expect(run.error, target).not.toMatch(/PRIVATE|machine|password/);
       expect(JSON.stringify(run.events), target).not.toMatch(/PRIVATE|machine|password/);
       expect(row.reason ?? '', target).not.toMatch(/PRIVATE|machine|password/);

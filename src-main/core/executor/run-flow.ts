@@ -1,5 +1,5 @@
 import { basename, join } from 'node:path';
-import { ensurePrivateDir, readNoFollow } from '../files';
+import { FileRefused, ensurePrivateDir, readNoFollow } from '../files';
 import { acceptedUploadTypes } from '../../../src-shared/api';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
@@ -210,7 +210,9 @@ export async function readOutput(ctx: RunContext): Promise<AgentOutput> {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     const message = missing
       ? 'the agent finished without writing output.json'
-      : `output.json was not read: ${errorText(err)}`;
+      : err instanceof FileRefused
+        ? `${err.message}: the agent's output is not used`
+        : 'output.json could not be read';
     ctx.step('agent', 'failed', missing ? 'the agent wrote no output.json' : message);
     throw new RunFailure('invalid_output', message);
   }
