@@ -110,8 +110,9 @@ const SANDBOX_BANS = [ELECTRON, MAIN_BUT_FILES, RENDERER, PRELOAD].map((ban) => 
  * The one door for files (docs/security.md, "Files"): nothing but src-main/core/files imports `fs`, so every
  * open, read and write in the app, the CLI and the sandbox goes through its no-follow, 0600/0700 and
  * containment checks. Its own rule (not a zone), so that a zone's later config object cannot drop it; it sees
- * static imports, re-exports, `import x = require()`, `import()` and `require()`, with the specifier written as
- * a string or a plain template.
+ * static imports, re-exports, `import x = require()`, `import()`, `require()` (or any function called with the
+ * name, as a require made by createRequire) and `process.getBuiltinModule()`, the name written as a string or a
+ * plain template.
  */
 const FS_MODULE = /^(node:)?(fs|original-fs)(\/promises)?$/;
 const FS_DOOR = 'src-main/core/files';
@@ -156,9 +157,14 @@ const noFs = {
       /** @param {any} n */
       TSImportEqualsDeclaration: (n) =>
         n.moduleReference?.type === 'TSExternalModuleReference' && check(n, n.moduleReference.expression),
+      // require('fs'), a require made by createRequire under any name, process.getBuiltinModule('fs').
       /** @param {any} n */
       CallExpression: (n) =>
-        n.callee.type === 'Identifier' && n.callee.name === 'require' && check(n, n.arguments[0]),
+        (n.callee.type === 'Identifier' ||
+          n.callee.type === 'CallExpression' ||
+          (n.callee.type === 'MemberExpression' &&
+            ['require', 'getBuiltinModule'].includes(n.callee.property?.name))) &&
+        check(n, n.arguments[0]),
     };
   },
 };

@@ -22,6 +22,10 @@ const FORMS: Record<string, (s: string, n: number) => string> = {
   'import()': (s) => `void import('${s}');`,
   'import() of a template': (s) => `void import(\`${s}\`);`,
   'require()': (s) => `void require('${s}');`,
+  'createRequire()': (s) =>
+    `import { createRequire as cr } from 'node:module'; void cr(import.meta.url)('${s}');`,
+  'a require by another name': (s) => `declare const load: (m: string) => unknown; void load('${s}');`,
+  'process.getBuiltinModule()': (s) => `void process.getBuiltinModule('${s}');`,
 };
 
 /** The lines (1-based) eslint's no-fs rule refuses in `code` written at `file`. */
