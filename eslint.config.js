@@ -100,8 +100,74 @@ const NO_SANDBOX = {
   why: `Only ${SANDBOX_STARTERS.join(', ')} start the sandbox; pass their StartSandboxFn instead.`,
 };
 
-const sandbox = 'The sandbox stands alone: it may import src-shared only.';
-const SANDBOX_BANS = [ELECTRON, MAIN, RENDERER, PRELOAD].map((ban) => ({ ban, why: sandbox }));
+const sandbox =
+  'The sandbox stands alone: it may import src-shared, and src-main/core/files (the one door for files) only.';
+/** src-main, except its file door, which imports Node only: the sandbox writes its data through it too. */
+const MAIN_BUT_FILES = `(^|\\/)src-main(\\/(?!core\\/files(\\/|$))|$)`;
+const SANDBOX_BANS = [ELECTRON, MAIN_BUT_FILES, RENDERER, PRELOAD].map((ban) => ({ ban, why: sandbox }));
+
+/**
+ * The one door for files (docs/security.md, "Files"): nothing but src-main/core/files imports `fs`, so every
+ * open, read and write in the app, the CLI and the sandbox goes through its no-follow, 0600/0700 and
+ * containment checks. Its own rule (not a zone), so that a zone's later config object cannot drop it; it sees
+ * static imports, re-exports, `import x = require()`, `import()`, `require()` (or any function called with the
+ * name, as a require made by createRequire) and `process.getBuiltinModule()`, the name written as a string or a
+ * plain template.
+ */
+const FS_MODULE = /^(node:)?(fs|original-fs)(\/promises)?$/;
+const FS_DOOR = 'src-main/core/files';
+/** @type {Record<string, string>} Each file or folder that may import fs, with the reason. */
+const FS_ALLOWED = {
+  [`${FS_DOOR}/**`]: 'the door itself',
+  'test/**':
+    'tests plant the links, hard links and loose modes an attack needs, and read the real files back',
+  'bench/**': 'benchmarks build their fixtures on disk and measure the real thing',
+  'scripts/**': 'build and lint scripts run in the checkout, outside the app and before it is built',
+  'bin/postdesk.js':
+    'the launcher runs before any source is loaded: it checks the built CLI is fresh, then loads it',
+  '*.config.{js,cjs,ts}': 'tool configuration read by the build and test tools',
+  'resources/agents/**':
+    'example agents are programs of their own that a user copies and runs as an agent: they cannot import Postdesk',
+  'resources/make-icons.ts': 'a build script that draws the icons in the checkout',
+};
+const noFs = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      fs: `Files go through the one door, ${FS_DOOR} (no-follow opens, private modes, containment): import from it instead of fs.`,
+    },
+  },
+  create(/** @type {import('eslint').Rule.RuleContext} */ context) {
+    /** @param {any} node @param {any} source */
+    const check = (node, source) => {
+      const name =
+        source?.type === 'Literal'
+          ? source.value
+          : source?.type === 'TemplateLiteral' && source.expressions.length === 0
+            ? source.quasis[0]?.value.cooked
+            : null;
+      if (typeof name === 'string' && FS_MODULE.test(name)) context.report({ node, messageId: 'fs' });
+    };
+    return {
+      /** @param {any} n */ ImportDeclaration: (n) => check(n, n.source),
+      /** @param {any} n */ ExportAllDeclaration: (n) => check(n, n.source),
+      /** @param {any} n */ ExportNamedDeclaration: (n) => check(n, n.source),
+      /** @param {any} n */ ImportExpression: (n) => check(n, n.source),
+      /** @param {any} n */
+      TSImportEqualsDeclaration: (n) =>
+        n.moduleReference?.type === 'TSExternalModuleReference' && check(n, n.moduleReference.expression),
+      // require('fs'), a require made by createRequire under any name, process.getBuiltinModule('fs').
+      /** @param {any} n */
+      CallExpression: (n) =>
+        (n.callee.type === 'Identifier' ||
+          n.callee.type === 'CallExpression' ||
+          (n.callee.type === 'MemberExpression' &&
+            ['require', 'getBuiltinModule'].includes(n.callee.property?.name))) &&
+        check(n, n.arguments[0]),
+    };
+  },
+};
 
 const preload =
   'The preload builds the bridge from src-shared/ipc with electron only: no Node, no other package or tree.';
@@ -140,6 +206,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
+    plugins: { postdesk: { rules: { 'no-fs': noFs } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -148,11 +215,27 @@ export default tseslint.config(
         { restrictDefaultExports: { direct: true, named: true, defaultFrom: true } },
       ],
       'no-restricted-syntax': ['error', ...RAW_IPC],
+      'postdesk/no-fs': 'error',
     },
   },
   { files: ['src-shared/**'], rules: zone(SHARED_BANS) },
   { files: ['src-main/**'], ignores: SANDBOX_STARTERS, rules: zone([NO_SANDBOX]) },
   { files: ['src-main/core/**'], rules: zone(CORE_BANS) },
+  // The door for files imports Node and its own modules only, so the sandbox importing it pulls in nothing of core.
+  {
+    files: [`${FS_DOOR}/**`],
+    rules: zone([
+      ...CORE_BANS,
+      {
+        ban: '^\\.\\.\\/',
+        why: `${FS_DOOR} imports Node and its own modules only: src-sandbox imports it too.`,
+      },
+      {
+        ban: '^(?!node:|\\.\\/)',
+        why: `${FS_DOOR} imports Node built-ins (as node:…) and its own modules only.`,
+      },
+    ]),
+  },
   { files: ['src-main/cli/**'], rules: zone([...CLI_BANS, NO_SANDBOX]) },
   { files: SANDBOX_STARTERS.filter((f) => f.startsWith('src-main/cli/')), rules: zone(CLI_BANS) },
   { files: ['src-sandbox/**'], rules: zone(SANDBOX_BANS) },
@@ -182,4 +265,5 @@ export default tseslint.config(
     files: ['*.config.ts', '*.config.js', '*.config.cjs', 'eslint.config.js'],
     rules: { 'no-restricted-exports': 'off' },
   },
+  { files: Object.keys(FS_ALLOWED), rules: { 'postdesk/no-fs': 'off' } },
 );

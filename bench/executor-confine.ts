@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAgent } from '../src-main/core/executor/agent-runner';
+import { RunLog } from '../src-main/core/executor/run-log';
 import { detectConfiner } from '../src-main/core/executor/confine/detect';
 import type { ConfinementSource } from '../src-main/core/executor/confine/launch';
 
@@ -19,6 +20,7 @@ async function timeAgent(
   const out: number[] = [];
   for (let i = 0; i < samples; i += 1) {
     const runDir = await mkdtemp(join(tmpdir(), 'bench-confine-'));
+    const log = RunLog.open(tmpdir(), runDir);
     try {
       const started = performance.now();
       const exit = await processAgent(
@@ -29,7 +31,7 @@ async function timeAgent(
         outputFile: join(runDir, 'output.json'),
         taskFile: join(runDir, 'task.md'),
         runJsonFile: join(runDir, 'run.json'),
-        logFile: join(runDir, 'run.log'),
+        log,
         runId: `bench-${i}`,
         timeoutMs: 30_000,
         signal: new AbortController().signal,
@@ -41,6 +43,7 @@ async function timeAgent(
         throw new Error(`the agent did not exit 0: ${JSON.stringify(exit)}`);
       out.push(performance.now() - started);
     } finally {
+      log.close();
       await rm(runDir, { recursive: true, force: true });
     }
   }

@@ -4,10 +4,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerAgentRoutes } from './agent/routes';
 import { isLiveApiKey } from './auth';
@@ -16,6 +14,12 @@ import { guardControlRequest, isLoopback, registerControlRoutes } from './contro
 import { createRequestLog, registerRequestLogRoutes } from './control/request-log';
 import type { SandboxContext } from './context';
 import { metaGet, metaSet, openDatabase } from './db';
+import {
+  ensurePrivateDirSync,
+  makeTempDirSync,
+  readTextFileSync,
+  removePathSync,
+} from '../src-main/core/files';
 import { seedDemoContent } from './demo-content';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import type { ErrorCode } from '../src-shared/api/errors';
@@ -252,11 +256,12 @@ function restoreClock(clock: SandboxClock, stored: string | null, quiet: boolean
 /** Starts the sandbox: opens (or creates) the store, loads a fixture when the store is new, listens. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const quiet = opts.quiet ?? false;
-  const tempDir = opts.dataDir ? null : mkdtempSync(join(tmpdir(), 'postdesk-sandbox-'));
+  const tempDir = opts.dataDir ? null : makeTempDirSync('postdesk-sandbox-');
   const dataDir = opts.dataDir ?? tempDir!;
-  mkdirSync(dataDir, { recursive: true });
+  // It holds the upload-signing secret and every uploaded object: this user's only, whatever the umask.
+  ensurePrivateDirSync(dataDir);
   const objectsDir = join(dataDir, 'objects');
-  mkdirSync(objectsDir, { recursive: true });
+  ensurePrivateDirSync(objectsDir);
   const db = openDatabase(dataDir, { persistent: opts.dataDir !== undefined });
   const clock = new SandboxClock();
   clock.onChange = (ms) => metaSet(db, 'clock_ms', ms === null ? '' : String(ms));
@@ -305,7 +310,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   const seeded = metaGet(db, 'seeded');
   if (!seeded) {
     const fixture =
-      opts.fixture ?? (opts.seedFile ? (JSON.parse(readFileSync(opts.seedFile, 'utf8')) as object) : null);
+      opts.fixture ?? (opts.seedFile ? (JSON.parse(readTextFileSync(opts.seedFile)) as object) : null);
     loadFixture(ctx, fixture ?? demoFixture());
     if (!fixture) seedDemoContent(ctx, DEMO_OWNER_ID);
     metaSet(db, 'seeded', fixture ? 'fixture' : 'demo');
@@ -366,7 +371,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
         clearInterval(sweep);
       }
       db.close();
-      if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      if (tempDir) removePathSync(tempDir, { recursive: true });
     })();
     return closed;
   };

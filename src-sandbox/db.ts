@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { ensurePrivateFileSync, tightenFileSync } from '../src-main/core/files';
 import { migrate } from './migrations/migrate';
 
 /**
@@ -9,8 +10,12 @@ import { migrate } from './migrations/migrate';
  * sandbox never waits on the disk.
  */
 export function openDatabase(dataDir: string, opts: { persistent: boolean }): Database.Database {
-  const db = new Database(opts.persistent ? join(dataDir, 'sandbox.db') : ':memory:');
+  const file = join(dataDir, 'sandbox.db');
+  // Made 0600 before SQLite opens it: SQLite gives its WAL and SHM the database file's mode.
+  if (opts.persistent) ensurePrivateFileSync(file);
+  const db = new Database(opts.persistent ? file : ':memory:');
   db.pragma('journal_mode = WAL');
+  if (opts.persistent) for (const extra of ['-wal', '-shm']) tightenFileSync(`${file}${extra}`);
   // No fsync, not even at checkpoints: a sandbox's data is not worth a stall in the middle of a test, and
   // WAL still keeps every committed transaction across a killed process (only an OS crash may lose the tail).
   db.pragma('synchronous = OFF');

@@ -3,12 +3,12 @@
  * switched off (ollama#162). macOS and Windows use Electron's login items; Linux has no such API in
  * Electron, so we write (or remove) an XDG autostart entry.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { App } from 'electron';
 import type { Logger, ShellSettingsSource } from './capabilities';
 import type { Disposable } from '../core/common/events';
 import { errorText } from '../core/common/error-text';
+import { ensureDirSync, pathExistsSync, removePathSync, writePrivateFileSync } from '../core/files';
 
 /** Passed when the OS starts us at login: start in the tray without opening the window. */
 export const HIDDEN_FLAG = '--hidden';
@@ -46,18 +46,18 @@ export class LinuxAutostart {
   }
 
   isEnabled(): boolean {
-    return existsSync(this.file);
+    return pathExistsSync(this.file);
   }
 
   enable(): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, autostartEntry(this.opts.name, [this.opts.executable, HIDDEN_FLAG]), { mode: 0o644 });
-    renameSync(tmp, this.file);
+    ensureDirSync(dirname(this.file));
+    writePrivateFileSync(this.file, autostartEntry(this.opts.name, [this.opts.executable, HIDDEN_FLAG]), {
+      mode: 0o644,
+    });
   }
 
   disable(): void {
-    rmSync(this.file, { force: true });
+    removePathSync(this.file);
   }
 }
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import {
   BrowserWindow,
   protocol as electronProtocol,
@@ -15,6 +14,7 @@ import { contentTypeOf, resolveStatic } from '../core/bridge/static-files';
 import { MEDIA_SCHEME, registerMediaProtocol } from './media-protocol';
 import { errorText } from '../core/common/error-text';
 import type { Logger } from '../core/common/logger';
+import { readBytes } from '../core/files';
 
 /** The renderer is served from its own scheme rather than file://, so it has a real origin to check. */
 export const APP_SCHEME = 'postdesk-app';
@@ -147,7 +147,7 @@ export async function appResponse(url: string, rendererDir: string): Promise<Res
   }
   const file = await resolveStatic(rendererDir, path);
   if (!file) return new Response('not found', { status: 404 });
-  return new Response(new Uint8Array(await readFile(file)), {
+  return new Response(new Uint8Array(await readBytes(file)), {
     headers: {
       'content-type': contentTypeOf(file),
       'content-security-policy': CSP,

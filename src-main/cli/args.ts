@@ -1,9 +1,9 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
 import type { MediaRef } from '../../src-shared/api/posts';
 import { ValidationError } from '../core/api/errors';
 import { isTimeZone, parseScheduledAt } from '../core/bulk/fields';
+import { unreadableFileSync } from '../core/files';
 
 /** The platform the contract keeps out of `POST /api/cli/posts`: it is reached through automations only. */
 export const AUTOMATIONS_ONLY: readonly string[] = ['youtube'];
@@ -36,33 +36,12 @@ export function positiveInt(name: string, max?: number, unit?: string) {
 const badArgument = (path: string, message: string): ValidationError =>
   new ValidationError([{ path, message }], null, 'argument');
 
-/** Why a path cannot be read, in words (no errno): null when it can. */
-export function unreadableFile(path: string): string | null {
-  let st;
-  try {
-    st = statSync(path, { throwIfNoEntry: false });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOTDIR'
-      ? 'no such file (a part of the path is a file, not a folder)'
-      : 'cannot be read';
-  }
-  if (!st) return 'no such file';
-  if (st.isDirectory()) return 'is a folder, not a file';
-  try {
-    accessSync(path, constants.R_OK);
-  } catch {
-    return 'you are not allowed to read it';
-  }
-  return null;
-}
-
 /**
  * A file the command reads: it must exist, be a file and be readable. Checked before anything is done, so a typo
  * or a permission is exit 2 with the path and the flag, not an ENOENT or EACCES from deep inside.
  */
 export function existingFile(path: string, field: string): string {
-  const problem = unreadableFile(path);
+  const problem = unreadableFileSync(path);
   if (problem) throw badArgument(field, `${problem}: ${path}`);
   return path;
 }

@@ -4,9 +4,8 @@
  * the folder 0700, each file 0600. Writes are synchronous, as electron-log's are: a line logged just before a
  * crash is on disk, and the log is small.
  */
-import { closeSync, fchmodSync, fstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PRIVATE_FILE_MODE, ensurePrivateDirSync } from './private-files';
+import { AppendFile, ensurePrivateDirSync, removePathSync, renamePathSync } from './files';
 import { safeLine } from '../../src-shared/safe-text';
 
 export interface RotatingFileOptions {
@@ -29,27 +28,26 @@ export interface RotatingFile {
 export function openRotatingFile(o: RotatingFileOptions): RotatingFile {
   const maxBytes = Math.max(1, o.maxBytes ?? 1024 * 1024);
   const keep = Math.max(0, Math.floor(o.keep ?? 3));
-  let fd: number | null = null;
+  let fd: AppendFile | null = null;
   let size = 0;
   let reported = false;
 
-  const open = (): number => {
+  const open = (): AppendFile => {
     ensurePrivateDirSync(dirname(o.file));
-    const handle = openSync(o.file, 'a', PRIVATE_FILE_MODE);
-    // A file left by an older version, or made looser by hand, is tightened before a line goes in.
-    fchmodSync(handle, PRIVATE_FILE_MODE);
-    size = fstatSync(handle).size;
+    // Opened without following a link; a file left looser by an older version is tightened first.
+    const handle = AppendFile.openSync(o.file);
+    size = handle.size;
     return handle;
   };
 
   const close = (): void => {
-    if (fd !== null) closeSync(fd);
+    fd?.close();
     fd = null;
   };
 
   const rotate = (): void => {
     close();
-    if (keep === 0) return void rmSync(o.file, { force: true });
+    if (keep === 0) return void removePathSync(o.file);
     // A rename replaces its target: the oldest kept file is overwritten by the next older one.
     for (let i = keep - 1; i >= 1; i--) moveIfThere(`${o.file}.${i}`, `${o.file}.${i + 1}`);
     moveIfThere(o.file, `${o.file}.1`);
@@ -66,7 +64,7 @@ export function openRotatingFile(o: RotatingFileOptions): RotatingFile {
           rotate();
           fd = open();
         }
-        writeSync(fd, data);
+        fd.write(data);
         size += bytes;
         reported = false;
       } catch (error) {
@@ -81,7 +79,7 @@ export function openRotatingFile(o: RotatingFileOptions): RotatingFile {
 
 function moveIfThere(from: string, to: string): void {
   try {
-    renameSync(from, to);
+    renamePathSync(from, to);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePrivateDirSync, tightenFileSync } from './private-files';
+import { ensurePrivateDirSync, pathExistsSync, tightenFileSync } from './files';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -55,6 +54,6 @@ export function securePrivateDataDir(dir: string): void {
   const db = storeFile(dir);
   for (const file of [db, `${db}-wal`, `${db}-shm`, sandboxRegistryFile(dir)]) tightenFileSync(file);
   for (const sub of [executorDataDir(dir), join(executorDataDir(dir), 'runs'), logDir(dir)]) {
-    if (existsSync(sub)) ensurePrivateDirSync(sub);
+    if (pathExistsSync(sub)) ensurePrivateDirSync(sub);
   }
 }

@@ -1,11 +1,16 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { request } from 'undici';
 import { z } from 'zod';
 import { registerSecret } from './api/redact';
 import { isProcessAlive } from './common/process-alive';
 import { sandboxDataDir, sandboxRegistryFile } from './paths';
-import { ensurePrivateDirSync, writePrivateFileSync } from './private-files';
+import {
+  ensurePrivateDirSync,
+  pathExistsSync,
+  readTextFileSync,
+  removePathSync,
+  writePrivateFileSync,
+} from './files';
 
 /** What src-sandbox/app.ts's `startSandbox` gives back; core takes the function as a parameter and never imports it. */
 export interface StartedSandbox {
@@ -44,10 +49,10 @@ async function answers(url: string): Promise<boolean> {
 /** The sandbox registered for this data directory, if its process is alive and it answers. */
 export async function findRunningSandbox(dataDir: string): Promise<Omit<SandboxLink, 'close'> | null> {
   const file = sandboxRegistryFile(dataDir);
-  if (!existsSync(file)) return null;
+  if (!pathExistsSync(file)) return null;
   let reg: z.infer<typeof Registry>;
   try {
-    reg = Registry.parse(JSON.parse(readFileSync(file, 'utf8')));
+    reg = Registry.parse(JSON.parse(readTextFileSync(file)));
   } catch {
     return null;
   }
@@ -76,9 +81,8 @@ export async function connectSandbox(dataDir: string, start: StartSandboxFn): Pr
     reused: false,
     async close() {
       try {
-        const reg = Registry.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-        if (reg.success && reg.data.pid === process.pid && reg.data.url === started.url)
-          rmSync(file, { force: true });
+        const reg = Registry.safeParse(JSON.parse(readTextFileSync(file)));
+        if (reg.success && reg.data.pid === process.pid && reg.data.url === started.url) removePathSync(file);
       } catch {
         // Already gone.
       }

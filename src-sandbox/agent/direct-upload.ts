@@ -1,6 +1,4 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +13,12 @@ import type { DirectUploadRow } from './records';
 import { automationTargets, directUploadStatusJson } from './records';
 import { isActive } from './runs';
 import { findDirectUpload, metaValue, requireAutomation, requireRun } from './store';
+import {
+  createPrivateWriteStream,
+  ensurePrivateDir,
+  removePath,
+  renamePath,
+} from '../../src-main/core/files';
 
 export const DIRECT_UPLOAD_ROUTE = '/_direct-uploads';
 
@@ -240,7 +244,7 @@ export async function receiveDirectUpload(
   const partPath = join(dir, `${id}.part`);
   const finalPath = join(dir, `${id}.mp4`);
   try {
-    await mkdir(dir, { recursive: true });
+    await ensurePrivateDir(dir);
     const sha256 = createHash('sha256');
     const md5 = createHash('md5');
     let length = 0;
@@ -261,7 +265,7 @@ export async function receiveDirectUpload(
         yield chunk;
       }
     }
-    await pipeline(body, measure, createWriteStream(partPath));
+    await pipeline(body, measure, createPrivateWriteStream(partPath));
     const problems: string[] = [];
     if (length !== row.content_length)
       problems.push(`length ${length} is not the declared ${row.content_length}`);
@@ -275,7 +279,7 @@ export async function receiveDirectUpload(
     if (!head.subarray(4, 8).equals(MP4_BRAND)) {
       throw new SandboxError(400, 'UPLOAD_INTEGRITY_MISMATCH', 'the body is not an MP4 file (no ftyp box)');
     }
-    await rename(partPath, finalPath);
+    await renamePath(partPath, finalPath);
     const now = ctx.clock.now();
     stmt(
       ctx.db,
@@ -292,7 +296,7 @@ export async function receiveDirectUpload(
       stmt(ctx.db, 'SELECT * FROM agent_direct_uploads WHERE id = ?').get(id) as DirectUploadRow,
     );
   } catch (err) {
-    await rm(partPath, { force: true });
+    await removePath(partPath);
     throw err;
   } finally {
     receiving.delete(id);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { rm, mkdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { DateTime } from '../../src-shared/api';
 import { agentStateCounts } from '../agent/state';
@@ -9,6 +8,7 @@ import { SandboxError } from '../errors';
 import { FaultSettings, type Faults } from '../faults';
 import { loadFixture } from '../fixture';
 import { parse } from '../validate';
+import { ensurePrivateDir, removePath } from '../../src-main/core/files';
 
 const ClockMove = z.union([
   z.object({ advance_ms: z.number().int().min(0) }).strict(),
@@ -147,8 +147,8 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext,
     loadFixture(ctx, req.body);
     deps.faults.set({});
     // Objects belong to the wiped rows; the directory is recreated empty.
-    await rm(ctx.objectsDir, { recursive: true, force: true });
-    await mkdir(ctx.objectsDir, { recursive: true });
+    await removePath(ctx.objectsDir, { recursive: true });
+    await ensurePrivateDir(ctx.objectsDir);
     deps.runTick();
     return { ok: true };
   });

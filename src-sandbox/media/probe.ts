@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { SNIFF_BYTES, detectBytes, isMediaInput, probeArgv } from '../../src-shared/media-input';
+import { isExecutableFileSync, openForReading } from '../../src-main/core/files';
 
 let ffprobeBin: string | null | undefined;
 
@@ -13,12 +12,9 @@ export function ffprobePath(): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, 'ffprobe');
-    try {
-      accessSync(candidate, constants.X_OK);
+    if (isExecutableFileSync(candidate)) {
       ffprobeBin = candidate;
       return candidate;
-    } catch {
-      // not in this directory
     }
   }
   try {
@@ -50,7 +46,7 @@ const fps = (rate: string | undefined): number | null => {
 };
 
 async function sniff(file: string): Promise<ReturnType<typeof detectBytes>> {
-  const fh = await open(file, 'r');
+  const fh = await openForReading(file);
   try {
     const buf = new Uint8Array(SNIFF_BYTES);
     const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);

@@ -1,6 +1,4 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +15,13 @@ import { SandboxError, notFound } from '../errors';
 import { parse } from '../validate';
 import { probeMedia } from './probe';
 import { checkUploadSignature, signUploadUrl } from './signing';
+import {
+  createFileReadStream,
+  createPrivateWriteStream,
+  removePath,
+  renamePath,
+  statPath,
+} from '../../src-main/core/files';
 
 export interface MediaRow {
   id: string;
@@ -351,7 +356,7 @@ export async function receiveUpload(
   });
   const tmp = `${objectPath(ctx, row.object_key)}.${ctx.uuid()}.part`;
   try {
-    await pipeline(up.body, meter, createWriteStream(tmp));
+    await pipeline(up.body, meter, createPrivateWriteStream(tmp));
     if (received !== row.content_length) {
       throw integrity(`content_length: received ${received} bytes, reserved ${row.content_length}`);
     }
@@ -359,9 +364,9 @@ export async function receiveUpload(
       throw integrity('content_md5: the bytes do not match the reserved MD5');
     if (sha.digest('hex') !== row.sha256)
       throw integrity('content_sha256: the bytes do not match the reserved SHA-256');
-    await rename(tmp, objectPath(ctx, row.object_key));
+    await renamePath(tmp, objectPath(ctx, row.object_key));
   } catch (err) {
-    await rm(tmp, { force: true });
+    await removePath(tmp);
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(
       400,
@@ -389,12 +394,12 @@ export async function storedObject(
   const row = getRowByKey(ctx, objectKey);
   if (!row || row.status !== 'uploaded') return null;
   const path = objectPath(ctx, row.object_key);
-  const info = await stat(path).catch(() => null);
+  const info = await statPath(path).catch(() => null);
   if (!info) return null;
   return {
     path,
     size: info.size,
     contentType: row.content_type,
-    open: (start, end) => createReadStream(path, start === undefined ? {} : { start, end }),
+    open: (start, end) => createFileReadStream(path, start === undefined ? {} : { start, end }),
   };
 }

@@ -12,3 +12,4 @@ export * from './analytics';
 export * from './skills';
 export * from './automations';
 export * from './operations';
+export * from './platform-media';

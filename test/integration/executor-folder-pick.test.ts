@@ -3,13 +3,14 @@
  * really published). A real folder, the real executor and the sandbox over HTTP: a run that fails after the
  * folder agent picked its file leaves the file for the next occurrence, and its run log says so.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inProcessFolderAgent, type AgentRunner } from '../../src-main/core/executor/agent-runner';
 import type { Executor } from '../../src-main/core/executor/executor';
 import { FOLDER_STATE_FILE } from '../../src-main/core/executor/agents/folder-agent';
-import { AUTOMATION_ID, automation, startHarness, type Harness } from './executor-harness';
+import { mediaFixtures } from '../helpers/media-fixtures';
+import { AUTOMATION_ID, IDS, automation, startHarness, type Harness } from './executor-harness';
 
 const HOUR = 3_600_000;
 let h: Harness | undefined;
@@ -125,5 +126,27 @@ describe('folder agent: a file is used once its run completed', () => {
     expect(done?.state).toBe('completed');
     expect(JSON.stringify(done?.output)).toContain('Picture A, shorter');
     expect(picks(folder)).toMatchObject([{ file: 'a.png', state: 'published' }]);
+  });
+});
+
+describe('folder agent: only what the targets accept', () => {
+  it('an auto-mode TikTok automation gets the folder’s MP4, not the PNG before it by name', async () => {
+    h = await startHarness({
+      automations: [
+        automation({
+          execution_mode: 'auto',
+          targets: [{ social_account_id: IDS.accounts.tiktok, platform: 'tiktok' }],
+        }),
+      ],
+    });
+    const folder = folderOf(h.dir);
+    copyFileSync(mediaFixtures().mp4, join(folder, 'c.mp4'));
+    const ex = h.another({ agentType: 'folder', agent: undefined, folder }).executor;
+    await ex.runOnce();
+    const at = await occurrence(h, ex);
+    const run = (await h.runs(ex)).find((r) => r.scheduled_for === at);
+    expect(run?.error ?? '').not.toMatch(/needs an MP4/);
+    expect(runLog(ex, at)).toMatch(/folder\.pick completed c\.mp4/);
+    expect(picks(folder).map((p) => p.file)).toEqual(['c.mp4']);
   });
 });

@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { CommandLinePort } from '../../core/bridge/command-line';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { shell } from 'electron';
 import { openLocal } from '../../core/services';
 import type { StartSandboxFn } from '../../core/sandbox-link';
@@ -17,6 +14,7 @@ import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost, type ExecutorHost } from '../../core/bridge/executor-port';
 import { resolveApiKey } from '../../core/secrets/secret-store';
 import { silentLogger, type Logger } from '../../core/common/logger';
+import { makeTempDirSync, removePathSync } from '../../core/files';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -103,7 +101,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
           log,
         })
       : null;
-  const stagingDir = mkdtempSync(join(tmpdir(), 'postdesk-staging-'));
+  const stagingDir = makeTempDirSync('postdesk-staging-');
   const bridge = assembleBridge({
     events,
     host: 'electron',
@@ -133,7 +131,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
       await session.close();
       await offline.close();
       if (ownsLocal) local.store.close();
-      rmSync(stagingDir, { recursive: true, force: true });
+      removePathSync(stagingDir, { recursive: true });
     },
   };
 }

@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import {
   ARTICLE_DESTINATIONS,
   ARTICLE_STATUSES,
@@ -13,6 +12,7 @@ import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
+import { readTextFileSync } from '../../core/files';
 
 interface ArticleOpts {
   title?: string;
@@ -38,7 +38,7 @@ function articleRequest(opts: ArticleOpts, action: 'draft' | 'publish'): CreateA
       'argument',
     );
   }
-  const body = opts.body ?? readFileSync(existingFile(opts.bodyFile as string, 'body-file'), 'utf8');
+  const body = opts.body ?? readTextFileSync(existingFile(opts.bodyFile as string, 'body-file'));
   const req: CreateArticleRequest = {
     title: opts.title,
     body_markdown: body,

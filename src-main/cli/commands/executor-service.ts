@@ -1,4 +1,3 @@
-import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import {
 } from '../../core/service/install';
 import type { ServiceSpec } from '../../core/service/spec';
 import type { CliDeps } from '../context';
+import { pathExistsSync, realPathSync } from '../../core/files';
 
 /** The daemon's flags that a service entry repeats, as `postdesk executor` takes them. */
 const PASSED_FLAGS = [
@@ -34,9 +34,9 @@ const PASSED_FLAGS = [
  */
 function cliEntry(): string {
   const started = process.argv[1];
-  if (started && /^postdesk(\.[cm]?js)?$/.test(basename(started))) return realpathSync(started);
+  if (started && /^postdesk(\.[cm]?js)?$/.test(basename(started))) return realPathSync(started);
   let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'bin', 'postdesk.js'))) {
+  while (!pathExistsSync(join(dir, 'bin', 'postdesk.js'))) {
     const up = dirname(dir);
     if (up === dir) throw new Error('the postdesk entry script (bin/postdesk.js) was not found');
     dir = up;

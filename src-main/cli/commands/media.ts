@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
@@ -15,6 +14,7 @@ import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
 import { toolOptions, toolsFrom } from './upload';
+import { pathExistsSync } from '../../core/files';
 
 function describeFile(f: FileCheck): string {
   if (f.detected?.format === 'unknown') return `${unrecognised(f.path)}, ${formatBytes(f.size)}`;
@@ -143,7 +143,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
       existingFile(file, 'file');
       // The default name may already be someone's file: never replace it unasked (an -o path is the user's choice).
       const target = resolve(opts.out ?? defaultOutputPath(file));
-      const replacing = existsSync(target);
+      const replacing = pathExistsSync(target);
       if (replacing && !opts.out && !opts.force) {
         throw new ValidationError(
           [

@@ -1,9 +1,8 @@
-import { createReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DOWNLOADS_PATH } from '../../../src-shared/ipc/ws-protocol';
 import { isDownloadId, type DownloadShelf } from '../../core/bridge/downloads';
+import { createFileReadStream, removePath, statPath } from '../../core/files';
 
 /** `filename*` per RFC 6266/5987, with a plain ASCII fallback: the name is the host's own, never a page's. */
 function disposition(name: string): string {
@@ -23,14 +22,14 @@ export function registerDownloadRoute(app: FastifyInstance, shelf: DownloadShelf
       const id = req.params.id;
       const d = isDownloadId(id) ? shelf.take(id) : undefined;
       const size = d
-        ? await stat(d.file).then(
+        ? await statPath(d.file).then(
             (s) => (s.isFile() ? s.size : null),
             () => null,
           )
         : null;
       if (!d || size === null) return reply.code(404).type('text/plain; charset=utf-8').send('not found');
-      const body = createReadStream(d.file);
-      body.on('close', () => void rm(dirname(d.file), { recursive: true, force: true }));
+      const body = createFileReadStream(d.file);
+      body.on('close', () => void removePath(dirname(d.file), { recursive: true }));
       return reply
         .header('cache-control', 'no-store')
         .header('content-disposition', disposition(d.name))

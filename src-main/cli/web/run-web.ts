@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openLocal } from '../../core/services';
@@ -20,6 +18,7 @@ import { openInBrowser } from './open-browser';
 import { refuseAll, type ConfirmPort } from '../../core/bridge/confirm';
 import { NO_TERMINAL } from './terminal-confirm';
 import { createDownloadShelf } from '../../core/bridge/downloads';
+import { makeTempDir, removePath } from '../../core/files';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -95,12 +94,12 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
     let dataDir = o.dataDir;
     if (!dataDir) {
       if (!o.sandbox) throw new Error('startWeb: a data directory is needed without --sandbox');
-      const tmp = await mkdtemp(join(tmpdir(), 'postdesk-web-'));
-      cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+      const tmp = await makeTempDir('postdesk-web-');
+      cleanups.push(() => removePath(tmp, { recursive: true }));
       dataDir = tmp;
     }
-    const stagingDir = await mkdtemp(join(tmpdir(), 'postdesk-web-drops-'));
-    cleanups.push(() => rm(stagingDir, { recursive: true, force: true }));
+    const stagingDir = await makeTempDir('postdesk-web-drops-');
+    cleanups.push(() => removePath(stagingDir, { recursive: true }));
 
     // With --sandbox nothing touches the OS keychain: a demo session keeps its keys in memory.
     const local = openLocal(dataDir, o.secrets ?? (o.sandbox ? new MemorySecretStore() : undefined));

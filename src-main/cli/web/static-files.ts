@@ -1,19 +1,14 @@
-import { realpath } from 'node:fs/promises';
-import { basename, dirname, extname, isAbsolute, relative, sep } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { MEDIA_PATH } from '../../../src-shared/ipc/ws-protocol';
 import type { MediaRegistry } from '../../core/bridge/media-registry';
+import { isWithin, realPath } from '../../core/files';
 
 /** A file the build folder holds only through a symlink out of it: answered as missing. */
 class NotServed extends Error {
   readonly statusCode = 404;
 }
-
-const within = (root: string, file: string): boolean => {
-  const rel = relative(root, file);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-};
 
 /**
  * The built renderer (out/web) with @fastify/static: content types, `Range` and conditional requests
@@ -22,17 +17,17 @@ const within = (root: string, file: string): boolean => {
  * through a symlink in it.
  */
 export async function registerRenderer(app: FastifyInstance, root: string): Promise<void> {
-  const realRoot = await realpath(root).catch(() => root);
+  const realRoot = await realPath(root).catch(() => root);
   await app.register(fastifyStatic, {
     root: realRoot,
     dotfiles: 'ignore',
     cacheControl: false,
     onFile: async (file) => {
-      if (!within(realRoot, await realpath(file))) throw new NotServed('not found');
+      if (!isWithin(realRoot, await realPath(file))) throw new NotServed('not found');
     },
     // Also called for the media previews' sendFile, which set their own.
     setHeaders: (reply, file) => {
-      if (within(realRoot, file))
+      if (isWithin(realRoot, file))
         reply.header('cache-control', file.endsWith('.html') ? 'no-store' : 'no-cache');
     },
   });
@@ -71,7 +66,7 @@ export function registerMediaPreviews(app: FastifyInstance, media: MediaRegistry
           lastModified: false,
           // The file opened is the one registered, not a symlink swapped in since it was resolved.
           onFile: async (opened) => {
-            if ((await realpath(opened)) !== file.path) throw new NotServed('not found');
+            if ((await realPath(opened)) !== file.path) throw new NotServed('not found');
           },
         });
     },

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { fail, ok } from '../../../src-shared/ipc/bridge-error';
 import { FILES_PATH, FILE_NAME_HEADER } from '../../../src-shared/ipc/ws-protocol';
 import type { GrantRegistry } from '../../core/bridge/grants';
 import { safeLine } from '../../../src-shared/safe-text';
 import { formatBytes } from '../../../src-shared/format-bytes';
+import { createPrivateWriteStream, ensurePrivateDir, removePath } from '../../core/files';
 
 /**
  * `POST /bridge/files`: how a browser gives `postdesk web` a file. A page cannot name a file on this
@@ -58,7 +57,13 @@ export function safeFileName(name: string): string {
 function receive(body: Readable, file: string, max: number): Promise<number | null> {
   return new Promise<number | null>((resolveWrite) => {
     let bytes = 0;
-    const out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
+    let out: Writable;
+    try {
+      out = createPrivateWriteStream(file, { exclusive: true });
+    } catch {
+      body.resume();
+      return resolveWrite(null);
+    }
     body.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > max) {
@@ -89,7 +94,7 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
     if (!kept) return;
     staged.delete(g.id);
     stagedBytes -= kept.bytes;
-    const removed: Promise<void> = rm(kept.dir, { recursive: true, force: true })
+    const removed: Promise<void> = removePath(kept.dir, { recursive: true })
       .catch(() => undefined)
       .finally(() => removing.delete(removed));
     removing.add(removed);
@@ -137,7 +142,7 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
         const nameHeader = req.headers[FILE_NAME_HEADER];
         const name = uploadName(Array.isArray(nameHeader) ? nameHeader[0] : nameHeader);
         const dir = join(o.stagingDir, randomUUID());
-        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await ensurePrivateDir(dir);
         const file = join(dir, safeFileName(name));
         receiving += limit;
         let received: number | null;
@@ -147,7 +152,7 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
           receiving -= limit;
         }
         if (received === null) {
-          await rm(dir, { recursive: true, force: true });
+          await removePath(dir, { recursive: true });
           return reply.code(413).send(refuse('the file could not be received'));
         }
         const granted = await o.grants.mint([{ path: file, name }], 'upload');
@@ -157,7 +162,7 @@ export async function registerUploadRoute(app: FastifyInstance, o: UploadRouteOp
           staged.set(grant, { dir, bytes: received });
           stagedBytes += received;
         } else {
-          await rm(dir, { recursive: true, force: true });
+          await removePath(dir, { recursive: true });
         }
         return reply.send(ok(granted));
       },

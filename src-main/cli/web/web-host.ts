@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyError } from 'fastify';
@@ -25,6 +24,7 @@ import type { DownloadShelf } from '../../core/bridge/downloads';
 import { contentSecurityPolicy } from '../../core/bridge/csp';
 import { guardRequests } from './http-guard';
 import { registerMediaPreviews, registerRenderer } from './static-files';
+import { ensurePrivateDir } from '../../core/files';
 
 export interface WebHostOptions {
   readonly dispatcher: BridgeDispatcher;
@@ -205,7 +205,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
 
   await registerRenderer(app, opts.staticDir);
 
-  await mkdir(opts.stagingDir, { recursive: true, mode: 0o700 });
+  await ensurePrivateDir(opts.stagingDir);
   await app.listen({ port: opts.port ?? 0, host: WEB_HOST_ADDRESS });
   port = (app.server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type {
   BatchSummary,
@@ -25,6 +24,7 @@ import type { Tools } from '../media/tools';
 import { withoutTimeColumns } from '../bulk/queue-rows';
 import { NoQueueError } from '../queue/place';
 import type { QueueService } from '../queue/queue-service';
+import { ensurePrivateDir, writePrivateFile } from '../files';
 
 export interface BulkPortOptions {
   readonly store: Store;
@@ -259,9 +259,9 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
       } else {
         name = source.name ?? null;
         const dir = join(o.stagingDir, planId);
-        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await ensurePrivateDir(dir);
         file = join(dir, safeName(source.name));
-        await writeFile(file, source.text, { mode: 0o600 });
+        await writePrivateFile(file, source.text);
       }
       let read;
       try {

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ComposeDraft, ComposeDraftSummary, LibraryItem } from '../../../src-shared/ipc/compose';
 import type { MediaFile } from '../../../src-shared/ipc/media';
@@ -8,6 +7,7 @@ import type { Store } from '../store/store';
 import { BridgeFault, notConnected, unavailable } from './bridge-fault';
 import type { Handlers } from './handler-types';
 import type { MediaRegistry } from './media-registry';
+import { statPath } from '../files';
 
 export interface ComposeDeps {
   readonly store: Store;
@@ -64,7 +64,7 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
       preview_url: null,
     };
     try {
-      const st = await stat(r.path);
+      const st = await statPath(r.path);
       if (!st.isFile() || st.size !== r.size || (mtimeMs !== null && st.mtimeMs !== mtimeMs)) return fallback;
       const added = await deps.media.addFiles([{ path: r.path, name }]);
       return added.files[0] ?? fallback;

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DOWNLOADS_PATH } from '../../../src-shared/ipc/ws-protocol';
-import { PRIVATE_DIR_MODE } from '../private-files';
+import { ensurePrivateDir, removePath } from '../files';
 
 /** A file waiting for the browser to fetch it once. */
 export interface Download {
@@ -38,7 +37,7 @@ export function createDownloadShelf(o: {
     async reserve(name) {
       const id = randomBytes(16).toString('base64url');
       const folder = join(o.dir, id);
-      await mkdir(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await ensurePrivateDir(folder);
       const d = { file: join(folder, 'export'), name };
       ready.set(id, d);
       return { ...d, id, url: o.url(`${DOWNLOADS_PATH}${id}`) };
@@ -50,7 +49,7 @@ export function createDownloadShelf(o: {
     },
     async discard(id) {
       ready.delete(id);
-      await rm(join(o.dir, id), { recursive: true, force: true });
+      await removePath(join(o.dir, id), { recursive: true });
     },
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute } from 'node:path';
 import type { GrantedFile, GrantedFiles, SkippedFile } from '../../../src-shared/ipc/files';
 import { BridgeFault } from './bridge-fault';
+import { realPath, statPath } from '../files';
 
 /**
  * Where a grant came from. Main's dialog and a drop are files the user chose on this computer; an upload
@@ -66,8 +66,8 @@ export function createGrantRegistry(o: { readonly max?: number } = {}): GrantReg
     let real: string;
     let st;
     try {
-      real = await realpath(item.path);
-      st = await stat(real);
+      real = await realPath(item.path);
+      st = await statPath(real);
     } catch {
       return { name, reason: 'not found or not readable' };
     }
@@ -104,8 +104,8 @@ export function createGrantRegistry(o: { readonly max?: number } = {}): GrantReg
       const g = byId.get(id);
       if (!g) throw new BridgeFault('not_found', GONE);
       try {
-        const real = await realpath(g.path);
-        const st = await stat(real);
+        const real = await realPath(g.path);
+        const st = await statPath(real);
         if (real === g.path && st.isDirectory() === g.folder) return g;
       } catch {
         // gone: said below

@@ -7,7 +7,6 @@ import type { Automation } from '../../../src-shared/api/automations';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { checkFile } from '../media/check';
 import { CannotConvertError, convertToMp4 } from '../media/convert';
@@ -32,6 +31,7 @@ import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
 import { commandLineHandlers, type CommandLinePort } from './command-line';
 import { createQueueHandlers } from './queue-handlers';
+import { ensurePrivateDir } from '../files';
 
 export interface BridgeDeps {
   readonly host: HostKind;
@@ -326,7 +326,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       convert: async ({ id }) => {
         const f = registered(id);
         const dir = join(need(deps.convertDir, 'Converting media'), randomUUID());
-        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await ensurePrivateDir(dir);
         const name = `${basename(f.name, extname(f.name)) || 'video'}.mp4`;
         try {
           const done = await convertToMp4(f.realPath, {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 import type { MediaAddResult, MediaFile, MediaKind } from '../../../src-shared/ipc/media';
 import type { SkippedFile } from '../../../src-shared/ipc/files';
 import type { UploadContentType } from '../../../src-shared/api/media';
 import { detectFile, type MediaFormat } from '../media/detect';
+import { isWithin, lstatPath, readDirEntries, realPath, statPath } from '../files';
 
 /** A file the user added: the only files a preview URL or an upload may read. */
 export interface RegisteredFile {
@@ -65,11 +65,6 @@ export const PREVIEW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 const kindOf = (f: MediaFormat): MediaKind =>
   IMAGE_FORMATS.has(f) ? 'image' : VIDEO_FORMATS.has(f) ? 'video' : 'other';
 
-function inside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
 export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistry {
   const byId = new Map<string, RegisteredFile>();
   const byPath = new Map<string, string>();
@@ -91,7 +86,7 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
       if (f) return f;
     }
     if (byId.size >= maxFiles) return `more than ${maxFiles} files added; remove some first`;
-    const st = await stat(realPath);
+    const st = await statPath(realPath);
     if (!st.isFile()) return 'not a regular file';
     const detected = await detectFile(realPath);
     const file: RegisteredFile = {
@@ -110,7 +105,7 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
 
   async function walk(root: string, dir: string, depth: number, out: string[]): Promise<void> {
     if (depth > FOLDER_DEPTH || out.length >= FOLDER_FILES) return;
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await readDirEntries(dir);
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
       if (out.length >= FOLDER_FILES) return;
@@ -118,12 +113,12 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
       const full = join(dir, e.name);
       let real: string;
       try {
-        real = await realpath(full);
+        real = await realPath(full);
       } catch {
         continue;
       }
-      if (!inside(root, real)) continue; // a symlink out of the dropped folder was not dropped
-      const st = await stat(real);
+      if (!isWithin(root, real)) continue; // a symlink out of the dropped folder was not dropped
+      const st = await statPath(real);
       if (st.isDirectory()) await walk(root, real, depth + 1, out);
       else if (st.isFile()) out.push(real);
     }
@@ -153,13 +148,13 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
       }
       let real: string;
       try {
-        await lstat(p);
-        real = await realpath(p);
+        await lstatPath(p);
+        real = await realPath(p);
       } catch {
         skipped.push({ name, reason: 'not found or not readable' });
         continue;
       }
-      const st = await stat(real);
+      const st = await statPath(real);
       if (st.isDirectory()) {
         const found: string[] = [];
         await walk(real, real, 0, found);
@@ -198,9 +193,9 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
       const mime = PREVIEW_MIME[f.format];
       if (!mime) return null;
       try {
-        const real = await realpath(f.realPath);
+        const real = await realPath(f.realPath);
         if (real !== f.realPath) return null;
-        const st = await lstat(real);
+        const st = await lstatPath(real);
         if (!st.isFile()) return null;
         return { path: real, mime, size: st.size };
       } catch {

@@ -1,5 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
+import { isWithin, realPath, statPath } from '../files';
 /** Content types of the files a renderer build holds. */
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,17 +31,15 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
     return null;
   }
   if (decoded.includes('\0')) return null;
-  const realRoot = await realpath(root).catch(() => null);
+  const realRoot = await realPath(root).catch(() => null);
   if (!realRoot) return null;
   const wanted = resolve(realRoot, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
   const candidates = decoded.endsWith('/') ? [join(wanted, 'index.html')] : [wanted];
   if (!extname(decoded)) candidates.push(join(realRoot, 'index.html'));
   for (const c of candidates) {
-    const real = await realpath(c).catch(() => null);
-    if (!real) continue;
-    const rel = relative(realRoot, real);
-    if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) continue;
-    const st = await stat(real).catch(() => null);
+    const real = await realPath(c).catch(() => null);
+    if (!real || !isWithin(realRoot, real)) continue;
+    const st = await statPath(real).catch(() => null);
     if (st?.isFile()) return real;
   }
   return null;

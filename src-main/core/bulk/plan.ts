@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
 import type { Digests } from '../media/hash';
 import { hashFile } from '../media/hash';
 import type { MediaStore } from '../media/media-store';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { PostRow, RowProblem } from './validate';
+import { statPath } from '../files';
 
 export interface PlannedUpload {
   readonly sha256: string;
@@ -71,7 +71,7 @@ export async function digestFile(
   media: MediaStore | null,
   signal?: AbortSignal,
 ): Promise<Digests> {
-  const st = await stat(path);
+  const st = await statPath(path);
   let d = media?.cachedDigests(path, st.size, st.mtimeMs) ?? null;
   if (!d) {
     d = await hashFile(path, { signal });

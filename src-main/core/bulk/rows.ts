@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { errorText } from '../common/error-text';
 import { unescapeFormula } from './formula-cells';
+import { readBytes } from '../files';
 
 /** One record of an import file, before validation. Values are strings (CSV) or JSON values. */
 export interface RawRow {
@@ -103,7 +103,7 @@ function fromCsv(file: string, text: string): RawRow[] {
 
 /** Reads a CSV (header row first) or JSON import file; the extension decides, `.json` or anything else as CSV. */
 export async function readRows(file: string): Promise<ReadRows> {
-  const bytes = await readFile(file);
+  const bytes = await readBytes(file);
   const text = bytes.toString('utf8');
   const json = extname(file).toLowerCase() === '.json';
   const rows = json ? fromJson(file, text) : fromCsv(file, text);

@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { posix, win32 } from 'node:path';
 import { promisify } from 'node:util';
 import { errorText } from '../common/error-text';
@@ -16,6 +13,17 @@ import {
   type PlanInput,
 } from './launcher';
 import type { CommandLineState } from '../../../src-shared/ipc/command-line';
+import {
+  ensureDir,
+  isWritableDirSync,
+  pathExistsSync,
+  readDirSync,
+  readTextFile,
+  readTextFileSync,
+  removeEmptyDir,
+  removePath,
+  writePrivateFile,
+} from '../files';
 
 /** The user's own PATH on Windows (HKCU\Environment), which new terminals read; see windows-path.ts. */
 export interface UserPathPort {
@@ -48,12 +56,7 @@ export class LauncherConflictError extends Error {
 const MIN_NODE: readonly [number, number] = [22, 12];
 
 function defaultCanWrite(dir: string): boolean {
-  try {
-    accessSync(dir, constants.W_OK);
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
+  return isWritableDirSync(dir);
 }
 
 /** macOS: the folders every shell adds to PATH (/etc/paths and /etc/paths.d), which a Dock-started app lacks. */
@@ -61,7 +64,7 @@ function etcPaths(platform: string): string[] {
   if (platform !== 'darwin') return [];
   const lines = (f: string) => {
     try {
-      return readFileSync(f, 'utf8')
+      return readTextFileSync(f)
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
@@ -71,7 +74,7 @@ function etcPaths(platform: string): string[] {
   };
   let extra: string[] = [];
   try {
-    extra = readdirSync('/etc/paths.d').flatMap((f) => lines(posix.join('/etc/paths.d', f)));
+    extra = readDirSync('/etc/paths.d').flatMap((f) => lines(posix.join('/etc/paths.d', f)));
   } catch {
     // No /etc/paths.d: only /etc/paths.
   }
@@ -97,7 +100,7 @@ export function nodeOnPath(pathValue: string | undefined, platform: string): () 
     for (const dir of (pathValue ?? '').split(sep).filter(Boolean)) {
       for (const name of names) {
         const file = join(dir, name);
-        if (!existsSync(file)) continue;
+        if (!pathExistsSync(file)) continue;
         try {
           const { stdout } = await promisify(execFile)(file, ['--version'], { timeout: 5_000 });
           return stdout.trim();
@@ -134,7 +137,7 @@ function candidates(host: LauncherHost): string[] {
 async function ours(file: string): Promise<{ target: string | null } | null> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextFile(file);
   } catch {
     return null;
   }
@@ -178,17 +181,9 @@ export async function launcherStatus(host: LauncherHost): Promise<LauncherState>
   return { supported: true, installed: false, location: plan.file, notes: plan.note ? [plan.note] : [] };
 }
 
-/** Writes a file in one step: a temp file beside it, renamed over it. */
-async function replaceFile(file: string, text: string, mode: number): Promise<void> {
-  const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(tmp, text, { mode, flag: 'wx' });
-    await chmod(tmp, mode);
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+/** Writes a file in one step: a new file beside it, renamed over it (a link at the name is replaced). */
+function replaceFile(file: string, text: string, mode: number): Promise<void> {
+  return writePrivateFile(file, text, { mode });
 }
 
 /**
@@ -198,12 +193,12 @@ async function replaceFile(file: string, text: string, mode: number): Promise<vo
 export async function installLauncher(host: LauncherHost): Promise<LauncherState> {
   const plan = planOf(host);
   if (plan.kind === 'unsupported') return launcherStatus(host);
-  if (existsSync(plan.file) && !(await ours(plan.file))) throw new LauncherConflictError(plan.file);
-  await mkdir(plan.dir, { recursive: true, mode: 0o700 });
+  if (pathExistsSync(plan.file) && !(await ours(plan.file))) throw new LauncherConflictError(plan.file);
+  await ensureDir(plan.dir);
   await replaceFile(plan.file, launcherText(plan.platform, host.cliScript), plan.mode);
   // macOS: a launcher left in the other folder by an earlier install would shadow or duplicate this one.
   for (const other of candidates(host)) {
-    if (other !== plan.file && (await ours(other))) await rm(other, { force: true });
+    if (other !== plan.file && (await ours(other))) await removePath(other);
   }
   if (plan.addToUserPath) {
     if (!host.userPath) throw new Error('no way to change the user PATH was given');
@@ -220,11 +215,11 @@ export async function uninstallLauncher(host: LauncherHost): Promise<LauncherSta
   const plan = planOf(host);
   if (plan.kind === 'unsupported') return launcherStatus(host);
   for (const file of candidates(host)) {
-    if (await ours(file)) await rm(file, { force: true });
+    if (await ours(file)) await removePath(file);
   }
   if (plan.platform === 'win32') {
     // The folder is Postdesk's own: removed when empty, with its PATH entry.
-    await rmdir(plan.dir).catch(() => undefined);
+    await removeEmptyDir(plan.dir);
     if (host.userPath) {
       const before = await host.userPath.get();
       const after = withoutPathEntry(before, plan.dir);

@@ -1,4 +1,3 @@
-import { errorText } from '../common/error-text';
 import { z } from 'zod';
 import { Caption, LIMITS, Slide } from '../../../src-shared/api';
 
@@ -60,8 +59,9 @@ export function parseAgentOutput(text: string): OutputCheck {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, problems: [`output.json is not valid JSON: ${errorText(err)}`] };
+  } catch {
+    // JSON.parse quotes the text around the fault: the file is said to be broken, none of it repeated.
+    return { ok: false, problems: ['output.json is not valid JSON'] };
   }
   const parsed = AgentOutput.safeParse(raw);
   if (parsed.success) return { ok: true, output: parsed.data };

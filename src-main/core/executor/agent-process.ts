@@ -1,9 +1,8 @@
 import { errorText } from '../common/error-text';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { formatLogLine, type LogLine, type LogStream } from './run-log';
+import type { LogLine, LogStream, RunLogWriter } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
-import { createPrivateAppendStream } from '../private-files';
 import type { AgentProgram } from '../../../src-shared/settings';
 
 /**
@@ -17,7 +16,7 @@ export interface AgentProcessOptions {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   /** Every line of stdout and stderr is appended here, prefixed with its stream. */
-  readonly logFile: string;
+  readonly log: RunLogWriter;
   /** Real time: the agent's work does not speed up when a virtual clock does. */
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
@@ -55,10 +54,9 @@ const TAIL = 600;
 /** Spawns an agent without a shell in its own process group, streams its log and step lines. */
 export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
   return new Promise((resolve) => {
-    const log = createPrivateAppendStream(o.logFile);
     const append = (stream: LogStream, text: string) => {
       const at = new Date();
-      log.write(formatLogLine(stream, text, at));
+      o.log.append(stream, text, at);
       o.onLog?.({ at: at.toISOString(), stream, text });
     };
     let stderrTail = '';
@@ -81,7 +79,7 @@ export function runAgentProcess(o: AgentProcessOptions): Promise<AgentExit> {
       o.signal?.removeEventListener('abort', onAbort);
       // Grandchildren that outlive the agent would keep running unseen: the group goes with the leader.
       if (child.pid !== undefined) killProcessGroup(child.pid, 'SIGKILL');
-      log.end(() => resolve(exit));
+      resolve(exit);
     };
 
     const stop = (why: 'timeout' | 'cancelled') => {

@@ -1,3 +1,4 @@
+import type { UploadContentType } from '../../../src-shared/api';
 import { errorText } from '../common/error-text';
 import type { Logger } from '../common/logger';
 import { buildAgentEnv } from './agent-env';
@@ -6,8 +7,7 @@ import { runCardAgent } from './agents/card-agent';
 import { runFolderAgent } from './agents/folder-agent';
 import { defaultTools, type Tools } from '../media/tools';
 import { confineLaunch, type ConfinementSource } from './confine/launch';
-import { formatLogLine, type LogLine } from './run-log';
-import { appendPrivateFile } from '../private-files';
+import type { LogLine, RunLogWriter } from './run-log';
 import { parseStepLine, type StepLine } from './step-line';
 
 export interface AgentInvocation {
@@ -15,11 +15,14 @@ export interface AgentInvocation {
   readonly outputFile: string;
   readonly taskFile: string;
   readonly runJsonFile: string;
-  readonly logFile: string;
+  /** The run's log, held open by the executor: the agent's lines go there, never through a name. */
+  readonly log: RunLogWriter;
   readonly runId: string;
   readonly automationId?: string;
   /** The user's folder for this run's automation (the `automationFolders` setting, else `--folder`). */
   readonly folder?: string | undefined;
+  /** The media every target of the automation accepts, for the folder agent's pick. */
+  readonly accept?: readonly UploadContentType[];
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   /** Values that must not reach the agent (API key, run token). */
@@ -52,7 +55,7 @@ export function processAgent(command: AgentCommand, confinement?: ConfinementSou
       command: launch.command,
       cwd: inv.runDir,
       env: launch.env,
-      logFile: inv.logFile,
+      log: inv.log,
       timeoutMs: inv.timeoutMs,
       signal: inv.signal,
       onStep: inv.onStep,
@@ -81,9 +84,7 @@ function inProcessAgent(label: string, work: InProcessWork): AgentRunner {
   return async (inv) => {
     const say = (line: string) => {
       const at = new Date();
-      void appendPrivateFile(inv.logFile, formatLogLine('stdout', line, at)).catch((err: unknown) =>
-        inv.logger?.warn(`run ${inv.runId}: could not append to run.log: ${errorText(err)}`),
-      );
+      inv.log.append('stdout', line, at);
       inv.onLog?.({ at: at.toISOString(), stream: 'stdout', text: line });
       const step = parseStepLine(line);
       if (step) inv.onStep(step);
@@ -129,7 +130,13 @@ export function inProcessFolderAgent(): AgentRunner {
     if (!inv.folder) return { kind: 'exited', code: 1, signal: null, stderrTail: NO_FOLDER };
     const folder = inv.folder;
     return inProcessAgent('folder agent', (i, say) =>
-      runFolderAgent({ folder, outputFile: i.outputFile, runId: i.runId, say }),
+      runFolderAgent({
+        folder,
+        outputFile: i.outputFile,
+        runId: i.runId,
+        say,
+        ...(i.accept ? { accept: i.accept } : {}),
+      }),
     )(inv);
   };
 }

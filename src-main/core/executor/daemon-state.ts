@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isProcessAlive } from '../common/process-alive';
-import { ensurePrivateDirSync, PRIVATE_FILE_MODE } from '../private-files';
+import { ensurePrivateDirSync, readTextFileSync, removePathSync, writePrivateFileSync } from '../files';
 import type { Executor } from './executor';
 import type { ExecutorState } from './executor-events';
 
@@ -43,14 +41,7 @@ export const daemonStateFile = (executorDir: string): string => join(executorDir
  */
 export function writeDaemonState(file: string, state: DaemonState): void {
   ensurePrivateDirSync(dirname(file));
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, `${JSON.stringify(state)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writePrivateFileSync(file, `${JSON.stringify(state)}\n`);
 }
 
 export type DaemonReading =
@@ -67,7 +58,7 @@ export function readDaemonState(
 ): DaemonReading {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFileSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
     return { kind: 'unreadable', problem: (err as Error).message };
@@ -133,7 +124,7 @@ export function keepDaemonState(
       sub.dispose();
       const mine = readDaemonState(file, () => true);
       if (mine.kind !== 'none' && mine.kind !== 'unreadable' && mine.state.pid === process.pid)
-        rmSync(file, { force: true });
+        removePathSync(file);
     },
   };
 }

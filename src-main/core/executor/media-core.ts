@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { convertToMp4 } from '../media/convert';
 import { detectFile } from '../media/detect';
@@ -6,12 +5,13 @@ import { hashFile } from '../media/hash';
 import { putFile } from '../media/put';
 import type { Tools } from '../media/tools';
 import type { ExecutorMedia } from './media-port';
+import { statPath } from '../files';
 
 /** Puts the core media pipeline (src-main/core/media) behind the executor's media seam. */
 export function createCoreMedia(o: { tools?: Tools } = {}): ExecutorMedia {
   return {
     async inspect(file) {
-      const [st, detected] = await Promise.all([stat(file), detectFile(file)]);
+      const [st, detected] = await Promise.all([statPath(file), detectFile(file)]);
       if (!st.isFile()) throw new Error(`${basename(file)} is not a file`);
       return { bytes: st.size, contentType: detected.mime };
     },
@@ -20,7 +20,7 @@ export function createCoreMedia(o: { tools?: Tools } = {}): ExecutorMedia {
       return { sha256: d.sha256, md5: d.md5 };
     },
     async compressToFit(file, maxBytes, outDir) {
-      if ((await stat(file)).size <= maxBytes) return file;
+      if ((await statPath(file)).size <= maxBytes) return file;
       const out = join(outDir, `${basename(file, extname(file))}.fit.mp4`);
       const result = await convertToMp4(file, { out, maxBytes, tools: o.tools });
       return result.output;

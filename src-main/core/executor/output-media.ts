@@ -1,9 +1,9 @@
 /** What an agent's output.json names as media, checked before a byte is sent: where it is, what it is, how big. */
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { UploadContentType } from '../../../src-shared/api';
 import { errorText } from '../common/error-text';
 import { RunFailure, type RunContext } from './run-context';
+import { isWithin, realPath, statPath } from '../files';
 
 export interface MediaItem {
   readonly path: string;
@@ -13,18 +13,13 @@ export interface MediaItem {
 
 const resolveIn = (runDir: string, p: string) => (isAbsolute(p) ? p : join(runDir, p));
 
-const isWithin = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
 /**
  * The folders a run may publish from: its own run directory and the folder the user chose for the automation
  * on this computer, as real paths. An agent's output is steered by instructions and skills from the network,
  * so a path it names (or a link it made) may not reach the rest of the disk.
  */
 async function mediaRoots(ctx: RunContext): Promise<{ run: string | null; folder: string | null }> {
-  const real = (p: string | undefined) => (p ? realpath(p).catch(() => null) : Promise.resolve(null));
+  const real = (p: string | undefined) => (p ? realPath(p).catch(() => null) : Promise.resolve(null));
   const [run, folder] = await Promise.all([
     real(ctx.row.run_dir as string),
     real(ctx.deps.folderFor(ctx.automation.id)),
@@ -41,7 +36,7 @@ export async function inspectAll(ctx: RunContext, paths: readonly string[]): Pro
     let facts;
     let path: string;
     try {
-      path = await realpath(named);
+      path = await realPath(named);
     } catch (err) {
       throw new RunFailure(
         'invalid_output',
@@ -55,7 +50,7 @@ export async function inspectAll(ctx: RunContext, paths: readonly string[]): Pro
         `media ${p} is outside the run's folder and the automation's folder: an agent may publish only files from those`,
       );
     // A hard link looks like the run's own file; one the agent made of a file elsewhere has another name too.
-    if (inRun && (await stat(path).catch(() => null))?.nlink !== 1)
+    if (inRun && (await statPath(path).catch(() => null))?.nlink !== 1)
       throw new RunFailure(
         'invalid_output',
         `media ${p} is linked from elsewhere: an agent may publish only files it wrote in its run folder`,

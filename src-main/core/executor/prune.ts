@@ -1,8 +1,8 @@
-import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../../src-shared/settings';
 import type { Clock } from './clock';
 import { TERMINAL_PHASES, type Journal } from './journal';
+import { lstatPath, readDir, removePath } from '../files';
 
 /** How long run directories are kept (the `runRetention*` settings). */
 export interface RetentionPolicy {
@@ -56,7 +56,7 @@ export async function pruneRuns(o: {
 }): Promise<PruneResult> {
   let names: string[];
   try {
-    names = await readdir(o.runsDir);
+    names = await readDir(o.runsDir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { removed: [], kept: 0 };
     throw err;
@@ -66,7 +66,7 @@ export async function pruneRuns(o: {
   for (const name of names) {
     if (!LOCAL_ID.test(name)) continue;
     const dir = join(o.runsDir, name);
-    const st = await lstat(dir).catch(() => null);
+    const st = await lstatPath(dir).catch(() => null);
     if (!st) continue;
     const row = o.journal.get(name);
     if (row && !TERMINAL_PHASES.includes(row.state)) {
@@ -97,7 +97,7 @@ export async function pruneRuns(o: {
       removed.push({ localId: c.localId, dir: c.dir, why: 'count', failed: c.failed });
   }
   if (!o.dryRun) {
-    for (const r of removed) await rm(r.dir, { recursive: true, force: true });
+    for (const r of removed) await removePath(r.dir, { recursive: true });
   }
   return { removed, kept: active + candidates.length - removed.length };
 }

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import { LIMITS, uploadLimitFor, type BodyOf, type Platform } from '../../../src-shared/api';
+import {
+  DIRECT_UPLOAD_PLATFORMS as DIRECT_PLATFORMS,
+  LIMITS,
+  isDirectUploadPlatform as isDirect,
+  uploadLimitFor,
+  type BodyOf,
+} from '../../../src-shared/api';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { errorText } from '../common/error-text';
 import type { AgentOutput } from './agent-output';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
 import { inspectAll, type MediaItem } from './output-media';
-
-const DIRECT_PLATFORMS = ['tiktok', 'youtube'] as const satisfies readonly Platform[];
-const isDirect = (p: Platform): p is (typeof DIRECT_PLATFORMS)[number] =>
-  (DIRECT_PLATFORMS as readonly string[]).includes(p);
 
 /** What survives a restart mid-publish: uploaded assets and opened direct uploads. */
 const Progress = z.object({

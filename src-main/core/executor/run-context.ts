@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Automation } from '../../../src-shared/api';
 import { LIMITS } from '../../../src-shared/api';
 import type { AgentRunner } from './agent-runner';
@@ -9,8 +8,7 @@ import { errorFacts, hasCode, transientRetrier, type ExecutorApi, type Retrier }
 import { redact, registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
 import type { Logger } from '../common/logger';
-import { formatLogLine, type LogLine } from './run-log';
-import { appendPrivateFile } from '../private-files';
+import { RunLog, type LogLine, type LogStream, type RunLogWriter } from './run-log';
 import type { StepStatus } from './step-line';
 
 export type StepSource = 'executor' | 'agent';
@@ -95,6 +93,9 @@ export class RunContext {
   private sent = 0;
   /** The service answered RUN_NOT_ACTIVE: someone else ended the run. */
   serviceInactive = false;
+  private runLog: RunLog | null = null;
+  /** run.log could not be opened (a link the agent planted there): said once, then lines go to the app only. */
+  private logRefused = false;
 
   constructor(
     readonly deps: RunDeps,
@@ -135,14 +136,45 @@ export class RunContext {
     return redact(text);
   }
 
+  /**
+   * Opens the run's log by descriptor; the run folder must exist. Called before the agent starts, so the
+   * descriptor is the executor's own whatever the agent later does to the name; a resumed run opens it again
+   * without following a link.
+   */
+  openLog(): void {
+    if (this.runLog || this.logRefused || !this.row.run_dir) return;
+    try {
+      this.runLog = RunLog.open(this.deps.runsDir, this.row.run_dir);
+    } catch (err) {
+      this.logRefused = true;
+      this.deps.logger.warn(`run ${this.row.id}: its run.log is not written: ${errorText(err)}`);
+    }
+  }
+
+  closeLog(): void {
+    this.runLog?.close();
+    this.runLog = null;
+  }
+
+  /** Where the agent's lines go: the same descriptor as the executor's. */
+  readonly logWriter: RunLogWriter = {
+    append: (stream: LogStream, text: string, at = new Date()) => this.writeLog(stream, text, at),
+  };
+
+  private writeLog(stream: LogStream, text: string, at: Date): void {
+    this.openLog();
+    try {
+      this.runLog?.append(stream, text, at);
+    } catch (err) {
+      this.deps.logger.warn(`run ${this.row.id}: could not append to run.log: ${errorText(err)}`);
+    }
+  }
+
   async log(line: string): Promise<void> {
     if (!this.row.run_dir) return;
     const at = new Date();
     const text = this.safe(line);
-    await appendPrivateFile(join(this.row.run_dir, 'run.log'), formatLogLine('system', text, at)).catch(
-      (err: unknown) =>
-        this.deps.logger.warn(`run ${this.row.id}: could not append to run.log: ${errorText(err)}`),
-    );
+    this.writeLog('system', text, at);
     this.logged({ at: at.toISOString(), stream: 'system', text });
   }
 

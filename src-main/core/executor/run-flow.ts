@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { FileRefused, ensurePrivateDir, readNoFollow } from '../files';
+import { acceptedUploadTypes } from '../../../src-shared/api';
 import { parseAgentOutput, type AgentOutput } from './agent-output';
 import { describeAgentExit } from './agent-runner';
 import { settleFolderPick } from './agents/folder-agent';
@@ -9,7 +10,7 @@ import { errorText } from '../common/error-text';
 import { errorFacts, hasCode, isTransient } from './ports';
 import { publish } from './publish';
 import { RunDeferred, RunFailure, type RunContext } from './run-context';
-import { runFiles, writeRunInputs } from './run-inputs';
+import { runFiles, writeRunInputs, type RunFiles } from './run-inputs';
 
 export type RunOutcome =
   | { readonly kind: 'completed' }
@@ -125,6 +126,10 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
   const runDir = join(ctx.deps.runsDir, ctx.localId);
   ctx.patch({ run_dir: runDir });
   const files = runFiles(runDir);
+  // The folder, then its log by descriptor, before the first line and before the agent can touch the folder.
+  await ensurePrivateDir(ctx.deps.runsDir);
+  await ensurePrivateDir(runDir);
+  ctx.openLog();
   ctx.step('prepare', 'started');
   await writeRunInputs(files, {
     automation: ctx.automation,
@@ -152,9 +157,11 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
   ctx.step('agent', 'started');
   const exit = await ctx.deps.agent({
     ...files,
+    log: ctx.logWriter,
     runId: ctx.runId as string,
     automationId: ctx.automation.id,
     folder: ctx.deps.folderFor(ctx.automation.id),
+    accept: acceptedUploadTypes(ctx.automation),
     timeoutMs: ctx.deps.runTimeoutMs,
     signal: ctx.abort.signal,
     secrets: [...ctx.deps.secrets, ctx.runToken, ctx.row.claim_token ?? undefined],
@@ -180,15 +187,34 @@ export async function prepareAndRunAgent(ctx: RunContext): Promise<AgentOutput> 
   return readOutput(ctx);
 }
 
+/** The most an output.json may weigh: every field at its limit fits many times over. */
+export const OUTPUT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * output.json as the agent wrote it in its own folder: opened without following a link (one the agent planted
+ * would have the executor publish, or quote, a file it may not read), a hard link refused, its size capped.
+ */
+export function readOutputText(files: RunFiles): Promise<string> {
+  return readNoFollow(files.outputFile, { root: files.runDir, maxBytes: OUTPUT_MAX_BYTES }).then((b) =>
+    b.toString('utf8'),
+  );
+}
+
 /** Reads and checks output.json; also used when a restarted executor resumes a run. */
 export async function readOutput(ctx: RunContext): Promise<AgentOutput> {
-  const file = runFiles(ctx.row.run_dir as string).outputFile;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    ctx.step('agent', 'failed', 'the agent wrote no output.json');
-    throw new RunFailure('invalid_output', 'the agent finished without writing output.json');
+    text = await readOutputText(runFiles(ctx.row.run_dir as string));
+  } catch (err) {
+    // Said by its name and kind only: nothing of what the name leads to is quoted.
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    const message = missing
+      ? 'the agent finished without writing output.json'
+      : err instanceof FileRefused
+        ? `${err.message}: the agent's output is not used`
+        : 'output.json could not be read';
+    ctx.step('agent', 'failed', missing ? 'the agent wrote no output.json' : message);
+    throw new RunFailure('invalid_output', message);
   }
   const checked = parseAgentOutput(text);
   if (!checked.ok) {
@@ -279,7 +305,7 @@ async function settlePick(
 async function rawMetadata(ctx: RunContext): Promise<Record<string, unknown> | undefined> {
   if (!ctx.row.run_dir) return undefined;
   try {
-    const raw: unknown = JSON.parse(await readFile(runFiles(ctx.row.run_dir).outputFile, 'utf8'));
+    const raw: unknown = JSON.parse(await readOutputText(runFiles(ctx.row.run_dir)));
     const metadata = (raw as { metadata?: unknown } | null)?.metadata;
     return metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)
       ? (metadata as Record<string, unknown>)

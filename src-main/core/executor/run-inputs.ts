@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { LIMITS, type Automation } from '../../../src-shared/api';
-import { ensurePrivateDir, writePrivateFile } from '../private-files';
+import { ensurePrivateDir, writePrivateFile } from '../files';
 
 export interface RunFiles {
   readonly runDir: string;
@@ -76,6 +76,8 @@ export async function writeRunInputs(files: RunFiles, i: RunInputs): Promise<voi
     },
     steps: '::step <id> <started|completed|failed|info> <message> on stdout becomes a run event',
   };
-  await writePrivateFile(files.taskFile, taskMarkdown(i));
-  await writePrivateFile(files.runJsonFile, `${JSON.stringify(runJson, null, 2)}\n`);
+  // Replaced whole, never written through: a resumed run's folder holds what its last agent left there.
+  const inRuns = { root: dirname(files.runDir) };
+  await writePrivateFile(files.taskFile, taskMarkdown(i), inRuns);
+  await writePrivateFile(files.runJsonFile, `${JSON.stringify(runJson, null, 2)}\n`, inRuns);
 }

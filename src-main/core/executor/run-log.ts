@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppendFile, openNoFollow } from '../files';
 
 export const LOG_STREAMS = ['stdout', 'stderr', 'system'] as const;
 export type LogStream = (typeof LOG_STREAMS)[number];
@@ -9,9 +10,41 @@ export interface LogLine {
   readonly text: string;
 }
 
-/** One line of a run's log file (`run.log` in its run directory): `<ISO time> <stream> <text>`. */
+/**
+ * One line of a run's log file (`run.log` in its run directory): `<ISO time> <stream> <text>`. A text of several
+ * lines (an agent's skip reason) stays one entry: its line breaks are shown, not written.
+ */
 export function formatLogLine(stream: LogStream, text: string, at = new Date()): string {
-  return `${at.toISOString()} ${stream} ${text}\n`;
+  return `${at.toISOString()} ${stream} ${text.replace(/\r\n|\r|\n/g, ' ⏎ ')}\n`;
+}
+
+/** Where a run's lines go: the executor's own, and its agent's stdout and stderr. */
+export interface RunLogWriter {
+  append(stream: LogStream, text: string, at?: Date): void;
+}
+
+/** The name of a run's log in its run directory. */
+export const RUN_LOG = 'run.log';
+
+/**
+ * A run's `run.log`, opened once by descriptor (no link followed, no hard link taken, its folder a real folder
+ * of the runs folder) before the agent can touch its folder: a link the agent later plants at the name takes
+ * none of the executor's lines.
+ */
+export class RunLog implements RunLogWriter {
+  private constructor(private readonly file: AppendFile) {}
+
+  static open(runsDir: string, runDir: string): RunLog {
+    return new RunLog(AppendFile.openSync(join(runDir, RUN_LOG), { root: runsDir }));
+  }
+
+  append(stream: LogStream, text: string, at = new Date()): void {
+    this.file.write(formatLogLine(stream, text, at));
+  }
+
+  close(): void {
+    this.file.close();
+  }
 }
 
 const LINE_RE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) (stdout|stderr|system) (.*)$/;
@@ -23,15 +56,12 @@ export function parseLogLine(line: string): LogLine | null {
 
 /** The last `tail` lines of a run log (read from the end, so a huge log costs little). */
 export async function readRunLog(file: string, tail = 200): Promise<LogLine[]> {
-  let size: number;
+  // The agent may have replaced its run's log with a link: that is no log of the run's.
+  const fh = await openNoFollow(file, 'read').catch(() => null);
+  if (!fh) return [];
   try {
-    size = (await stat(file)).size;
-  } catch {
-    return [];
-  }
-  const want = Math.min(size, Math.max(4096, tail * 400));
-  const fh = await open(file, 'r');
-  try {
+    const { size } = await fh.stat();
+    const want = Math.min(size, Math.max(4096, tail * 400));
     const buf = Buffer.alloc(want);
     await fh.read(buf, 0, want, size - want);
     const lines = buf.toString('utf8').split('\n');

@@ -106,6 +106,7 @@ export class RunPump {
       .then((outcome) => this.d.report(ctx.row, outcome))
       .catch((err: unknown) => o.crashed(errorFacts(err).message))
       .finally(() => {
+        ctx.closeLog();
         this.inFlight.delete(row.id);
         this.d.onChange();
         this.pump();

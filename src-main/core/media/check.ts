@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { LIMITS, uploadLimitFor } from '../../../src-shared/api/limits';
 import type { UploadContentType } from '../../../src-shared/api/media';
@@ -11,6 +10,7 @@ import type { ProbeResult } from './probe';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { ToolFailedError, ToolNotFoundError } from './tools';
 import type { Tools } from './tools';
+import { statPath } from '../files';
 
 /** `upload`: a managed media upload. `direct-upload`: the executor's direct upload (MP4 only, 64 MiB). */
 export type CheckPurpose = 'upload' | 'direct-upload';
@@ -242,7 +242,7 @@ export async function checkFile(path: string, opts: CheckOptions = {}): Promise<
 
   let size: number;
   try {
-    const st = await stat(path);
+    const st = await statPath(path);
     if (!st.isFile()) return fail({ rule: 'file', message: `${name}: not a regular file` });
     size = st.size;
   } catch (err) {

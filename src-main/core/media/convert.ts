@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { detectFile } from './detect';
 import { probeFile } from './probe';
@@ -13,6 +12,7 @@ import {
 } from '../../../src-shared/media-input';
 import { defaultTools, runTool } from './tools';
 import type { Tools } from './tools';
+import { removePath, renamePath, statPath } from '../files';
 
 export interface ConvertProgress {
   readonly attempt: number;
@@ -162,7 +162,7 @@ async function encode(
     });
   });
   await runTool(tool, argv, { signal: opts.signal, onStdout: parse });
-  return (await stat(output)).size;
+  return (await statPath(output)).size;
 }
 
 /**
@@ -175,7 +175,7 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
   const out = resolve(opts.out ?? defaultOutputPath(src));
   if (out === src)
     throw new CannotConvertError(`${basename(src)}: the output would overwrite the input; pass --out`);
-  const [detected, srcStat] = await Promise.all([detectFile(src), stat(src)]);
+  const [detected, srcStat] = await Promise.all([detectFile(src), statPath(src)]);
   // Only a container on the media input allowlist reaches ffmpeg (src-shared/media-input.ts): a playlist, a
   // concat list or anything unrecognised is refused here, before any program starts.
   const probe = await probeFile(src, { tools: opts.tools, signal: opts.signal }).catch((e: unknown) => {
@@ -225,7 +225,7 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
         opts,
       );
       if (!maxBytes || bytes <= maxBytes) {
-        await rename(tmp, out);
+        await renamePath(tmp, out);
         const result = await probeFile(out, { tools: opts.tools, signal: opts.signal });
         const videoBitrate = plan.rates?.video ?? null;
         return { input: src, output: out, bytes, mode: plan.mode, attempts, videoBitrate, probe: result };
@@ -249,6 +249,6 @@ export async function convertToMp4(input: string, opts: ConvertOptions = {}): Pr
       }
     }
   } finally {
-    await unlink(tmp).catch(() => undefined);
+    await removePath(tmp).catch(() => undefined);
   }
 }

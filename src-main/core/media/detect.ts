@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
 import { SNIFF_BYTES, detectBytes, type Detected } from '../../../src-shared/media-input';
+import type { UploadContentType } from '../../../src-shared/api/media';
+import { openForReading } from '../files';
 
 // The sniffing is pure and shared with the sandbox: src-shared/media-input.ts, the media input door.
 export { detectBytes } from '../../../src-shared/media-input';
@@ -7,7 +8,7 @@ export type { Detected, MediaFormat } from '../../../src-shared/media-input';
 
 /** Reads the start of `path` and says what it is. */
 export async function detectFile(path: string): Promise<Detected> {
-  const fh = await open(path, 'r');
+  const fh = await openForReading(path);
   try {
     const buf = new Uint8Array(SNIFF_BYTES);
     const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+import { openForReading } from '../files';
 
 export interface Digests {
   readonly sha256: string;
@@ -43,7 +43,7 @@ parentPort.on('message', (m) => {
 async function hashInline(path: string, opts: HashOptions): Promise<Digests> {
   const sha = createHash('sha256');
   const md5 = createHash('md5');
-  const fh = await open(path, 'r');
+  const fh = await openForReading(path);
   try {
     const buf = Buffer.allocUnsafe(opts.chunkBytes ?? DEFAULT_CHUNK);
     let size = 0;
@@ -69,7 +69,7 @@ async function hashInline(path: string, opts: HashOptions): Promise<Digests> {
  * keeps memory flat whatever the file size.
  */
 export async function hashFile(path: string, opts: HashOptions = {}): Promise<Digests> {
-  const fh = await open(path, 'r');
+  const fh = await openForReading(path);
   let size: number;
   try {
     size = (await fh.stat()).size;
@@ -108,7 +108,7 @@ export async function hashFile(path: string, opts: HashOptions = {}): Promise<Di
   };
 
   const sha = createHash('sha256');
-  const file = await open(path, 'r');
+  const file = await openForReading(path);
   try {
     let pos = 0;
     for (;;) {

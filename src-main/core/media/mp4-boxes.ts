@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openForReading } from '../files';
 
 /** One top-level ISO-BMFF box as declared in its header. */
 export interface Mp4Box {
@@ -28,7 +28,7 @@ const MAX_BOXES = 10_000;
  * upload is caught even when ffprobe can still read the part that arrived.
  */
 export async function readMp4Layout(path: string): Promise<Mp4Layout> {
-  const fh = await open(path, 'r');
+  const fh = await openForReading(path);
   try {
     const { size: fileSize } = await fh.stat();
     const head = Buffer.alloc(16);

@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
+import { createFileReadStream } from '../files';
 
 export interface PutOptions {
   readonly url: string;
@@ -29,7 +29,7 @@ async function* fileBody(opts: PutOptions): AsyncGenerator<Buffer> {
   const rate = opts.maxBytesPerSecond;
   // A capped upload reads ~100 ms of data at a time, so the rate holds smoothly rather than in bursts.
   const chunk = rate ? Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.floor(rate / 10))) : MAX_CHUNK;
-  const stream = createReadStream(opts.path, { highWaterMark: chunk, start: 0, end: opts.size - 1 });
+  const stream = createFileReadStream(opts.path, { highWaterMark: chunk, start: 0, end: opts.size - 1 });
   const started = performance.now();
   let sent = 0;
   try {
@@ -60,7 +60,11 @@ export async function putFile(opts: PutOptions): Promise<PutResponse> {
     body = Readable.from(fileBody(opts), { objectMode: false });
   } else {
     // Uncapped, the file stream goes to the socket as it is; progress only listens in, adding no copy or hop.
-    const stream = createReadStream(opts.path, { highWaterMark: MAX_CHUNK, start: 0, end: opts.size - 1 });
+    const stream = createFileReadStream(opts.path, {
+      highWaterMark: MAX_CHUNK,
+      start: 0,
+      end: opts.size - 1,
+    });
     let sent = 0;
     const count = (chunk: string | Buffer): void => {
       sent += chunk.length;

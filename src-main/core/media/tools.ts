@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { versionArgv, type ToolArgv } from '../../../src-shared/media-input';
+import { isExecutableFileSync } from '../files';
 
 export type ToolName = 'ffmpeg' | 'ffprobe';
 
@@ -50,12 +50,7 @@ const NPM_PACKAGE: Readonly<Record<ToolName, string>> = {
 };
 
 function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
+  return isExecutableFileSync(path);
 }
 
 /**

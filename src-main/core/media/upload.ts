@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { MediaAsset, MediaReservationResponse } from '../../../src-shared/api/media';
@@ -26,6 +25,7 @@ import type {
   BeforePutContext,
 } from './upload-types';
 import type { Tools } from './tools';
+import { statPath } from '../files';
 
 export { UploadError } from './upload-errors';
 export type { UploadErrorKind } from './upload-errors';
@@ -96,7 +96,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
       signal: opts.signal,
       onProgress: (bytes) => emit({ type: 'hashing', file, bytes, total: size }),
     });
-    const after = await stat(abs);
+    const after = await statPath(abs);
     if (after.size !== size || after.mtimeMs !== mtimeMs) {
       throw new UploadError(
         'changed',
@@ -160,7 +160,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
     // A 5xx from the address, or a connection lost mid-way: the same bytes go again to the same address.
     const transient = new WeakSet<UploadError>();
     const once = async (): Promise<boolean> => {
-      const now = await stat(rec.path).catch(() => null);
+      const now = await statPath(rec.path).catch(() => null);
       if (!now || now.size !== rec.size || now.mtimeMs !== rec.mtimeMs) {
         media.setState(rec.id, 'failed', { error: 'file changed' });
         throw new UploadError(
@@ -336,7 +336,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
         errors.join('; ').replaceAll(abs, file) || `${file}: cannot be uploaded`,
       );
     }
-    const st = await stat(abs);
+    const st = await statPath(abs);
     const digests = await digestsFor(file, abs, st.size, st.mtimeMs);
     const scope = scopeOf(run);
     const key = `${scope}\n${digests.sha256}`;
@@ -425,7 +425,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
                 }
                 run = { runId: rec.runId, runToken: token };
               }
-              const st = await stat(rec.path).catch(() => null);
+              const st = await statPath(rec.path).catch(() => null);
               if (!st || st.size !== rec.size || st.mtimeMs !== rec.mtimeMs) {
                 media.setState(rec.id, 'failed', { error: 'file changed or missing' });
                 throw new UploadError(

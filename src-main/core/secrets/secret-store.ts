@@ -1,8 +1,8 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import type * as Keyring from '@napi-rs/keyring';
 import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
+import { readCheckedTextFileSync } from '../files';
 
 /** Named secrets (the API key) kept outside the app's files. */
 export interface SecretStore {
@@ -125,30 +125,27 @@ export function readApiKeyFile(path: string, platform: string = process.platform
   const cached = keyFiles.get(path);
   if (cached) return cached;
   const name = `POSTDESK_API_KEY_FILE (${path})`;
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    throw new ApiKeyFileError(`${name} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  let text: string;
   try {
     // Checked on the open descriptor: the file read is the file checked.
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new ApiKeyFileError(`${name} is not a file`);
-    if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
-      const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
-      throw new ApiKeyFileError(
-        `${name} can be read by other users (mode ${mode}); make it private with \`chmod 600 ${path}\``,
-      );
-    }
-    const key = readFileSync(fd, 'utf8').trim();
-    if (!key) throw new ApiKeyFileError(`${name} is empty`);
-    registerSecret(key);
-    keyFiles.set(path, key);
-    return key;
-  } finally {
-    closeSync(fd);
+    text = readCheckedTextFileSync(path, (st) => {
+      if (!st.isFile()) throw new ApiKeyFileError(`${name} is not a file`);
+      if (platform !== 'win32' && (st.mode & 0o077) !== 0) {
+        const mode = (st.mode & 0o777).toString(8).padStart(3, '0');
+        throw new ApiKeyFileError(
+          `${name} can be read by other users (mode ${mode}); make it private with \`chmod 600 ${path}\``,
+        );
+      }
+    });
+  } catch (e) {
+    if (e instanceof ApiKeyFileError) throw e;
+    throw new ApiKeyFileError(`${name} cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  const key = text.trim();
+  if (!key) throw new ApiKeyFileError(`${name} is empty`);
+  registerSecret(key);
+  keyFiles.set(path, key);
+  return key;
 }
 
 /** The key the environment supplies: POSTDESK_API_KEY, else the file POSTDESK_API_KEY_FILE names. */

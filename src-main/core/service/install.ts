@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensurePrivateDir, writePrivateFile } from '../private-files';
 import { LAUNCHD_LABEL, launchdPlist } from './launchd';
 import type { ServiceSpec } from './spec';
 import { SYSTEMD_UNIT_NAME, systemdUnit } from './systemd';
 import { schtasks, TASK_NAME, taskSchedulerXml, taskXmlBytes } from './task-scheduler';
+import { ensureDir, ensurePrivateDir, pathExistsSync, removePath, writePrivateFile } from '../files';
 
 export interface CommandResult {
   readonly code: number;
@@ -79,7 +77,7 @@ export async function installService(
   const location = serviceLocation(host);
   if (host.platform === 'linux') {
     const text = systemdUnit(spec);
-    await mkdir(join(location, '..'), { recursive: true, mode: 0o700 });
+    await ensureDir(join(location, '..'));
     await writePrivateFile(location, text);
     if (o.start) {
       await must(host, 'systemctl', ['--user', 'daemon-reload']);
@@ -87,7 +85,7 @@ export async function installService(
     }
   } else if (host.platform === 'darwin') {
     const text = launchdPlist(spec);
-    await mkdir(join(location, '..'), { recursive: true, mode: 0o700 });
+    await ensureDir(join(location, '..'));
     if (spec.logFile) await ensurePrivateDir(join(spec.logFile, '..'));
     await writePrivateFile(location, text);
     if (o.start) {
@@ -100,11 +98,11 @@ export async function installService(
     const user = `${host.env.USERDOMAIN ?? '.'}\\${host.env.USERNAME ?? ''}`;
     const text = taskSchedulerXml(spec, user);
     const file = join(host.tmpDir, 'postdesk-executor-task.xml');
-    await writeFile(file, taskXmlBytes(text), { mode: 0o600 });
+    await writePrivateFile(file, taskXmlBytes(text));
     try {
       await must(host, 'schtasks', schtasks.create(file));
     } finally {
-      await rm(file, { force: true });
+      await removePath(file);
     }
     if (o.start) await must(host, 'schtasks', schtasks.run());
   }
@@ -122,13 +120,13 @@ export async function uninstallService(
     const r = await host.run('schtasks', schtasks.delete());
     return { location, removed: r.code === 0 };
   }
-  const existed = existsSync(location);
+  const existed = pathExistsSync(location);
   if (o.stop) {
     if (host.platform === 'linux')
       await host.run('systemctl', ['--user', 'disable', '--now', SYSTEMD_UNIT_NAME]);
     else await host.run('launchctl', ['bootout', `gui/${host.uid}/${LAUNCHD_LABEL}`]);
   }
-  await rm(location, { force: true });
+  await removePath(location);
   if (o.stop && host.platform === 'linux') await host.run('systemctl', ['--user', 'daemon-reload']);
   return { location, removed: existed };
 }
@@ -151,7 +149,7 @@ export async function serviceStatus(host: ServiceHost): Promise<ServiceStatus> {
   const location = serviceLocation(host);
   const base = { platform: host.platform, location };
   if (host.platform === 'linux') {
-    const installed = existsSync(location);
+    const installed = pathExistsSync(location);
     const r = await host.run('systemctl', [
       '--user',
       'show',
@@ -170,7 +168,7 @@ export async function serviceStatus(host: ServiceHost): Promise<ServiceStatus> {
     return { ...base, installed, state: `${active} (${sub})`, pid: pid > 0 ? pid : null, problem: null };
   }
   if (host.platform === 'darwin') {
-    const installed = existsSync(location);
+    const installed = pathExistsSync(location);
     const r = await host.run('launchctl', ['print', `gui/${host.uid}/${LAUNCHD_LABEL}`]);
     if (r.code !== 0)
       return { ...base, installed, state: installed ? 'not loaded' : null, pid: null, problem: null };

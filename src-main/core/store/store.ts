@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { ensurePrivateDirSync, ensurePrivateFileSync, tightenFileSync } from '../private-files';
+import { ensurePrivateDirSync, ensurePrivateFileSync, tightenFileSync } from '../files';
 
 export type Db = Database.Database;
 

@@ -234,15 +234,33 @@ describe('import zones', () => {
     });
   });
 
-  it('src-sandbox stands alone: src-shared, Node and its own packages only', async () => {
+  it('src-sandbox stands alone: src-shared, Node, its own packages and the file door only', async () => {
     await expectZone('src-sandbox/posts/probe.ts', {
       forbidden: [
         'electron',
         '../../src-main/core/services',
+        '../../src-main/core/filesystem',
+        '../../src-main/core/files-extra/x',
+        '../../src-main/core',
         '../../src-renderer/src/stores/bridge',
         '../../src-preload/index',
       ],
-      allowed: ['fastify', 'node:fs', 'better-sqlite3', '../../src-shared/api', '../store'],
+      allowed: [
+        'fastify',
+        'node:path',
+        'better-sqlite3',
+        '../../src-shared/api',
+        '../store',
+        '../../src-main/core/files',
+        '../../src-main/core/files/no-follow',
+      ],
+    });
+  });
+
+  it('src-main/core/files, the door for files, imports node: built-ins and its own modules only', async () => {
+    await expectZone('src-main/core/files/no-follow.ts', {
+      forbidden: ['../common/error-text', '../../../src-shared/api', 'zod', 'fs', 'electron'],
+      allowed: ['node:fs', 'node:path', './within'],
     });
   });
 

@@ -1,10 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LIMITS } from '../../../../src-shared/api';
 import { errorText } from '../../common/error-text';
 import { runTool, type Tools } from '../../media/tools';
 import { cardArgv } from '../../../../src-shared/media-input';
+import { readNoFollow, writePrivateFile } from '../../files';
 
 /**
  * The built-in caption-card agent (`resources/agents/caption-card.mjs`, run inside Postdesk): a square card
@@ -25,6 +25,8 @@ const RunJson = z.object({
 
 const COLOURS = ['0x1d3557', '0x2a9d8f', '0xe76f51', '0x6d597a'];
 const DIRECT_UPLOAD = new Set(['tiktok', 'youtube']);
+/** task.md and run.json are the executor's, far smaller than this. */
+const INPUT_MAX_BYTES = 1024 * 1024;
 
 export interface CardAgentOptions {
   readonly runDir: string;
@@ -48,8 +50,11 @@ export async function runCardAgent(o: CardAgentOptions): Promise<CardAgentResult
   let run: z.infer<typeof RunJson>;
   let task: string;
   try {
-    run = RunJson.parse(JSON.parse(await readFile(join(o.runDir, 'run.json'), 'utf8')));
-    task = await readFile(join(o.runDir, 'task.md'), 'utf8');
+    // The executor's own inputs, in a folder an agent may write: read without following a link.
+    const read = async (name: string) =>
+      (await readNoFollow(join(o.runDir, name), { maxBytes: INPUT_MAX_BYTES })).toString('utf8');
+    run = RunJson.parse(JSON.parse(await read('run.json')));
+    task = await read('task.md');
   } catch (err) {
     return { ok: false, message: `the run's inputs could not be read: ${errorText(err)}` };
   }
@@ -70,7 +75,7 @@ export async function runCardAgent(o: CardAgentOptions): Promise<CardAgentResult
   }
   step('render', 'completed', file);
   const caption = cardCaption(task) || run.automation.name;
-  await writeFile(
+  await writePrivateFile(
     o.outputFile,
     JSON.stringify(
       {
@@ -82,7 +87,6 @@ export async function runCardAgent(o: CardAgentOptions): Promise<CardAgentResult
       null,
       2,
     ),
-    { mode: 0o600 },
   );
   step('write', 'completed', 'output.json');
   return { ok: true };

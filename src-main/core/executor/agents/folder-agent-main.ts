@@ -1,6 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { acceptedUploadTypes, type Platform, type UploadContentType } from '../../../../src-shared/api';
+import { readNoFollow } from '../../files';
 import { runFolderAgent } from './folder-agent';
+
+/** run.json is the executor's own, written before the agent starts; far smaller than this. */
+const RUN_JSON_MAX_BYTES = 1024 * 1024;
 
 /**
  * The folder agent as a process: `postdesk executor folder-agent [--folder DIR] [--state FILE]`.
@@ -13,9 +17,17 @@ export async function folderAgentMain(opts: { folder?: string; state?: string })
   const outputFile = process.env.POSTDESK_OUTPUT ?? join(runDir, 'output.json');
   const folder = opts.folder ?? process.env.POSTDESK_FOLDER;
   let runId: string | null = null;
+  let accept: readonly UploadContentType[] | undefined;
   try {
-    const run = JSON.parse(await readFile(join(runDir, 'run.json'), 'utf8')) as { run_id?: unknown };
+    const text = await readNoFollow(join(runDir, 'run.json'), { maxBytes: RUN_JSON_MAX_BYTES });
+    const run = JSON.parse(text.toString('utf8')) as {
+      run_id?: unknown;
+      automation?: { execution_mode?: unknown; targets?: { platform: Platform }[] };
+    };
     runId = typeof run.run_id === 'string' ? run.run_id : null;
+    const a = run.automation;
+    if (a && typeof a.execution_mode === 'string' && Array.isArray(a.targets))
+      accept = acceptedUploadTypes({ execution_mode: a.execution_mode, targets: a.targets });
   } catch {
     // run.json is optional when the agent is tried by hand.
   }
@@ -31,6 +43,7 @@ export async function folderAgentMain(opts: { folder?: string; state?: string })
     outputFile,
     stateFile: opts.state,
     runId,
+    ...(accept ? { accept } : {}),
     say: (line) => process.stdout.write(`${line}\n`),
   });
   if (!result.ok) process.stderr.write(`folder agent: ${result.message}\n`);

@@ -1,13 +1,28 @@
-import * as fs from 'node:fs';
-import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { z } from 'zod';
-import { LIMITS } from '../../../../src-shared/api';
+import { LIMITS, UPLOAD_CONTENT_TYPES, type UploadContentType } from '../../../../src-shared/api';
 import { errorText } from '../../common/error-text';
+import {
+  FileRefused,
+  lockFileSystem,
+  readDir,
+  readNoFollow,
+  realPathWithin,
+  writePrivateFile,
+} from '../../files';
 
-export const FOLDER_MEDIA_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp', '.mp4'] as const;
+/** The media the folder agent publishes, by file name ending: the service's upload types. */
+const TYPE_OF_EXTENSION: Readonly<Record<string, UploadContentType>> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+};
 export const FOLDER_STATE_FILE = '.postdesk-folder-agent.json';
+/** A caption sidecar or the state file bigger than this is no caption and no state of ours. */
+const TEXT_MAX_BYTES = 1024 * 1024;
 
 const State = z.object({
   /**
@@ -33,6 +48,8 @@ export interface FolderAgentOptions {
   /** Written next to the media by default, so moving the folder keeps its history. */
   readonly stateFile?: string;
   readonly runId?: string | null;
+  /** The media every target of the automation accepts (acceptedUploadTypes); all upload types by default. */
+  readonly accept?: readonly UploadContentType[];
   /** Receives `::step` lines (stdout when run as a command). */
   readonly say?: (line: string) => void;
   readonly lock?: FolderLockTiming;
@@ -58,13 +75,6 @@ const LOCK_TIMING: FolderLockTiming = { staleMs: 10_000, waitMs: 60_000 };
  * after this long: longer than any run may last.
  */
 export const PENDING_PICK_STALE_MS = 24 * 3_600_000;
-
-// The lock is a directory next to the user's media: private, like everything Postdesk writes.
-const privateFs = {
-  ...fs,
-  mkdir: (path: string, cb: (err: NodeJS.ErrnoException | null) => void) =>
-    fs.mkdir(path, { mode: 0o700 }, cb),
-};
 
 /**
  * Runs `fn` holding the lock of a folder's state file, so two runs never take the same file. The holder
@@ -92,7 +102,7 @@ export async function withStateLock<T>(
         randomize: true,
         maxRetryTime: timing.waitMs,
       },
-      fs: privateFs,
+      fs: lockFileSystem,
       onCompromised: (err) => {
         lost = err;
       },
@@ -118,17 +128,18 @@ export async function withStateLock<T>(
 
 async function readState(file: string): Promise<State> {
   try {
-    return State.parse(JSON.parse(await readFile(file, 'utf8')));
+    const text = (await readNoFollow(file, { maxBytes: TEXT_MAX_BYTES, allowHardLinks: true })).toString(
+      'utf8',
+    );
+    return State.parse(JSON.parse(text));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { published: [] };
     throw new Error(`the folder agent's state file ${file} is unreadable: ${errorText(err)}`);
   }
 }
 
-async function writeState(file: string, state: State): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await rename(tmp, file);
+function writeState(file: string, state: State): Promise<void> {
+  return writePrivateFile(file, `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /**
@@ -174,16 +185,18 @@ export async function runFolderAgent(o: FolderAgentOptions): Promise<FolderAgent
   say(`::step folder.pick started looking for the next file in ${folder}`);
   let entries: string[];
   try {
-    entries = (await readdir(folder)).sort();
+    entries = (await readDir(folder)).sort();
   } catch (err) {
     const message = `cannot read the folder ${folder}: ${errorText(err)}`;
     say(`::step folder.pick failed ${message}`);
     return { ok: false, message };
   }
-  const media = entries.filter(
-    (n) =>
-      !n.startsWith('.') && (FOLDER_MEDIA_EXTENSIONS as readonly string[]).includes(extname(n).toLowerCase()),
-  );
+  const accept = new Set<UploadContentType>(o.accept ?? UPLOAD_CONTENT_TYPES);
+  // Only what every target takes: a PNG picked for a TikTok automation would fail the run after the pick.
+  const media = entries.filter((n) => {
+    const type = TYPE_OF_EXTENSION[extname(n).toLowerCase()];
+    return !n.startsWith('.') && type !== undefined && accept.has(type);
+  });
   try {
     return await withStateLock(
       stateFile,
@@ -203,6 +216,22 @@ export async function runFolderAgent(o: FolderAgentOptions): Promise<FolderAgent
     if (!(err instanceof FolderLockError)) throw err;
     say(`::step folder.pick failed ${err.message}`);
     return { ok: false, message: err.message };
+  }
+}
+
+/**
+ * A caption sidecar, read only by its real path inside the folder and not through a hard link: a link out of
+ * the folder (planted by whoever else writes there) would make a private file's text a public caption. Such a
+ * sidecar gives no caption, and the run says so by the sidecar's name.
+ */
+async function readSidecar(folder: string, name: string, say: (line: string) => void): Promise<string> {
+  const real = await realPathWithin(folder, join(folder, name));
+  try {
+    if (real === null) throw new FileRefused('outside', `${name} leads out of the folder`);
+    return (await readNoFollow(real, { maxBytes: TEXT_MAX_BYTES })).toString('utf8');
+  } catch (err) {
+    say(`::step folder.caption info ${name} is not read: ${errorText(err)}`);
+    return '';
   }
 }
 
@@ -234,7 +263,7 @@ async function pickNext(p: {
   let sidecar: { title?: string; caption: string } = { caption: '' };
   for (const candidate of [`${stem}.txt`, `${next}.txt`]) {
     if (entries.includes(candidate)) {
-      sidecar = parseSidecar(await readFile(join(folder, candidate), 'utf8'));
+      sidecar = parseSidecar(await readSidecar(folder, candidate, say));
       break;
     }
   }
@@ -245,7 +274,7 @@ async function pickNext(p: {
     media: [join(folder, next)],
     metadata: { agent: 'folder', file: next },
   };
-  await writeFile(p.outputFile, `${JSON.stringify(output, null, 2)}\n`, { mode: 0o600 });
+  await writePrivateFile(p.outputFile, `${JSON.stringify(output, null, 2)}\n`);
   state.published.push({ file: next, run_id: p.runId, at: new Date().toISOString(), state: 'pending' });
   await writeState(stateFile, state);
   say(`::step folder.pick completed ${next} (${left.length - 1} left)`);

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { sep } from 'node:path';
-import { within, type ConfinementView } from './view';
+import type { ConfinementView } from './view';
+import { isWithin, statPathSync } from '../../files';
 
 /** Where users' files and sockets live: emptied for the agent, then the few paths it may use are bound back. */
 const SHARED_ROOTS = ['/home', '/root', '/run/user', '/tmp', '/var/tmp', '/media', '/mnt'];
@@ -9,7 +9,8 @@ export type PathKind = 'dir' | 'other' | null;
 
 function kindOf(p: string): PathKind {
   try {
-    return statSync(p).isDirectory() ? 'dir' : 'other';
+    const st = statPathSync(p);
+    return st === undefined ? null : st.isDirectory() ? 'dir' : 'other';
   } catch {
     return null;
   }
@@ -28,7 +29,7 @@ export function bubblewrapArgs(view: ConfinementView, kind: (p: string) => PathK
   const mounts: { dest: string; shows: boolean }[] = [{ dest: sep, shows: true }];
   const visible = (p: string) => {
     let shown = true;
-    for (const m of mounts) if (within(m.dest, p)) shown = m.shows;
+    for (const m of mounts) if (isWithin(m.dest, p)) shown = m.shows;
     return shown;
   };
   const cover = (p: string) => {

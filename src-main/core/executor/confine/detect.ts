@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { resolveCommand } from './view';
+import { pathExistsSync } from '../../files';
 
 export type Confiner =
   | { readonly kind: 'bubblewrap'; readonly path: string }
@@ -58,7 +58,7 @@ export async function detectConfiner(
   }
   if (platform === 'darwin') {
     const path = '/usr/bin/sandbox-exec';
-    return existsSync(path)
+    return pathExistsSync(path)
       ? { kind: 'sandbox-exec', path }
       : { kind: 'none', reason: 'sandbox-exec is missing from this Mac' };
   }

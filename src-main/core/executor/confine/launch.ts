@@ -1,6 +1,6 @@
 import type { AgentCommand } from '../agent-process';
-import { formatLogLine, type LogLine } from '../run-log';
-import { appendPrivateFile, ensurePrivateDir } from '../../private-files';
+import type { LogLine, RunLogWriter } from '../run-log';
+import { FileRefused, ensurePrivateDir } from '../../files';
 import { bubblewrapArgs, describeView } from './bubblewrap';
 import { detectConfiner, type Confiner } from './detect';
 import { sandboxExecArgs } from './sandbox-exec';
@@ -14,7 +14,7 @@ export interface LaunchRun {
   readonly runDir: string;
   readonly folder?: string | undefined;
   readonly automationId?: string | undefined;
-  readonly logFile: string;
+  readonly log: RunLogWriter;
   readonly onLog?: ((line: LogLine) => void) | undefined;
 }
 
@@ -50,7 +50,7 @@ export async function confineLaunch(
   if (!source) return plain;
   const say = async (text: string) => {
     const at = new Date();
-    await appendPrivateFile(run.logFile, formatLogLine('system', text, at)).catch(() => undefined);
+    run.log.append('system', text, at);
     run.onLog?.({ at: at.toISOString(), stream: 'system', text });
   };
   const policy = source(run.automationId);
@@ -77,8 +77,14 @@ export async function confineLaunch(
     command,
     searchPath,
   });
-  await ensurePrivateDir(view.agentHome);
-  await ensurePrivateDir(view.agentTmp);
+  try {
+    await makeAgentDirs(view);
+  } catch (err) {
+    if (!(err instanceof FileRefused)) throw err;
+    const reason = `the agent's home or temporary folder in its run folder is not a plain folder: ${err.message}`;
+    await say(reason);
+    return { kind: 'refused', reason };
+  }
   const confinedEnv = { ...env, HOME: view.agentHome, TMPDIR: view.agentTmp };
   let args: string[];
   if (confiner.kind === 'bubblewrap') {
@@ -100,4 +106,17 @@ export async function confineLaunch(
     env: confinedEnv,
     confiner: confiner.kind,
   };
+}
+
+/**
+ * The confined agent's HOME and TMPDIR, folders of its run folder: made 0700, and refused when a link stands at
+ * either name (left by an agent of an earlier attempt of the run), which would show the agent what it points at.
+ */
+export async function makeAgentDirs(view: {
+  readonly runDir: string;
+  readonly agentHome: string;
+  readonly agentTmp: string;
+}): Promise<void> {
+  await ensurePrivateDir(view.agentHome, { root: view.runDir });
+  await ensurePrivateDir(view.agentTmp, { root: view.runDir });
 }

@@ -1,7 +1,7 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { AgentConfinementMode } from '../../../../src-shared/settings';
+import { isExecutableFileSync, isWithin, realPathSync, statPathSync } from '../../files';
 
 /** What a confined agent may reach: from the user's settings and this run, never from the service. */
 export interface ConfinementPolicy {
@@ -56,20 +56,15 @@ export function hostFacts(env: Env = process.env): HostFacts {
 /** The real path of what exists; a missing path is resolved lexically so rules still name it. */
 export function real(p: string): string {
   try {
-    return realpathSync(p);
+    return realPathSync(p);
   } catch {
     return resolve(p);
   }
 }
 
-/** Is `p` the directory `dir` or inside it? */
-export function within(dir: string, p: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith(sep) ? dir : `${dir}${sep}`);
-}
-
 function isFile(p: string): boolean {
   try {
-    return statSync(p).isFile();
+    return statPathSync(p)?.isFile() ?? false;
   } catch {
     return false;
   }
@@ -81,12 +76,7 @@ export function resolveCommand(command: string, searchPath: string): string | nu
   for (const dir of searchPath.split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (isFile(candidate)) return candidate;
-    } catch {
-      // not here
-    }
+    if (isExecutableFileSync(candidate)) return candidate;
   }
   return null;
 }
@@ -105,7 +95,7 @@ export function programPaths(
   const add = (given: string) => {
     for (const p of new Set([resolve(given), real(given)])) {
       const dir = dirname(p);
-      out.add(dir === sep || within(dir, home) ? p : dir);
+      out.add(dir === sep || isWithin(dir, home) ? p : dir);
     }
   };
   const exe = resolveCommand(command.command, searchPath);

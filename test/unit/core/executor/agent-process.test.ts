@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunLog } from '../../../../src-main/core/executor/run-log';
 import { runAgentProcess } from '../../../../src-main/core/executor/agent-process';
 import type { StepLine } from '../../../../src-main/core/executor/step-line';
 
@@ -45,7 +46,7 @@ describe('agent processes', () => {
       command: { command: process.execPath, args: [f, ...args] },
       cwd: dir,
       env: { PATH: process.env.PATH ?? '' },
-      logFile: join(dir, 'run.log'),
+      log: RunLog.open(tmpdir(), dir),
       timeoutMs: 10_000,
     });
     expect(exit).toEqual({ kind: 'exited', code: 0, signal: null, stderrTail: '' });
@@ -64,7 +65,7 @@ describe('agent processes', () => {
       command: { command: process.execPath, args: [f] },
       cwd: dir,
       env: {},
-      logFile: join(dir, 'run.log'),
+      log: RunLog.open(tmpdir(), dir),
       timeoutMs: 10_000,
       onStep: (s) => steps.push(s),
     });
@@ -92,7 +93,7 @@ describe('agent processes', () => {
       command: { command: process.execPath, args: [f] },
       cwd: dir,
       env: {},
-      logFile: join(dir, 'run.log'),
+      log: RunLog.open(tmpdir(), dir),
       timeoutMs: 60_000,
       signal: ac.signal,
       onStep: () => ac.abort(new Error('user asked')),
@@ -112,7 +113,7 @@ describe('agent processes', () => {
       command: { command: join(dir, 'no-such-agent'), args: [] },
       cwd: dir,
       env: {},
-      logFile: join(dir, 'run.log'),
+      log: RunLog.open(tmpdir(), dir),
       timeoutMs: 5000,
     });
     expect(exit).toMatchObject({ kind: 'spawn-error' });

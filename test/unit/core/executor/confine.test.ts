@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RunLog } from '../../../../src-main/core/executor/run-log';
 import { bubblewrapArgs, type PathKind } from '../../../../src-main/core/executor/confine/bubblewrap';
 import { confineLaunch } from '../../../../src-main/core/executor/confine/launch';
 import { sbplString, seatbeltProfile } from '../../../../src-main/core/executor/confine/sandbox-exec';
@@ -195,7 +196,7 @@ describe('confineLaunch where no confiner exists', () => {
     const launch = await confineLaunch(
       command,
       { PATH: '/usr/bin' },
-      { runDir: dir, logFile },
+      { runDir: dir, log: RunLog.open(tmpdir(), dir) },
       policy('auto'),
       {
         platform: 'win32',
@@ -212,7 +213,7 @@ describe('confineLaunch where no confiner exists', () => {
     const launch = await confineLaunch(
       command,
       {},
-      { runDir: dir, logFile: join(dir, 'run.log') },
+      { runDir: dir, log: RunLog.open(tmpdir(), dir) },
       policy('required'),
       { platform: 'win32' },
     );
@@ -225,7 +226,12 @@ describe('confineLaunch where no confiner exists', () => {
   it('off runs the command as given, and the log says the agent has the user’s rights', async () => {
     dir = await mkdtemp(join(tmpdir(), 'confine-'));
     const logFile = join(dir, 'run.log');
-    const launch = await confineLaunch(command, {}, { runDir: dir, logFile }, policy('off'));
+    const launch = await confineLaunch(
+      command,
+      {},
+      { runDir: dir, log: RunLog.open(tmpdir(), dir) },
+      policy('off'),
+    );
     expect(launch).toMatchObject({ kind: 'run', command });
     expect(await readFile(logFile, 'utf8')).toMatch(
       /agent confinement is off: the agent runs with your rights/,
@@ -237,7 +243,7 @@ describe('confineLaunch where no confiner exists', () => {
     const launch = await confineLaunch(
       command,
       { PATH: '/usr/bin', HOME: '/Users/me' },
-      { runDir: dir, logFile: join(dir, 'run.log') },
+      { runDir: dir, log: RunLog.open(tmpdir(), dir) },
       policy('required'),
       {
         platform: 'darwin',
