@@ -5,12 +5,23 @@ import { TIMEOUTS } from './test/helpers/timeouts.ts';
 
 export default defineConfig({
   test: {
-    include: [
-      'test/unit/**/*.test.ts',
-      'test/unit/**/*.test.tsx',
-      'test/contract/**/*.test.ts',
-      'test/integration/**/*.test.ts',
-      'test/security/**/*.test.ts',
+    // Two projects, so that `--project unit` runs the fast ones alone (`npm run test:quick`).
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: [
+            'test/contract/**/*.test.ts',
+            'test/integration/**/*.test.ts',
+            'test/security/**/*.test.ts',
+          ],
+        },
+      },
     ],
     environment: 'node',
     // The bases; test/helpers/scale-timeouts.ts scales them by the machine's load as each file starts.

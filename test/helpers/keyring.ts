@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { scaled } from './timeouts';
 
 const run = promisify(execFile);
 
@@ -66,7 +67,7 @@ export async function startTestKeyring(): Promise<TestKeyring> {
     children.push(keyring);
     // An empty password makes (and unlocks) the login keyring of this HOME.
     keyring.stdin.end('\n');
-    const until = Date.now() + 10_000;
+    const until = Date.now() + scaled(10_000);
     while (!(await secretsServiceUp(env))) {
       if (Date.now() > until) throw new Error('gnome-keyring did not take the Secret Service name');
       await new Promise((r) => setTimeout(r, 100));

@@ -70,10 +70,9 @@ beforeAll(async () => {
   }
   symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(copy, 'node_modules'));
 
-  const pack = await run('npm', ['pack', '--json', '--pack-destination', work], {
-    cwd: copy,
-    env: process.env,
-  });
+  // Without vitest's NODE_ENV=test, which would make prepack's build a development one (React's, for one).
+  const { NODE_ENV: _test, ...userEnv } = process.env;
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, env: userEnv });
   expect(pack.code, pack.err).toBe(0);
   // prepack's build logs come first on stdout (some with brackets); npm's JSON starts with a lone `[` line.
   const [info] = JSON.parse(pack.out.slice(pack.out.search(/^\[\s*$/m))) as {

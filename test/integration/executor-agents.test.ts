@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCommand, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const HOUR = 3_600_000;
 let h: Harness | undefined;
@@ -64,7 +65,7 @@ describe('executor agents', () => {
     expect(run.error).toMatch(/^agent timed out after 1 s and was stopped with its process tree/);
     expect(row.reason_code).toBe('agent_timeout');
     const grandchild = Number(readFileSync(join(row.run_dir as string, 'grandchild.pid'), 'utf8'));
-    const until = Date.now() + 3000;
+    const until = Date.now() + scaled(3000);
     while (!gone(grandchild) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(gone(grandchild)).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDS, agentCommand, automation, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const HOUR = 3_600_000;
 let h: Harness | undefined;
@@ -16,7 +17,7 @@ const legacy = () =>
   });
 
 async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!cond()) {
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 10));

@@ -11,6 +11,7 @@ import { updateSettings } from '../../src-main/core/config/settings';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { AUTOMATION_ID, TEST_AGENT, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 const HOUR = 3_600_000;
@@ -24,7 +25,7 @@ afterEach(async () => {
 });
 
 async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

@@ -7,6 +7,7 @@ import { ExecutorStatus } from '../../src-shared/ipc/executor';
 import { RunDetail, RunRecord } from '../../src-shared/ipc/runs';
 import { executorPortFor } from '../../src-main/core/bridge/executor-port';
 import { IDS, agentCommand, automation, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const HOUR = 3_600_000;
 let h: Harness | undefined;
@@ -60,7 +61,7 @@ function overLimitMp4(dir: string): string {
 }
 
 async function waitFor(cond: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error('timed out waiting');
     await new Promise((r) => setTimeout(r, 20));

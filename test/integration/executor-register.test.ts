@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Executor } from '../../src-main/core/executor/executor';
 import type { ExecutorState } from '../../src-main/core/executor/executor-events';
 import { agentCommand, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 let h: Harness | undefined;
 const extra: Executor[] = [];
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 async function waitFor(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));

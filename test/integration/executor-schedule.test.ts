@@ -4,12 +4,13 @@ import { updateSettings } from '../../src-main/core/config/settings';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { TEST_AGENT, agentCommand, automation, cli, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
 
 async function waitFor(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -175,7 +176,7 @@ describe('executor schedule against the sandbox', () => {
     await stuck.runOnce();
     await h.advance(HOUR);
     await stuck.tick();
-    const until = Date.now() + 5000;
+    const until = Date.now() + scaled(5000);
     while (stuck.journal.list()[0]?.step !== 'agent' && Date.now() < until)
       await new Promise((r) => setTimeout(r, 20));
     await stuck.stop({ graceMs: 300, reason: 'the executor received SIGTERM' });

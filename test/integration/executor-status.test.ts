@@ -10,6 +10,7 @@ import { daemonStateFile } from '../../src-main/core/executor/daemon-state';
 import { executorDataDir } from '../../src-main/core/paths';
 import { runCliHere } from '../helpers/cli-process';
 import { startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 let h: Harness | undefined;
@@ -26,7 +27,7 @@ async function waitFor<T>(
   ms: number,
   what: string,
 ): Promise<T> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   for (;;) {
     const v = await get();
     if (ok(v)) return v;

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, type RunPhase } from '../../src-main/core/executor/journal';
 import { openStore, type Store } from '../../src-main/core/store/store';
 import { cli, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const DAY = 86_400_000;
 let dir = '';
@@ -96,7 +97,7 @@ describe('the executor prunes when it starts', () => {
       h.clock.now().getTime(),
     );
     ex.executor.start();
-    const until = Date.now() + 5000;
+    const until = Date.now() + scaled(5000);
     while (existsSync(join(runsDir, old as string)) && Date.now() < until)
       await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(join(runsDir, old as string))).toBe(false);

@@ -13,6 +13,7 @@ import { Journal } from '../../src-main/core/executor/journal';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { TEST_AGENT, startHarness, type Harness } from '../integration/executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
 const HOUR = 3_600_000;
@@ -25,7 +26,7 @@ afterEach(async () => {
 });
 
 async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
+  const until = Date.now() + scaled(ms);
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));

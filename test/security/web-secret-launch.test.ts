@@ -18,6 +18,7 @@ import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { startWeb, type RunningWeb } from '../../src-main/cli/web/run-web';
 import type { WebHost } from '../../src-main/cli/web/web-host';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
+import { scaled } from '../helpers/timeouts';
 
 let dir: string;
 let web: RunningWeb;
@@ -52,7 +53,7 @@ afterAll(async () => {
 
 async function openerArgv(): Promise<string> {
   const file = join(dir, 'argv.txt');
-  const until = Date.now() + 10_000;
+  const until = Date.now() + scaled(10_000);
   for (;;) {
     try {
       const text = readFileSync(file, 'utf8');
