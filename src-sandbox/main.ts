@@ -1,9 +1,9 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from './app';
 import { safeLine } from '../src-shared/safe-text';
+import { readTextFileSync } from '../src-main/core/files';
 
 const port = (value: string): number => {
   const n = Number(value);
@@ -20,7 +20,7 @@ const port = (value: string): number => {
 function readSeed(file: string): { fixture: object } | { problem: string } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =

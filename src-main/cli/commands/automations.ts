@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { z } from 'zod';
 import { CreateAutomationInput, UpdateAutomationInput } from '../../../src-shared/api/automation-editing';
@@ -13,6 +12,7 @@ import type { CliDeps } from '../context';
 import { NotFoundError, RefusedError, UnreachableError } from '../exit-codes';
 import { truncate, type Output } from '../output';
 import { VERSION } from '../version';
+import { readTextFileSync } from '../../core/files';
 
 interface EditOpts {
   name?: string;
@@ -79,7 +79,7 @@ function fieldsOf(o: EditOpts, zone: string | null): Record<string, unknown> {
   }
   if (o.instructions !== undefined) f.instructions = o.instructions;
   if (o.instructionsFile !== undefined) {
-    f.instructions = readFileSync(existingFile(o.instructionsFile, 'instructions-file'), 'utf8');
+    f.instructions = readTextFileSync(existingFile(o.instructionsFile, 'instructions-file'));
   }
   if (o.skill !== undefined) {
     const at = o.skill.lastIndexOf('@');

@@ -1,4 +1,3 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
@@ -23,6 +22,7 @@ import {
 import { parseDateTime, positiveInt } from '../args';
 import type { CliDeps } from '../context';
 import { knownPosts } from '../known-posts';
+import { isWritableDirSync, statPathSync } from '../../core/files';
 
 interface CommonOpts {
   format?: ExportFormat;
@@ -35,20 +35,10 @@ const badArgument = (path: string, message: string) =>
 
 /** Why `-o` cannot be written in this folder, in words (no errno): null when it can. */
 function folderProblem(dir: string): string | null {
-  let st;
-  try {
-    st = statSync(dir, { throwIfNoEntry: false });
-  } catch {
-    st = undefined;
-  }
+  const st = statPathSync(dir);
   if (!st) return 'no such folder';
   if (!st.isDirectory()) return 'not a folder';
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch {
-    return 'you are not allowed to write in this folder';
-  }
-  return null;
+  return isWritableDirSync(dir) ? null : 'you are not allowed to write in this folder';
 }
 
 /** `--format`, else the extension of `-o`, else CSV. */

@@ -1,5 +1,4 @@
 import { SNIFF_BYTES, detectBytes, type Detected } from '../../../src-shared/media-input';
-import type { UploadContentType } from '../../../src-shared/api/media';
 import { openForReading } from '../files';
 
 // The sniffing is pure and shared with the sandbox: src-shared/media-input.ts, the media input door.
