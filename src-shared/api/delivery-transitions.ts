@@ -59,6 +59,17 @@ export function statusesAllowing(action: DeliveryAction): readonly DeliveryStatu
   );
 }
 
+/**
+ * Which action a `PATCH /api/cli/posts` is, by its `status`: `draft` cancels the schedule, `scheduled` schedules
+ * the drafts, anything else (caption, a new time, added targets) edits. The sandbox answers by it and the CLI
+ * refuses by it, so both read one update alike.
+ */
+export function updateAction(update: {
+  readonly status?: 'draft' | 'scheduled' | undefined;
+}): DeliveryAction {
+  return update.status === 'draft' ? 'cancel' : update.status === 'scheduled' ? 'schedule' : 'edit';
+}
+
 /** Statuses in which `DELETE /api/cli/posts` removes a delivery; any other answers 409. */
 export const DELETABLE_STATUSES = statusesAllowing('delete');
 

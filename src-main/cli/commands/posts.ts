@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { LIMITS } from '../../../src-shared/api/limits';
+import { DELETABLE_STATUSES, updateAction } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORMS, type Target } from '../../../src-shared/api/common';
 import {
   DELIVERY_STATUSES,
@@ -16,6 +17,7 @@ import { EXIT, NotFoundError } from '../exit-codes';
 import type { Output } from '../output';
 import { shiftPosts } from './posts-shift';
 import { truncate } from '../output';
+import { refuseLocally } from '../transition-check';
 
 export function printDeliveries(out: Output, posts: readonly Delivery[]): void {
   out.table(
@@ -242,6 +244,10 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       }
       // `--queue` is for working offline: the accounts are not listed then.
       await out.spin('checking the targets', () => checkTargets(core, req.targets, !opts.queue));
+      // Each platform's own rules: what certainly fails there stops here (exit 2); the rest is a warning.
+      // Loaded here only: counting as X does (twitter-text) takes a fifth of a second, which `posts list` never pays.
+      const { warnOrRefuseRules } = await import('../post-rules-check');
+      warnOrRefuseRules(out, req);
       const { entryId } = core.outbox.enqueuePost(req);
       let entry = core.outbox.get(entryId) as OutboxEntry;
       if (!opts.queue) {
@@ -362,6 +368,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
         const core = await deps.core(cmd);
+        // Refused here, in the app's words, when the transition table refuses it (exit 2, nothing sent).
+        await out.spin('checking the post', () => refuseLocally(core, id, updateAction(body)));
         const res = await out.spin('updating', () => core.client.updatePost(body));
         out.result(res, () => {
           out.line(`${out.colors.green('✓')} updated post ${res.post_id}`);
@@ -372,10 +380,11 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
 
   posts
     .command('delete <id>')
-    .description('delete a delivery (draft, scheduled, retry_scheduled or failed)')
+    .description(`delete a delivery (${DELETABLE_STATUSES.join(', ')})`)
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const core = await deps.core(cmd);
+      await out.spin('checking the post', () => refuseLocally(core, id, 'delete'));
       const res = await out.spin('deleting', () => core.client.deletePost(id));
       out.result({ ...res, id }, () => out.line(`${out.colors.green('✓')} deleted ${id}`));
     });

@@ -1,3 +1,4 @@
+import { STILL_SCHEDULED_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
@@ -43,7 +44,7 @@ export const DELIVERY_WATCH_MIGRATIONS: readonly Migration[] = [
 /** How long after a post's time the watch waits for `posted` before it says "not confirmed" (setting default). */
 export const DEFAULT_CONFIRM_GRACE_MS = 15 * 60_000;
 /** Statuses of a delivery whose time may have passed without it being published. */
-const PENDING_STATUSES = ['scheduled', 'retry_scheduled'] as const;
+const PENDING_STATUSES = STILL_SCHEDULED_STATUSES;
 
 /** Where the UI shows a delivery; the same form the desktop's deep links take. */
 export const postLink = (deliveryId: string): string => `postdesk://post/${deliveryId}`;

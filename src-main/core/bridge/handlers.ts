@@ -1,3 +1,4 @@
+import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { z } from 'zod';
 import type { Contract, DomainName, InvokeVerb } from '../../../src-shared/ipc/contract';
@@ -70,8 +71,6 @@ export interface BridgeDeps {
   /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
   readonly commandLine?: CommandLinePort | undefined;
 }
-
-const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
 
 const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
 
