@@ -62,7 +62,7 @@ export function checkRowRules(
         problems.push({
           ...at,
           field: 'targets',
-          message: `the account ${t.social_account_id} is a ${PLATFORM_RULES[account.platform].name} account, not ${PLATFORM_RULES[t.platform].name}; write ${account.platform}:${t.social_account_id}`,
+          message: `the account ${t.social_account_id} is on ${PLATFORM_RULES[account.platform].name}, not ${PLATFORM_RULES[t.platform].name}; write ${account.platform}:${t.social_account_id}`,
         });
       }
     }
