@@ -156,7 +156,3 @@ export function checkPost(
   }
   return out.sort((a, b) => Number(a.severity === 'warn') - Number(b.severity === 'warn'));
 }
-
-/** The verdicts that stop a post from being sent. */
-export const blocking = (verdicts: readonly RuleVerdict[]): RuleVerdict[] =>
-  verdicts.filter((v) => v.severity === 'block');

@@ -16,7 +16,7 @@ function factsOf(m: MediaRef): MediaFacts {
 }
 
 /** The platforms' rules (src-shared/platform-rules.ts) for a post about to be created: verdicts, blocks first. */
-export function postVerdicts(req: Pick<CreatePostRequest, 'caption' | 'media' | 'targets'>): RuleVerdict[] {
+function postVerdicts(req: Pick<CreatePostRequest, 'caption' | 'media' | 'targets'>): RuleVerdict[] {
   return checkPost(
     req.targets.map((t) => t.platform),
     { caption: req.caption, media: (req.media ?? []).map(factsOf) },

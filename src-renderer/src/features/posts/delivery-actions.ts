@@ -1,9 +1,4 @@
-import {
-  ACTION_SCOPE,
-  canDo,
-  whyNot,
-  type DeliveryAction,
-} from '../../../../src-shared/api/delivery-transitions';
+import { canDo, whyNot, type DeliveryAction } from '../../../../src-shared/api/delivery-transitions';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import { PLATFORM_META } from '../../app/platforms';
 
@@ -40,5 +35,3 @@ export function whyNotOnPost(deliveries: readonly Known[], action: DeliveryActio
   const first = deliveries[0];
   return first ? whyNotOn(first, action) : 'This post has no deliveries left.';
 }
-
-export { ACTION_SCOPE };
