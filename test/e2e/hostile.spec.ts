@@ -114,7 +114,7 @@ test('a hostile service runs no script on any screen; its links, names and capti
   await inert(page, 'Posts', dialogs);
   const linked: string[] = [];
   for (let i = 0; i < HOSTILE_URLS.length; i++) {
-    await page.getByRole('button', { name: new RegExp(`^Open post: ${tag} #${i}`) }).click();
+    await page.getByRole('button', { name: new RegExp(`^Edit post: ${tag} #${i}`) }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit post' });
     await expect(dialog).toBeVisible();
     const link = dialog.getByRole('link', { name: /^Open on / });

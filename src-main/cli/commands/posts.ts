@@ -6,7 +6,7 @@ import {
   DELIVERY_STATUSES,
   type CreatePostRequest,
   type Delivery,
-  type UpdatePostRequest,
+  UpdatePostRequest,
 } from '../../../src-shared/api/posts';
 import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
 import type { OutboxEntry } from '../../core/outbox/outbox';
@@ -294,7 +294,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       new Option(
         '--status <status>',
         'draft cancels the schedule; with --shift, only posts in this status',
-      ).choices(['draft', 'scheduled']),
+      ).choices(UpdatePostRequest.shape.status.unwrap().options),
     )
     .option(
       '--add-target <platform:account_id>',
