@@ -7,7 +7,7 @@ import type { ImportPlan } from '../../core/bulk/plan';
 import { updateFromFile } from '../../core/bulk/update';
 import type { UpdateReport } from '../../core/bulk/update';
 import { formatProblem } from '../../core/bulk/validate';
-import { reasonInWords } from '../../core/bulk/row-rules';
+import { reasonInWords } from '../../core/bulk/service-reason';
 import { ValidationError } from '../../core/api/errors';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { BulkFileError, readRows } from '../../core/bulk/rows';

@@ -15,7 +15,7 @@ import { openBulkStore, type BatchRecord, type BulkStore } from '../bulk/bulk-st
 import { BulkFileError, readRows } from '../bulk/rows';
 import { validateRows } from '../bulk/validate';
 import { connectedAccounts } from '../bulk/bulk';
-import { reasonInWords } from '../bulk/row-rules';
+import { reasonInWords } from '../bulk/service-reason';
 import { isReimport, planReimport, type PlannedUpdate, type PostLookup } from '../bulk/reimport';
 import { chunk } from '../bulk/plan';
 import { sendUpdates } from '../bulk/update';

@@ -9,7 +9,6 @@ import type { Action, MediaSpec } from './fields';
 import type { RawRow } from './rows';
 import { EXPORT_ONLY_COLUMNS } from '../export/post-records';
 import type { Account } from '../../../src-shared/api/accounts';
-import { checkRowRules } from './row-rules';
 
 /** The columns (CSV) or keys (JSON) of an import file; docs/bulk.md describes each. */
 export const IMPORT_COLUMNS = [
@@ -276,6 +275,9 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
   }
   const valid: PostRow[] = [];
   const warnings: RowProblem[] = [];
+  // Loaded on first use: the rules count captions as X does (twitter-text), a fifth of a second to load, which a
+  // host that never imports a file (the app opening, most commands) should not pay.
+  const { checkRowRules } = await import('./row-rules');
   for (const d of drafts) {
     let fine = true;
     for (const m of d.media) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reasonInWords } from '../../../../src-main/core/bulk/row-rules';
+import { reasonInWords } from '../../../../src-main/core/bulk/service-reason';
 import { readRows } from '../../../../src-main/core/bulk/rows';
 import { formatProblem, validateRows } from '../../../../src-main/core/bulk/validate';
 
