@@ -8,7 +8,7 @@ import {
 import { DELIVERY_STATUSES, type Delivery, type DeliveryStatus } from '../../src-shared/api/posts';
 import { LIMITS } from '../../src-shared/api/limits';
 import { PLATFORM_RULES } from '../../src-shared/platform-rules';
-import { ValidationError } from '../core/api/errors';
+import { NetworkError, ValidationError } from '../core/api/errors';
 import type { Core } from '../core/services';
 
 type Known = Pick<Delivery, 'id' | 'post_id' | 'status' | 'platform'>;
@@ -44,7 +44,7 @@ function statusesToRead(action: DeliveryAction): readonly DeliveryStatus[] {
 /**
  * Refuses before sending (exit 2) what the table refuses, after reading the deliveries `id` names from the
  * service's lists (the newest 100 of each status). Not found there, or the service out of reach: sent as it is,
- * and the service has the last word.
+ * and the service has the last word. Any other answer to the lists (a bad key) is the command's error.
  */
 export async function refuseLocally(core: Core, id: string, action: DeliveryAction): Promise<void> {
   let known: Known[];
@@ -53,8 +53,10 @@ export async function refuseLocally(core: Core, id: string, action: DeliveryActi
       statusesToRead(action).map((status) => core.client.listPosts({ status, limit: LIMITS.pageSizeMax })),
     );
     known = pages.flatMap((p) => p.posts);
-  } catch {
-    return;
+  } catch (err) {
+    // Out of reach: the request is sent as it is (or queued by the caller's retry), and the service decides.
+    if (err instanceof NetworkError) return;
+    throw err;
   }
   const why = refusal(known, id, action);
   if (why) throw new ValidationError([{ path: 'id', message: why }], null, 'request');
