@@ -167,6 +167,23 @@ describe('postdesk bulk import --dry-run knows what the app knows', () => {
     expect(all).not.toMatch(/targets\.\d/);
   });
 
+  it("says a row the service refused in words, naming the column and the entry, never the service's path", async () => {
+    const file = join(dataDir, 'refused.csv');
+    const neverUploaded = '99999999-9999-4999-8999-999999999999';
+    writeFileSync(
+      file,
+      ['caption,targets,action,media', `lost,x:${IDS.accounts.x},draft,${neverUploaded}`].join('\n'),
+    );
+    const r = await cli('bulk', 'import', file);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/row 1: media, the 1st entry: /);
+    expect(r.out).not.toContain('media.0');
+    const batch = /postdesk bulk resubmit (\S+)/.exec(r.out)?.[1] as string;
+    const status = await cli('bulk', 'status', batch);
+    expect(status.out).toContain('media, the 1st entry: ');
+    expect(status.out).not.toContain('media.0');
+  });
+
   it('says "imported before" at the dry run of a file imported already', async () => {
     const file = join(dataDir, 'again.csv');
     writeFileSync(file, ['caption,targets,action', `once,x:${IDS.accounts.x},draft`].join('\n'));

@@ -204,7 +204,7 @@ function printStatus(out: Output, s: BatchStatus): void {
   if (failed.length) {
     out.table(
       ['row', 'item', 'error'],
-      failed.map((i) => [i.row ?? '', i.item_key, c.red(truncate(i.error ?? '', 80))]),
+      failed.map((i) => [i.row ?? '', i.item_key, c.red(truncate(reasonInWords(i.error ?? ''), 80))]),
     );
     if (s.importId) out.line(`resubmit them with: postdesk bulk resubmit ${s.batchId}`);
   }

@@ -1,3 +1,4 @@
+import { reasonInWords } from '../bulk/service-reason';
 import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { z } from 'zod';
@@ -368,7 +369,14 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
       history: async () => ({ batches: [...(await need(core.bulk, 'Bulk import').history())] }),
-      inspect: async (query) => (await api()).bulkInspect(query),
+      inspect: async (query) => {
+        // Each failed item's reason in words (the column and which entry), never the service's field paths.
+        const res = await (await api()).bulkInspect(query);
+        return {
+          ...res,
+          items: res.items.map((it) => (it.error ? { ...it, error: reasonInWords(it.error) } : it)),
+        };
+      },
       resubmitFailed: async ({ batch_id }) => {
         const res = await need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) =>
           events.emit('bulk:didProgress', p),
