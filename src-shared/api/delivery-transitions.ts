@@ -7,7 +7,8 @@ import type { DeliveryStatus } from './posts';
  * from it below, never listed again.
  *
  * - `edit`: change the caption or the time (PATCH). The contract updates every still-editable delivery under
- *   the parent together, so an edit applies to the whole post.
+ *   the parent together, so an edit applies to the whole post. Its table names `scheduled` as where an edit
+ *   starts; a draft is editable too, since the PATCH's `status: scheduled` (how a draft gets a time) is one.
  * - `cancel`: back to draft (PATCH `status: draft`), whole post: "the schedule is cancelled".
  * - `schedule`: give a draft a time (PATCH `status: scheduled` with a future `scheduled_at`), whole post.
  * - `delete`: DELETE by delivery id; one delivery. Any other status answers 409.
