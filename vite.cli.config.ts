@@ -68,7 +68,14 @@ export default defineConfig({
   plugins: [listInputs(), swapIn()],
   ssr: { noExternal: true },
   // undici's index also loads fetch, WebSocket, caches and mocks, which the CLI never uses: see the file.
-  resolve: { alias: [{ find: /^undici$/, replacement: at('./scripts/undici-lite.mjs') }] },
+  // twitter-text (X's caption count) requires `punycode`, which Node resolves to its deprecated built-in and warns
+  // about on stderr (DEP0040); the trailing slash takes the npm package of the same name instead.
+  resolve: {
+    alias: [
+      { find: /^undici$/, replacement: at('./scripts/undici-lite.mjs') },
+      { find: /^punycode$/, replacement: 'punycode/' },
+    ],
+  },
   build: {
     ssr: true,
     outDir: STAGING,

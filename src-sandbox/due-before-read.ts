@@ -1,5 +1,6 @@
 import type { SandboxContext } from './context';
 import { stmt } from './db';
+import { STILL_SCHEDULED_SQL } from './posts/records';
 
 /** Past every date the clock can show (clock.ts): "nothing is due". */
 const NEVER = '9999-12-31T23:59:59.999Z';
@@ -23,7 +24,7 @@ export function createDueBeforeRead(ctx: SandboxContext, settle: (now: Date) => 
     if (typeof at === 'string' && at < nothingDueBefore) nothingDueBefore = at;
     return null;
   });
-  const delivery = `WHEN NEW.status IN ('scheduled', 'retry_scheduled')
+  const delivery = `WHEN NEW.status IN (${STILL_SCHEDULED_SQL})
     BEGIN SELECT sandbox_waits_until(NEW.next_attempt_at); END`;
   const upload = `WHEN NEW.status = 'pending' AND NEW.bytes_received = 0
     BEGIN SELECT sandbox_waits_until(NEW.upload_expires_at); END`;
@@ -37,7 +38,7 @@ export function createDueBeforeRead(ctx: SandboxContext, settle: (now: Date) => 
       stmt(
         db,
         `SELECT MIN(at) AS at FROM (
-           SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status IN ('scheduled', 'retry_scheduled')
+           SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status IN (${STILL_SCHEDULED_SQL})
            UNION ALL
            SELECT MIN(upload_expires_at) FROM media_assets WHERE status = 'pending' AND bytes_received = 0)`,
       ).get() as { at: string | null }

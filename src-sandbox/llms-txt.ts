@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from './context';
-import { LIMITS } from '../src-shared/api';
+import { DELETABLE_STATUSES, LIMITS } from '../src-shared/api';
 
 /** The plain-text overview for agents at `/llms.txt`. */
 export function llmsTxt(base: string): string {
@@ -20,7 +20,7 @@ Errors: JSON \`{"error": "...", "code": "..."}\`; post creation 400s carry \`iss
   Draft, schedule (scheduled_at) or publish now (neither). YouTube is refused here: use an automation with a direct upload.
 - GET /api/cli/posts?status=&platform=&limit=: deliveries (one per target), newest first.
 - PATCH /api/cli/posts: {id (delivery or parent), status?: "draft"|"scheduled", caption?, scheduled_at?, add_targets?}.
-- DELETE /api/cli/posts: {id}; only draft, scheduled, retry_scheduled or failed deliveries.
+- DELETE /api/cli/posts: {id}; only ${DELETABLE_STATUSES.join(', ')} deliveries.
 
 ## Bulk (up to ${LIMITS.bulkBatchSize} items, idempotent per batch_id + item_key)
 - POST /api/cli/posts/bulk: {batch_id (uuid), items: [{item_key, caption, targets, media?: [{asset_id}], action: "draft" | scheduled_at}]}.

@@ -1,6 +1,6 @@
 import type { SandboxContext } from '../context';
 import { stmt, transact } from '../db';
-import type { AccountRow, DeliveryRow } from './records';
+import { STILL_SCHEDULED_SQL, type AccountRow, type DeliveryRow } from './records';
 
 /** The simulated platform's retry policy (docs/sandbox.md): 3 attempts in all, 5 minutes apart. */
 export const PUBLISH_MAX_ATTEMPTS = 3;
@@ -60,7 +60,7 @@ export function publishDue(ctx: SandboxContext, now: Date): void {
   const nowIso = now.toISOString();
   const due = stmt(
     ctx.db,
-    `SELECT * FROM deliveries WHERE status IN ('scheduled', 'retry_scheduled') AND next_attempt_at <= ?
+    `SELECT * FROM deliveries WHERE status IN (${STILL_SCHEDULED_SQL}) AND next_attempt_at <= ?
      ORDER BY next_attempt_at, seq LIMIT 500`,
   );
   for (;;) {

@@ -1,4 +1,10 @@
-import type { Account, Delivery, ParentPost } from '../../src-shared/api';
+import { STILL_SCHEDULED_STATUSES, type Account, type Delivery, type ParentPost } from '../../src-shared/api';
+
+/**
+ * The statuses the service still tries to send, as an SQL `IN (…)` list, from the transition table's
+ * STILL_SCHEDULED_STATUSES: a fixed enum of plain words, so quoting them is all it takes.
+ */
+export const STILL_SCHEDULED_SQL = STILL_SCHEDULED_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** Rows as better-sqlite3 returns them (see db.ts). */
 export interface AccountRow {

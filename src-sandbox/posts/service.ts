@@ -2,7 +2,11 @@ import { z } from 'zod';
 import {
   CreatePostRequest,
   DELETABLE_STATUSES,
+  EDITABLE_STATUSES,
   LIMITS,
+  canDo,
+  updateAction,
+  whyNot,
   Target,
   UpdatePostRequest,
   type Account,
@@ -10,6 +14,7 @@ import {
   type Delivery,
   type UpdatePostResponse,
 } from '../../src-shared/api';
+import { PLATFORM_RULES } from '../../src-shared/platform-rules';
 import type { SandboxContext } from '../context';
 import { insertRows, keptReads, nextSeq, stmt, transact } from '../db';
 import { SandboxError, notFound } from '../errors';
@@ -493,8 +498,8 @@ const invalidUpdate = (message: string): SandboxError =>
   new SandboxError(400, 'INVALID_POST_UPDATE', message);
 
 /**
- * `PATCH /api/cli/posts` by delivery id or parent id. The editable deliveries of the parent are its
- * `draft` and `scheduled` ones; they change together. `status: "draft"` cancels the scheduled ones,
+ * `PATCH /api/cli/posts` by delivery id or parent id. The editable deliveries of the parent (the
+ * transition table's `edit`: draft and scheduled) change together. `status: "draft"` cancels the scheduled ones,
  * `status: "scheduled"` schedules the drafts (needs a future `scheduled_at`), `scheduled_at` moves the
  * scheduled ones, `caption` rewrites all editable ones, and `add_targets` adds deliveries in the
  * post's current editable status.
@@ -515,13 +520,23 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
   if (u.status === 'draft' && when)
     throw invalidUpdate('status "draft" cancels the schedule; do not send scheduled_at with it');
 
+  // Which deliveries the update reaches, by the transition table (src-shared/api/delivery-transitions.ts):
+  // the editable ones; of those, a schedule can be cancelled (moved back to draft) or given (a draft).
   const all = deliveriesOf(ctx, postId);
-  const editable = all.filter((d) => d.status === 'draft' || d.status === 'scheduled');
+  const editable = all.filter((d) => canDo(d.status, 'edit'));
   if (editable.length === 0) {
-    throw invalidUpdate('nothing to update: the post has no draft or scheduled delivery left');
+    throw invalidUpdate(`nothing to update: the post has no ${EDITABLE_STATUSES.join(' or ')} delivery left`);
   }
-  const scheduled = editable.filter((d) => d.status === 'scheduled');
-  const drafts = editable.filter((d) => d.status === 'draft');
+  const scheduled = editable.filter((d) => canDo(d.status, 'cancel'));
+  const drafts = editable.filter((d) => canDo(d.status, 'schedule'));
+  // A cancel or a schedule needs a delivery the table lets it reach: else there is nothing to change.
+  const action = updateAction(u);
+  const first = all[0];
+  if (action !== 'edit' && first && !all.some((d) => canDo(d.status, action))) {
+    throw invalidUpdate(
+      `status "${u.status}": ${whyNot(first.status, action, PLATFORM_RULES[first.platform].name)}`,
+    );
+  }
   if (u.status === 'scheduled' && drafts.length > 0 && !when) {
     throw invalidUpdate(
       'status "scheduled": scheduled_at (a future date-time) is required to schedule a draft',
@@ -576,8 +591,8 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
     }
     if (u.add_targets && u.add_targets.length > 0) {
       // New targets join the post's editable state: scheduled with the others, else draft.
-      const after = deliveriesOf(ctx, postId).filter((d) => d.status === 'draft' || d.status === 'scheduled');
-      const model = after.find((d) => d.status === 'scheduled') ?? after[0];
+      const after = deliveriesOf(ctx, postId).filter((d) => canDo(d.status, 'edit'));
+      const model = after.find((d) => canDo(d.status, 'cancel')) ?? after[0];
       const status = model?.status ?? 'draft';
       const caption = u.caption ?? model?.caption ?? getPostRow(ctx, ownerId, postId)!.caption;
       for (const target of u.add_targets) {
@@ -603,14 +618,14 @@ export function updatePost(ctx: SandboxContext, ownerId: string, body: unknown):
 
 /**
  * `DELETE /api/cli/posts` by delivery id (a parent id removes every delivery of the post). Deletable
- * statuses: draft, scheduled, retry_scheduled, failed; others answer 409 POST_NOT_DELETABLE.
+ * statuses are the transition table's (`canDo(status, 'delete')`); others answer 409 POST_NOT_DELETABLE.
  */
 export function deletePost(ctx: SandboxContext, ownerId: string, id: string): void {
   const delivery = getDeliveryRow(ctx, ownerId, id);
   const postId = delivery?.post_id ?? (getPostRow(ctx, ownerId, id) ? id : null);
   if (!postId) throw notFound('post');
   const targets = delivery ? [delivery] : deliveriesOf(ctx, postId);
-  const blocked = targets.find((d) => !DELETABLE_STATUSES.includes(d.status));
+  const blocked = targets.find((d) => !canDo(d.status, 'delete'));
   if (blocked) {
     throw new SandboxError(
       409,

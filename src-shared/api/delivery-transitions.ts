@@ -7,7 +7,8 @@ import type { DeliveryStatus } from './posts';
  * from it below, never listed again.
  *
  * - `edit`: change the caption or the time (PATCH). The contract updates every still-editable delivery under
- *   the parent together, so an edit applies to the whole post.
+ *   the parent together, so an edit applies to the whole post. Its table names `scheduled` as where an edit
+ *   starts; a draft is editable too, since the PATCH's `status: scheduled` (how a draft gets a time) is one.
  * - `cancel`: back to draft (PATCH `status: draft`), whole post: "the schedule is cancelled".
  * - `schedule`: give a draft a time (PATCH `status: scheduled` with a future `scheduled_at`), whole post.
  * - `delete`: DELETE by delivery id; one delivery. Any other status answers 409.
@@ -57,6 +58,17 @@ export function statusesAllowing(action: DeliveryAction): readonly DeliveryStatu
   return (Object.keys(DELIVERY_TRANSITIONS) as DeliveryStatus[]).filter(
     (s) => DELIVERY_TRANSITIONS[s][action],
   );
+}
+
+/**
+ * Which action a `PATCH /api/cli/posts` is, by its `status`: `draft` cancels the schedule, `scheduled` schedules
+ * the drafts, anything else (caption, a new time, added targets) edits. The sandbox answers by it and the CLI
+ * refuses by it, so both read one update alike.
+ */
+export function updateAction(update: {
+  readonly status?: 'draft' | 'scheduled' | undefined;
+}): DeliveryAction {
+  return update.status === 'draft' ? 'cancel' : update.status === 'scheduled' ? 'schedule' : 'edit';
 }
 
 /** Statuses in which `DELETE /api/cli/posts` removes a delivery; any other answers 409. */

@@ -37,6 +37,8 @@ export const BulkRow = z.object({
   item_key: z.string().nullable(),
   ok: z.boolean(),
   issues: z.array(BulkRowIssue),
+  /** What a platform may refuse but need not (its own rule, which the service does not state): the row is sent. */
+  warnings: z.array(BulkRowIssue).optional(),
   caption: z.string().nullable(),
   action: z.enum(['draft', 'schedule']).nullable(),
   scheduled_at: DateTime.nullable(),
@@ -66,6 +68,8 @@ export const BulkPlan = z.object({
   mode: z.enum(['create', 'update']).optional(),
   /** An update: rows equal to their post, for which nothing is sent. */
   unchanged_count: z.number().int().nonnegative().optional(),
+  /** The same posts were imported before, at this time: Submit reports that import and sends nothing again. */
+  imported_before: z.object({ created_at: DateTime }).optional(),
 });
 export type BulkPlan = z.infer<typeof BulkPlan>;
 
@@ -94,6 +98,16 @@ export const BulkSubmission = z.object({
   unknown_count: z.number().int().optional(),
   /** An update: the rows the service refused, with its reason. */
   failures: z.array(z.object({ row: z.number().int(), message: z.string() })).optional(),
+  /** An import: each row's real outcome as the service answered it; the reason in words, naming the column. */
+  rows: z
+    .array(
+      z.object({
+        row: z.number().int(),
+        status: z.enum(['created', 'failed', 'pending']),
+        reason: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 export type BulkSubmission = z.infer<typeof BulkSubmission>;
 

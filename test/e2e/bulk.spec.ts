@@ -14,16 +14,15 @@ test('a 150-row CSV is checked, planned as 2 batches, submitted with progress, a
   host,
 }) => {
   const { accounts } = await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts');
-  const instagram = accounts.find((a) => a.platform === 'instagram');
-  expect(instagram).toBeDefined();
+  const linkedin = accounts.find((a) => a.platform === 'linkedin');
+  expect(linkedin).toBeDefined();
   const tag = Date.now().toString(36);
   const rows = Array.from(
     { length: 150 },
-    (_, i) =>
-      `"Bulk ${tag} #${i + 1}",instagram:${instagram?.id},${dayAfter(5 + (i % 20))}T0${i % 10}:30:00Z,`,
+    (_, i) => `"Bulk ${tag} #${i + 1}",linkedin:${linkedin?.id},${dayAfter(5 + (i % 20))}T0${i % 10}:30:00Z,`,
   );
   // One more row, broken: it must be reported by line and field, and left out.
-  rows.splice(40, 0, `"Bulk ${tag} broken",myspace:${instagram?.id},${dayAfter(5)}T09:00:00Z,`);
+  rows.splice(40, 0, `"Bulk ${tag} broken",myspace:${linkedin?.id},${dayAfter(5)}T09:00:00Z,`);
   const csv = `caption,targets,scheduled_at,action\n${rows.join('\n')}\n`;
   const before = await sandboxApi<SandboxState>(host, '/_sandbox/state');
 

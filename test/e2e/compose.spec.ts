@@ -40,6 +40,14 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   await page.getByRole('checkbox', { name: /Instagram/ }).check();
   await page.getByRole('checkbox', { name: /LinkedIn/ }).check();
   await expect(page.getByText('YouTube is published through')).toBeVisible();
+  // LinkedIn takes images or one video, never both: the post cannot go until one of them is removed.
+  const blockers = page.getByRole('list', { name: 'Before you can submit' });
+  await expect(blockers).toContainText(
+    'LinkedIn takes images or a video, not both in one post; this one has 1 image and 1 video.',
+  );
+  await attached.getByRole('button', { name: 'Remove teaser.mp4' }).click();
+  await expect(attached.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByText(/LinkedIn takes images or a video/)).toHaveCount(0);
   await page.getByRole('radio', { name: 'Schedule' }).click();
   await page.getByLabel(/Date and time/).fill(`${day}T10:00`);
   const utc = new Date(when).toISOString().replace('.000Z', 'Z');
@@ -57,7 +65,7 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   await expect(rows.first()).toContainText('scheduled');
   await screenshot(page, 'posts');
 
-  // …and the service holds them at the UTC instant of 10:00 Paris time, with both media.
+  // …and the service holds them at the UTC instant of 10:00 Paris time, with the image.
   const mine = async () =>
     (await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=scheduled&limit=100')).posts.filter(
       (p) => p.caption === caption,
@@ -66,7 +74,7 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   expect(created).toHaveLength(2);
   for (const d of created) {
     expect(Date.parse(d.scheduled_at ?? '')).toBe(when);
-    expect(d.media).toHaveLength(2);
+    expect(d.media).toHaveLength(1);
   }
 
   // The calendar shows it on its day.

@@ -168,7 +168,7 @@ test('links out of the app are ordinary links: a published post and an article o
   await goTo(page, 'Posts');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Search').fill(tag);
-  await page.getByRole('button', { name: new RegExp(`^Edit post: Out now ${tag}`) }).click();
+  await page.getByRole('button', { name: new RegExp(`^Open post: Out now ${tag}`) }).click();
   const link = page.getByRole('dialog', { name: 'Edit post' }).getByRole('link', { name: 'Open on TikTok' });
   await expect(link).toHaveAttribute(
     'href',

@@ -18,7 +18,7 @@ async function createPost(host: WebHost, caption: string, scheduledAt?: string):
   });
 }
 
-test('edit a scheduled post, cancel it to draft, and read why a published one cannot be deleted', async ({
+test('edit a scheduled post, cancel it to draft, and read why a published one offers no delete', async ({
   app: page,
   host,
 }) => {
@@ -50,17 +50,18 @@ test('edit a scheduled post, cancel it to draft, and read why a published one ca
   expect(posts.find((p) => p.id === id)?.caption).toBe(`Edited ${tag}`);
 
   // Esc closes a dialog.
-  await page.getByRole('button', { name: new RegExp(`^Edit post: Already out ${tag}`) }).click();
+  await page.getByRole('button', { name: new RegExp(`^Open post: Already out ${tag}`) }).click();
   await expect(dialog).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
-  // A published delivery: the service answers 409, and the dialog says why.
-  await page.getByRole('button', { name: new RegExp(`^Edit post: Already out ${tag}`) }).click();
-  await dialog.getByRole('button', { name: 'Delete' }).click();
-  await dialog.getByRole('button', { name: 'Yes, delete' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('can no longer be deleted');
-  await screenshot(page, 'posts-409');
+  // A published delivery: nothing is offered that the service would refuse, and the dialog says why.
+  await page.getByRole('button', { name: new RegExp(`^Open post: Already out ${tag}`) }).click();
+  await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Save caption' })).toHaveCount(0);
+  await expect(dialog).toContainText('Published posts stay on X; remove them there.');
+  await expect(dialog).toContainText('This post is already published on X; make a new post instead.');
+  await screenshot(page, 'posts-published');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('row').filter({ hasText: `Already out ${tag}` })).toContainText('posted');
 });

@@ -146,15 +146,17 @@ describe('bulk import', () => {
 
   it('reads results back, resubmits only the failed rows, and reschedules in bulk', async () => {
     await sb.control.reset();
-    const unknownAccount = '99999999-9999-4999-8999-999999999999';
+    // An asset id nothing was uploaded as: only the service can know, so the row passes the dry run and fails
+    // there (an unknown account is caught before sending now: see the dry run's tests).
+    const neverUploaded = '99999999-9999-4999-8999-999999999999';
     const file = join(dir, 'some-fail.csv');
     writeFileSync(
       file,
       [
-        'caption,targets,scheduled_at,action',
-        `one,x:${IDS.accounts.x},2031-05-01T10:00:00Z,`,
-        `two,x:${unknownAccount},2031-05-01T11:00:00Z,`,
-        `three,linkedin:${IDS.accounts.linkedin},,draft`,
+        'caption,targets,scheduled_at,action,media',
+        `one,x:${IDS.accounts.x},2031-05-01T10:00:00Z,,`,
+        `two,x:${IDS.accounts.x},2031-05-01T11:00:00Z,,${neverUploaded}`,
+        `three,linkedin:${IDS.accounts.linkedin},,draft,`,
       ].join('\n'),
     );
     const bulk = createBulk({ api: client, store, defaultTimezone: 'UTC' });

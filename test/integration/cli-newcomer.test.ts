@@ -67,6 +67,8 @@ async function notQueued(caption: string): Promise<void> {
 }
 
 const TIKTOK = `tiktok:${IDS.accounts.tiktok}`;
+// A text-only post: LinkedIn takes one (TikTok needs a video or photos, and the CLI refuses it without).
+const LINKEDIN = `linkedin:${IDS.accounts.linkedin}`;
 
 describe('media convert never replaces a file unasked', () => {
   it('refuses when <name>.mp4 exists, replaces it with --force and says so', async () => {
@@ -106,7 +108,7 @@ describe('posts show, and unknown subcommands', () => {
       '-c',
       'shown post',
       '-t',
-      TIKTOK,
+      LINKEDIN,
       '-t',
       `x:${IDS.accounts.x}`,
       '--draft',
@@ -125,7 +127,7 @@ describe('posts show, and unknown subcommands', () => {
     const byDelivery = await cli(['posts', 'get', deliveries[0]]);
     expect(byDelivery.code, byDelivery.err).toBe(0);
     expect(byDelivery.out).toContain(postId);
-    expect(byDelivery.out).toContain('tiktok');
+    expect(byDelivery.out).toContain('linkedin');
     expect(byDelivery.out).toContain('x ');
   });
 
@@ -193,7 +195,7 @@ describe('bulk', () => {
   });
 
   it('prints its JSON in snake_case, like the service', async () => {
-    const path = file('two.csv', `caption,targets,action\none,${TIKTOK},draft\ntwo,${TIKTOK},draft\n`);
+    const path = file('two.csv', `caption,targets,action\none,${LINKEDIN},draft\ntwo,${LINKEDIN},draft\n`);
     const r = await cli(['--json', 'bulk', 'import', path]);
     expect(r.code, r.err).toBe(0);
     const report = r.json();
@@ -310,7 +312,7 @@ describe('what the service refuses, and how it is shown', () => {
       '-c',
       'everywhere',
       '-t',
-      TIKTOK,
+      LINKEDIN,
       '-t',
       `x:${IDS.accounts.x}`,
       '--now',
@@ -322,8 +324,8 @@ describe('what the service refuses, and how it is shown', () => {
     expect(top).toContain('platform');
     const rows = top.split('\n').filter((l) => l.includes(r.out.match(/post (\S+)/)![1]!));
     expect(
-      rows.map((l) => (l.includes(' tiktok ') ? 'tiktok' : l.includes(' x ') ? 'x' : '?')).sort(),
-    ).toEqual(['tiktok', 'x']);
+      rows.map((l) => (l.includes(' linkedin ') ? 'linkedin' : l.includes(' x ') ? 'x' : '?')).sort(),
+    ).toEqual(['linkedin', 'x']);
   });
 
   it('articles publish ID publishes that draft', async () => {

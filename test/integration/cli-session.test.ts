@@ -23,6 +23,8 @@ async function cli(args: string[], env: Record<string, string> = {}, stdin = '')
 
 const TIKTOK = '0b6a8f2e-3c1d-4e5f-9a7b-1c2d3e4f5a01';
 const X = '0b6a8f2e-3c1d-4e5f-9a7b-1c2d3e4f5a05';
+// Text-only posts go to LinkedIn, which takes them (TikTok needs a video or photos).
+const LINKEDIN = '0b6a8f2e-3c1d-4e5f-9a7b-1c2d3e4f5a04';
 
 describe('postdesk --sandbox: a session whose state lasts between commands', () => {
   it('accounts, schedule a post, list it, update, delete', async () => {
@@ -41,7 +43,7 @@ describe('postdesk --sandbox: a session whose state lasts between commands', () 
       '--caption',
       'Hello from the CLI',
       '-t',
-      `tiktok:${TIKTOK}`,
+      `linkedin:${LINKEDIN}`,
       '--at',
       '2099-06-01T09:00:00Z',
     ]);
@@ -51,7 +53,7 @@ describe('postdesk --sandbox: a session whose state lasts between commands', () 
     const list = await cli(['posts', 'list', '--sandbox', '--status', 'scheduled', '--json']);
     const row = list.json().posts.find((p: { caption: string }) => p.caption === 'Hello from the CLI');
     expect(row).toMatchObject({
-      platform: 'tiktok',
+      platform: 'linkedin',
       status: 'scheduled',
       scheduled_at: expect.stringMatching(/^2099-06-01T09:00/),
     });
@@ -75,7 +77,7 @@ describe('postdesk --sandbox: a session whose state lasts between commands', () 
       '-c',
       'Later',
       '-t',
-      `x:${X},tiktok:${TIKTOK}`,
+      `x:${X},linkedin:${LINKEDIN}`,
       '--draft',
     ]);
     expect(draft.json()).toMatchObject({ state: 'sent', kind: 'bulk' });

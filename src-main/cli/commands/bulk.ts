@@ -7,6 +7,7 @@ import type { ImportPlan } from '../../core/bulk/plan';
 import { updateFromFile } from '../../core/bulk/update';
 import type { UpdateReport } from '../../core/bulk/update';
 import { formatProblem } from '../../core/bulk/validate';
+import { reasonInWords } from '../../core/bulk/service-reason';
 import { ValidationError } from '../../core/api/errors';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { BulkFileError, readRows } from '../../core/bulk/rows';
@@ -112,11 +113,21 @@ function printPlan(out: Output, plan: ImportPlan): void {
   }
 }
 
+/** What a platform may refuse but need not: on stderr, beside the plan, never holding anything back. */
+function printWarnings(out: Output, r: Pick<ImportReport, 'warnings'>): void {
+  for (const w of r.warnings) out.warn(`${out.colors.yellow('warning:')} ${formatProblem(w)}`);
+}
+
 function printImport(out: Output, r: ImportReport): void {
   const c = out.colors;
+  printWarnings(out, r);
   if (r.state === 'invalid') return printProblems(out, r);
   if (r.plan) printPlan(out, r.plan);
   if (r.state === 'dry-run') {
+    if (r.importedBefore)
+      out.note(
+        `imported before: these posts were imported on ${new Date(r.importedBefore.createdAt).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' })}; without --dry-run this reports that import and sends nothing again (--again imports them once more)`,
+      );
     if (r.problems.length) printProblems(out, r);
     out.line(c.dim('dry run: nothing was uploaded or sent'));
     return;
@@ -150,7 +161,8 @@ function printImport(out: Output, r: ImportReport): void {
     `${c.green(`${r.created} created`)}${r.failed ? `, ${c.red(`${r.failed} failed`)}` : ''} (import ${r.importId})`,
   );
   if (r.failedRows.length) {
-    for (const f of r.failedRows) out.line(`  row ${f.row}: ${inUserWords(f.error ?? 'failed')}`);
+    for (const f of r.failedRows)
+      out.line(`  row ${f.row}: ${f.error ? inUserWords(reasonInWords(f.error)) : 'failed'}`);
     const batches = [...new Set(r.failedRows.map((f) => f.batchId))];
     out.line(
       `resubmit only the failed rows with: ${batches.map((b) => `postdesk bulk resubmit ${b}`).join('; ')}`,
@@ -198,7 +210,7 @@ function printStatus(out: Output, s: BatchStatus): void {
   if (failed.length) {
     out.table(
       ['row', 'item', 'error'],
-      failed.map((i) => [i.row ?? '', i.item_key, c.red(truncate(i.error ?? '', 80))]),
+      failed.map((i) => [i.row ?? '', i.item_key, c.red(truncate(reasonInWords(i.error ?? ''), 80))]),
     );
     if (s.importId) out.line(`resubmit them with: postdesk bulk resubmit ${s.batchId}`);
   }

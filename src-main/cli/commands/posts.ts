@@ -1,11 +1,8 @@
 import { Option, type Command } from 'commander';
 import { LIMITS } from '../../../src-shared/api/limits';
+import { DELETABLE_STATUSES, updateAction } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORMS, type Target } from '../../../src-shared/api/common';
-import {
-  DELIVERY_STATUSES,
-  type CreatePostRequest,
-  type UpdatePostRequest,
-} from '../../../src-shared/api/posts';
+import { DELIVERY_STATUSES, type CreatePostRequest, UpdatePostRequest } from '../../../src-shared/api/posts';
 import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
 import type { OutboxEntry } from '../../core/outbox/outbox';
 import type { Core } from '../../core/services';
@@ -24,6 +21,7 @@ import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { shiftPosts } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
+import { refuseLocally } from '../transition-check';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -226,6 +224,10 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       }
       // `--queue` is for working offline: the accounts are not listed then.
       await out.spin('checking the targets', () => checkTargets(core, req.targets, !opts.queue));
+      // Each platform's own rules: what certainly fails there stops here (exit 2); the rest is a warning.
+      // Loaded here only: counting as X does (twitter-text) takes a fifth of a second, which `posts list` never pays.
+      const { warnOrRefuseRules } = await import('../post-rules-check');
+      warnOrRefuseRules(out, req);
       const { entryId } = core.outbox.enqueuePost(req);
       let entry = core.outbox.get(entryId) as OutboxEntry;
       if (!opts.queue) {
@@ -272,7 +274,7 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       new Option(
         '--status <status>',
         'draft cancels the schedule; with --shift, only posts in this status',
-      ).choices(['draft', 'scheduled']),
+      ).choices(UpdatePostRequest.shape.status.unwrap().options),
     )
     .option(
       '--add-target <platform:account_id>',
@@ -346,6 +348,8 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
         const core = await deps.core(cmd);
+        // Refused here, in the app's words, when the transition table refuses it (exit 2, nothing sent).
+        await out.spin('checking the post', () => refuseLocally(core, id, updateAction(body)));
         const res = await out.spin('updating', () => core.client.updatePost(body));
         out.result(res, () => {
           out.line(`${out.colors.green('✓')} updated post ${res.post_id}`);
@@ -356,11 +360,12 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
 
   posts
     .command('delete <id>')
-    .description('delete a delivery (draft, scheduled, retry_scheduled or failed)')
+    .description(`delete a delivery (${DELETABLE_STATUSES.join(', ')})`)
     .action(async (given: string, _opts: unknown, cmd: Command) => {
       const id = postId(given, 'id');
       const out = deps.output(cmd);
       const core = await deps.core(cmd);
+      await out.spin('checking the post', () => refuseLocally(core, id, 'delete'));
       const res = await out.spin('deleting', () => core.client.deletePost(id));
       out.result({ ...res, id }, () => out.line(`${out.colors.green('✓')} deleted ${id}`));
     });

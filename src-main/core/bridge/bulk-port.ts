@@ -13,6 +13,8 @@ import { createBulk, type Bulk, type BulkEvent, type ImportReport } from '../bul
 import { openBulkStore, type BatchRecord, type BulkStore } from '../bulk/bulk-store';
 import { BulkFileError, readRows } from '../bulk/rows';
 import { validateRows } from '../bulk/validate';
+import { connectedAccounts } from '../bulk/bulk';
+import { reasonInWords } from '../bulk/service-reason';
 import { isReimport, planReimport, type PlannedUpdate, type PostLookup } from '../bulk/reimport';
 import { chunk } from '../bulk/plan';
 import { sendUpdates } from '../bulk/update';
@@ -148,8 +150,28 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
           .filter(only ?? (() => true))
       : [];
     const views = batches.map(summary);
+    // Each row's real outcome, the latest batch's answer winning (a resubmission after a failure).
+    const outcome = new Map<
+      number,
+      { row: number; status: 'created' | 'failed' | 'pending'; reason: string | null }
+    >();
+    for (const b of report.importId ? store().batches(report.importId) : []) {
+      for (const it of store().items(b.batchId)) {
+        if (outcome.get(it.row)?.status === 'created') continue;
+        const status = it.status === 'created' || it.status === 'failed' ? it.status : 'pending';
+        outcome.set(it.row, {
+          row: it.row,
+          status,
+          reason:
+            status === 'failed'
+              ? forPeople(reasonInWords(it.error ?? 'The service refused this row.'))
+              : null,
+        });
+      }
+    }
     return {
       batches: views,
+      rows: [...outcome.values()].sort((a, b) => a.row - b.row),
       created_count: views.reduce((n, b) => n + b.created_count, 0),
       failed_count: views.reduce((n, b) => n + b.failed_count, 0),
       ...(report.resumed ? { already_imported: true } : {}),
@@ -275,11 +297,17 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         throw new BridgeFault('invalid_input', 'The file could not be read.');
       }
       if (isReimport(read.rows)) return planUpdate(planId, name, read.rows);
+      // What the app knows before anything is sent: the connected accounts, and the same posts imported before.
+      const api = o.client();
       const v = await validateRows(opts.queue ? withoutTimeColumns(read.rows) : read.rows, {
         baseDir: dirname(file),
         defaultTimezone: zone(),
         localMedia,
+        accounts: api ? await connectedAccounts(api) : null,
       });
+      const before = api
+        ? await bulkFor(planId, () => undefined).importedBefore(file, { queue: opts.queue, localMedia })
+        : null;
       const valid = new Map(v.valid.map((r) => [r.row, r]));
       // With the queue, each valid row is shown at the first slot it would take now (submitting reads them again).
       const slotOf = new Map<number, string>();
@@ -301,6 +329,9 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         const issues = v.problems
           .filter((p) => p.row === raw.row)
           .map((p) => ({ field: p.field ?? '', message: bulkIssueForPeople(p.message) }));
+        const warnings = v.warnings
+          .filter((p) => p.row === raw.row)
+          .map((p) => ({ field: p.field ?? '', message: p.message }));
         return {
           line: raw.line ?? raw.row + 1,
           row: raw.row,
@@ -312,6 +343,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
           scheduled_at: (ok && slotOf.get(ok.row)) ?? ok?.scheduledAt ?? null,
           target_count: ok?.targets.length ?? 0,
           media_count: ok?.media.length ?? 0,
+          ...(warnings.length ? { warnings } : {}),
         };
       });
       const fileIssues = [
@@ -334,6 +366,7 @@ export function createBulkPort(o: BulkPortOptions): BulkPort {
         invalid_count: rows.length - rows.filter((r) => r.ok).length,
         batches,
         ...(fileIssues.length ? { file_issues: fileIssues } : {}),
+        ...(before ? { imported_before: { created_at: before.createdAt } } : {}),
       };
       return plan;
     },

@@ -1,5 +1,6 @@
+import { STILL_SCHEDULED_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
-import type { Delivery } from '../../../src-shared/api/posts';
+import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts';
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
 import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 import type { Migration, Store } from '../store/store';
@@ -43,7 +44,9 @@ export const DELIVERY_WATCH_MIGRATIONS: readonly Migration[] = [
 /** How long after a post's time the watch waits for `posted` before it says "not confirmed" (setting default). */
 export const DEFAULT_CONFIRM_GRACE_MS = 15 * 60_000;
 /** Statuses of a delivery whose time may have passed without it being published. */
-const PENDING_STATUSES = ['scheduled', 'retry_scheduled'] as const;
+const PENDING_STATUSES = STILL_SCHEDULED_STATUSES;
+/** Statuses a delivery settles in once it went out or gave up: neither waiting nor a draft. */
+const SETTLED_STATUSES = DELIVERY_STATUSES.filter((s) => s !== 'draft' && !PENDING_STATUSES.includes(s));
 
 /** Where the UI shows a delivery; the same form the desktop's deep links take. */
 export const postLink = (deliveryId: string): string => `postdesk://post/${deliveryId}`;
@@ -147,7 +150,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   ): Promise<DeliveryUnconfirmed[]> => {
     const graceMs = o.confirmGraceMs?.() ?? DEFAULT_CONFIRM_GRACE_MS;
     const lists = await Promise.all(
-      [...PENDING_STATUSES, 'posted', 'failed'].map((status) =>
+      [...PENDING_STATUSES, ...SETTLED_STATUSES].map((status) =>
         client.listPosts({ status, limit: LIMITS.pageSizeMax }).then((r) => r.posts),
       ),
     );

@@ -1,3 +1,4 @@
+import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { basename } from 'node:path';
 import type { ExportFormat, ExportProgress, ExportWhat } from '../../../src-shared/ipc/exports';
 import { isTimeZone } from '../bulk/fields';
@@ -36,7 +37,6 @@ export interface ExportPortOptions {
   readonly log?: Logger;
 }
 
-const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
 /** Progress is told at most this often: enough for a bar, not a flood of events. */
 const PROGRESS_MS = 150;
 

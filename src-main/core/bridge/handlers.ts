@@ -1,3 +1,5 @@
+import { reasonInWords } from '../bulk/service-reason';
+import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
@@ -60,8 +62,6 @@ export interface BridgeDeps {
   /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
   readonly commandLine?: CommandLinePort | undefined;
 }
-
-const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
 
 const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
 
@@ -376,7 +376,14 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         return res;
       },
       history: async () => ({ batches: [...(await need(core.bulk, 'Bulk import').history())] }),
-      inspect: async (query) => (await api()).bulkInspect(query),
+      inspect: async (query) => {
+        // Each failed item's reason in words (the column and which entry), never the service's field paths.
+        const res = await (await api()).bulkInspect(query);
+        return {
+          ...res,
+          items: res.items.map((it) => (it.error ? { ...it, error: reasonInWords(it.error) } : it)),
+        };
+      },
       resubmitFailed: async ({ batch_id }) => {
         const res = await need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) =>
           events.emit('bulk:didProgress', p),

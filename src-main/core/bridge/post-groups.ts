@@ -1,5 +1,6 @@
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
-import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
+import { canDo, whyNot } from '../../../src-shared/api/delivery-transitions';
+import { PLATFORM_RULES } from '../../../src-shared/platform-rules';
 import type { CreatePostRequest, Delivery, MediaRef } from '../../../src-shared/api/posts';
 import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
@@ -164,9 +165,12 @@ export function createPostGroupHandlers(
       if (!posts) throw unavailable('Publishing now');
       const client = await api();
       const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
-      const open = deliveries.filter((d) => d.status === 'draft' || d.status === 'scheduled');
+      const open = deliveries.filter((d) => canDo(d.status, 'publishNow'));
       if (open.length === 0)
-        throw new BridgeFault('invalid_input', 'Only a draft or a scheduled post can be published now.');
+        throw new BridgeFault(
+          'invalid_input',
+          whyNotFor(deliveries, 'publishNow') ?? 'Only a draft or a scheduled post can be published now.',
+        );
       // Through the outbox: a lost answer is never sent twice. If it throws, nothing was removed.
       const res = await posts.create(recreateRequest(open));
       const not_removed: string[] = [];
@@ -198,7 +202,7 @@ export function createPostGroupHandlers(
     const posts = ids
       .map((post_id) => {
         const ds = known.get(post_id) ?? [];
-        const first = ds.find((d) => d.status === 'scheduled' || d.status === 'draft') ?? ds[0];
+        const first = ds.find((d) => canDo(d.status, 'edit')) ?? ds[0];
         return { post_id, at: Date.parse(scheduledTimeOf(ds) ?? '') || Infinity, first };
       })
       .sort((a, b) => a.at - b.at);
@@ -258,22 +262,30 @@ export function createPostGroupHandlers(
           skipped: [],
         });
       case 'cancel': {
+        // Only posts the table lets cancel are sent; the others say why, as the service would have refused them.
+        const refused = ids.flatMap((post_id) => {
+          const ds = known.get(post_id);
+          const why = ds && !ds.some((d) => canDo(d.status, 'cancel')) ? whyNotFor(ds, 'cancel') : null;
+          return why ? [{ post_id, ok: false as const, error: why }] : [];
+        });
+        const skip = new Set(refused.map((r) => r.post_id));
         const out = await applyEach(
-          ids,
+          ids.filter((id) => !skip.has(id)),
           async (id) => (await client.updatePost({ id, status: 'draft' })).social_posts,
         );
-        return { outcomes: out.map((o) => toOutcome(o)), requests: 0 };
+        return { outcomes: [...out.map((o) => toOutcome(o)), ...refused], requests: 0 };
       }
       case 'delete': {
         // The contract has no bulk delete: each deletable delivery of each post on its own, one outcome per post.
         const outcomes: ChangeOutcome[] = [];
         for (const post_id of ids) {
-          const deletable = (known.get(post_id) ?? []).filter((d) => DELETABLE_STATUSES.includes(d.status));
+          const ds = known.get(post_id) ?? [];
+          const deletable = ds.filter((d) => canDo(d.status, 'delete'));
           if (deletable.length === 0) {
             outcomes.push({
               post_id,
               ok: false,
-              error: 'Nothing here can be deleted: it was already published.',
+              error: whyNotFor(ds, 'delete') ?? 'Nothing here can be deleted.',
             });
             continue;
           }
@@ -291,4 +303,13 @@ export function createPostGroupHandlers(
       }
     }
   }
+}
+
+/** Why none of a post's deliveries allows the action, in the words of the transition table (its first delivery's). */
+function whyNotFor(
+  deliveries: readonly Pick<Delivery, 'status' | 'platform'>[],
+  action: Parameters<typeof canDo>[1],
+): string | null {
+  const first = deliveries[0];
+  return first ? whyNot(first.status, action, PLATFORM_RULES[first.platform].name) : null;
 }

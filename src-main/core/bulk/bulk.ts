@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import type { Account } from '../../../src-shared/api/accounts';
 import type { BulkCreateRequest, BulkItem, BulkItemResult } from '../../../src-shared/api/bulk';
 import type { ApiClient } from '../api/client';
 import { ApiError, NetworkError, PostdeskError } from '../api/errors';
@@ -21,7 +22,7 @@ import { placeRows, withoutTimeColumns, type QueuePlacer } from './queue-rows';
 import type { PostRow, RowProblem } from './validate';
 
 export type BulkApi = MediaApi &
-  Pick<ApiClient, 'bulkCreate' | 'bulkInspect' | 'bulkUpdate' | 'iterateBulkResults'>;
+  Pick<ApiClient, 'bulkCreate' | 'bulkInspect' | 'bulkUpdate' | 'iterateBulkResults' | 'listAccounts'>;
 
 export type BulkEvent =
   | { readonly type: 'validated'; readonly total: number; readonly valid: number; readonly problems: number }
@@ -100,6 +101,13 @@ export interface ImportReport {
   readonly resumed: boolean;
   readonly plan: ImportPlan | null;
   readonly problems: readonly RowProblem[];
+  /** What a platform may refuse but need not (its own rule, which the service does not state); nothing is held. */
+  readonly warnings: readonly RowProblem[];
+  /**
+   * The same posts were imported before (found at the dry run too): Submit reports that import and sends
+   * nothing again, unless `again`.
+   */
+  readonly importedBefore: { readonly importId: string; readonly createdAt: string } | null;
   readonly uploads: readonly UploadOutcome[];
   readonly batches: readonly BatchSummary[];
   readonly created: number;
@@ -142,6 +150,11 @@ export interface ImportOptions {
 
 export interface Bulk {
   importFile(file: string, opts?: ImportOptions): Promise<ImportReport>;
+  /** The import of the same posts made before, if any: what the dry run says as "Imported before". */
+  importedBefore(
+    file: string,
+    opts?: { readonly queue?: boolean | undefined; readonly localMedia?: boolean | undefined },
+  ): Promise<ImportReport['importedBefore']>;
   /** Sends every batch a crash left unconfirmed. */
   resumeImports(): Promise<ImportReport[]>;
   /** The batch's results read back from the service (paged), with local row numbers. */
@@ -340,37 +353,59 @@ export function createBulk(opts: BulkOptions): Bulk {
       resumed,
       plan: null,
       problems: [],
+      warnings: [],
+      importedBefore: resumed ? priorOf(importId) : null,
       uploads: [],
       ...extra,
       ...sum,
     };
   }
 
+  /** The file's rows, its identity, and the import of the same posts made before (null with `again`). */
+  async function identify(
+    abs: string,
+    zone: string,
+    o: { readonly queue?: unknown; readonly again?: boolean; readonly localMedia?: boolean | undefined },
+  ) {
+    const fileRows = await readRows(abs);
+    const read = o.queue ? { ...fileRows, rows: withoutTimeColumns(fileRows.rows) } : fileRows;
+    const baseDir = dirname(abs);
+    // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
+    const fingerprint =
+      (o.queue ? 'queue:' : '') +
+      (await importIdentity(
+        // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
+        parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
+        uploader.media,
+        opts.signal,
+      ));
+    // The identity names the accounts by the service's own ids, which no other service has: an import made
+    // through another way of reaching the same service ("Try offline", then its address) is the same import.
+    const prior = o.again
+      ? null
+      : (records.findImport(scope, fingerprint) ??
+        records.findImportAnywhere(fingerprint) ??
+        // A queue import is new in kind: no import from before the change was one.
+        (o.queue ? null : records.findImport(scope, legacyFingerprint(read.bytes, zone))));
+    return { read, fingerprint, prior };
+  }
+
+  const priorOf = (importId: string): ImportReport['importedBefore'] => {
+    const imp = records.getImport(importId);
+    return imp ? { importId, createdAt: imp.createdAt } : null;
+  };
+
   const bulk: Bulk = {
     records,
+    async importedBefore(file, o = {}) {
+      const { prior } = await identify(resolve(file), opts.defaultTimezone ?? localZone(), o);
+      return prior ? priorOf(prior.id) : null;
+    },
     async importFile(file, o = {}) {
       const abs = resolve(file);
       const zone = opts.defaultTimezone ?? localZone();
-      const fileRows = await readRows(abs);
-      const read = o.queue ? { ...fileRows, rows: withoutTimeColumns(fileRows.rows) } : fileRows;
+      const { read, fingerprint, prior } = await identify(abs, zone, o);
       const baseDir = dirname(abs);
-      // The posts the rows describe are the import's identity, so the same posts are never sent as a new import.
-      const fingerprint =
-        (o.queue ? 'queue:' : '') +
-        (await importIdentity(
-          // A row naming a file it may not (a CSV a page sent) is dropped here too: that file is never read.
-          parseRows(read.rows, { baseDir, defaultTimezone: zone, localMedia: o.localMedia }).rows,
-          uploader.media,
-          opts.signal,
-        ));
-      // The identity names the accounts by the service's own ids, which no other service has: an import made
-      // through another way of reaching the same service ("Try offline", then its address) is the same import.
-      const prior = o.again
-        ? null
-        : (records.findImport(scope, fingerprint) ??
-          records.findImportAnywhere(fingerprint) ??
-          // A queue import is new in kind: no import from before the change was one.
-          (o.queue ? null : records.findImport(scope, legacyFingerprint(read.bytes, zone))));
       if (prior && !o.dryRun) {
         const pending = records.batches(prior.id).filter((b) => b.state === 'pending').length;
         if (pending) emit({ type: 'resuming', importId: prior.id, pending });
@@ -383,6 +418,7 @@ export function createBulk(opts: BulkOptions): Bulk {
         now: opts.now?.(),
         tools: opts.tools,
         localMedia: o.localMedia,
+        accounts: await connectedAccounts(api, opts.signal),
       });
       emit({
         type: 'validated',
@@ -412,6 +448,8 @@ export function createBulk(opts: BulkOptions): Bulk {
         resumed: false,
         plan,
         problems: validation.problems,
+        warnings: validation.warnings,
+        importedBefore: prior ? priorOf(prior.id) : null,
         uploads: [],
         batches: [],
         created: 0,
@@ -443,7 +481,12 @@ export function createBulk(opts: BulkOptions): Bulk {
         batches,
       );
       emit({ type: 'planned', importId, batches: batches.length, items: rows.length });
-      return finishImport(file, importId, false, { plan, problems: validation.problems, uploads });
+      return finishImport(file, importId, false, {
+        plan,
+        problems: validation.problems,
+        warnings: validation.warnings,
+        uploads,
+      });
     },
 
     async resumeImports() {
@@ -499,6 +542,22 @@ export function createBulk(opts: BulkOptions): Bulk {
     },
   };
   return bulk;
+}
+
+/**
+ * The owner's connected accounts, for the dry run's target check; null when the service cannot be asked now
+ * (offline): the rows are then checked without them, and the service has the last word.
+ */
+export async function connectedAccounts(
+  api: Pick<ApiClient, 'listAccounts'>,
+  signal?: AbortSignal,
+): Promise<readonly Account[] | null> {
+  try {
+    return (await api.listAccounts({ signal })).accounts;
+  } catch (err) {
+    if (err instanceof NetworkError) return null;
+    throw err;
+  }
 }
 
 export class BulkUnknownBatchError extends PostdeskError {

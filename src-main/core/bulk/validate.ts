@@ -8,6 +8,7 @@ import { isTimeZone, parseAction, parseMedia, parseScheduledAt, parseTargets } f
 import type { Action, MediaSpec } from './fields';
 import type { RawRow } from './rows';
 import { EXPORT_ONLY_COLUMNS } from '../export/post-records';
+import type { Account } from '../../../src-shared/api/accounts';
 
 /** The columns (CSV) or keys (JSON) of an import file; docs/bulk.md describes each. */
 export const IMPORT_COLUMNS = [
@@ -56,6 +57,8 @@ export interface Validation {
   readonly total: number;
   readonly valid: readonly PostRow[];
   readonly problems: readonly RowProblem[];
+  /** What may go wrong on a platform but need not (its own rule the service does not state): shown, not blocking. */
+  readonly warnings: readonly RowProblem[];
   /** The check of every media file the rows name, by absolute path. */
   readonly files: ReadonlyMap<string, FileCheck>;
 }
@@ -75,6 +78,11 @@ export interface ParseOptions {
 export interface ValidateOptions extends ParseOptions {
   readonly now?: Date | undefined;
   readonly tools?: Tools | undefined;
+  /**
+   * The connected accounts, so that a target naming another is a problem now rather than a failure after
+   * Submit; null or absent when they could not be listed (offline): targets are then left to the service.
+   */
+  readonly accounts?: readonly Pick<Account, 'id' | 'platform'>[] | null | undefined;
 }
 
 /** Why a row of a CSV a page sent may not name a file. */
@@ -266,6 +274,10 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
     }
   }
   const valid: PostRow[] = [];
+  const warnings: RowProblem[] = [];
+  // Loaded on first use: the rules count captions as X does (twitter-text), a fifth of a second to load, which a
+  // host that never imports a file (the app opening, most commands) should not pay.
+  const { checkRowRules } = await import('./row-rules');
   for (const d of drafts) {
     let fine = true;
     for (const m of d.media) {
@@ -284,10 +296,14 @@ export async function validateRows(rows: readonly RawRow[], opts: ValidateOption
         });
       }
     }
-    if (fine) valid.push(d);
+    // The accounts and the platforms' rules: what the app knows will fail is not "ok" at the dry run.
+    const verdicts = checkRowRules(d, { accounts: opts.accounts ?? null, files });
+    problems.push(...verdicts.problems);
+    warnings.push(...verdicts.warnings);
+    if (fine && verdicts.problems.length === 0) valid.push(d);
   }
   problems.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
-  return { total: rows.length, valid, problems, files };
+  return { total: rows.length, valid, problems, warnings, files };
 }
 
 /** `row 3 (line 4), targets: …` */

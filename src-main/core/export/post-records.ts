@@ -1,3 +1,4 @@
+import { STILL_SCHEDULED_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { ExportFormat, ExportRecord } from './write-export';
 import { localTime, utcTime } from './local-time';
@@ -34,7 +35,7 @@ export const EXPORT_ONLY_COLUMNS: readonly string[] = [
   'deliveries',
 ];
 
-const STILL_SCHEDULED = new Set(['scheduled', 'retry_scheduled']);
+const STILL_SCHEDULED = new Set<string>(STILL_SCHEDULED_STATUSES);
 
 /** The schedule a post's deliveries share: that of one still scheduled, else of any that had one. */
 export function scheduleOf(deliveries: readonly Delivery[]): string | null {

@@ -1,3 +1,4 @@
+import { STILL_SCHEDULED_STATUSES, canDo } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
 import type { Delivery } from '../../../src-shared/api/posts';
@@ -82,8 +83,7 @@ export function scheduledTimeOf(
   deliveries: readonly Pick<Delivery, 'status' | 'scheduled_at'>[],
 ): string | null {
   const movable = deliveries.find(
-    (d) =>
-      (d.status === 'scheduled' || d.status === 'draft' || d.status === 'retry_scheduled') && d.scheduled_at,
+    (d) => (STILL_SCHEDULED_STATUSES.includes(d.status) || canDo(d.status, 'schedule')) && d.scheduled_at,
   );
   return movable?.scheduled_at ?? null;
 }

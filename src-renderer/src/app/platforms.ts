@@ -1,4 +1,5 @@
 import type { Platform } from '../../../src-shared/api/common';
+import { PLATFORM_RULES, captionHint } from '../../../src-shared/platform-rules';
 
 export interface PlatformMeta {
   readonly label: string;
@@ -10,26 +11,24 @@ export interface PlatformMeta {
   readonly postsUnavailable?: boolean;
 }
 
+/** A platform's name, hint and reach come from the rules table (src-shared/platform-rules.ts); only the mark is the UI's. */
+function meta(p: Platform, mark: string): PlatformMeta {
+  const r = PLATFORM_RULES[p];
+  return {
+    label: r.name,
+    mark,
+    hint: captionHint(p),
+    ...(r.postsReach.value ? {} : { postsUnavailable: true }),
+  };
+}
+
 /** A Record so that a platform added to the contract fails to compile here until it has its mark. */
 export const PLATFORM_META: Readonly<Record<Platform, PlatformMeta>> = {
-  instagram: {
-    label: 'Instagram',
-    mark: 'IG',
-    hint: 'Up to 2,200 characters; the first ~125 show before "more".',
-  },
-  tiktok: { label: 'TikTok', mark: 'TT', hint: 'Up to 2,200 characters; needs a video or images.' },
-  linkedin: {
-    label: 'LinkedIn',
-    mark: 'in',
-    hint: 'The service allows 2,200 characters; about 210 show before "see more".',
-  },
-  x: { label: 'X', mark: 'X', hint: 'The service allows 2,200 characters; non-premium X accounts show 280.' },
-  youtube: {
-    label: 'YouTube',
-    mark: 'YT',
-    hint: 'YouTube is reached through automations and direct uploads, not through posts.',
-    postsUnavailable: true,
-  },
+  instagram: meta('instagram', 'IG'),
+  tiktok: meta('tiktok', 'TT'),
+  linkedin: meta('linkedin', 'in'),
+  x: meta('x', 'X'),
+  youtube: meta('youtube', 'YT'),
 };
 
 export const PLATFORM_ORDER = Object.keys(PLATFORM_META) as Platform[];

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { STILL_SCHEDULED_STATUSES } from '../../../src-shared/api/delivery-transitions';
+import type { DeliveryStatus } from '../../../src-shared/api/posts';
 import { useUnconfirmedStore } from '../stores/use-unconfirmed-store';
 
 /** Asks the host which deliveries are not confirmed, and hears of new ones, while the screen is open. */
@@ -13,11 +15,11 @@ export function useUnconfirmedWatch(): void {
 
 /**
  * "Not confirmed": the post's time passed (and the grace) while the service still had it waiting to go out.
- * Shown only while it is not `posted`.
+ * Shown only while the service still holds it waiting to go out (the table's still-scheduled statuses).
  */
-export function NotConfirmedBadge({ id, status }: { readonly id: string; readonly status: string }) {
+export function NotConfirmedBadge({ id, status }: { readonly id: string; readonly status: DeliveryStatus }) {
   const flagged = useUnconfirmedStore((s) => s.ids.has(id));
-  if (!flagged || status === 'posted' || status === 'failed') return null;
+  if (!flagged || !STILL_SCHEDULED_STATUSES.includes(status)) return null;
   return (
     <span
       className="badge badge--warning"

@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { BulkRow } from '../../../../src-shared/ipc';
+import type { BulkRow, BulkSubmission } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
 import { formatDateTime, plural } from '../../app/format';
 import { hrefOf } from '../../app/router';
@@ -85,7 +85,7 @@ export function BulkScreen() {
           <section className="card" aria-labelledby="bulk-plan-title">
             <div className="card__header">
               <h2 id="bulk-plan-title">
-                {s.submission?.already_imported
+                {s.submission?.already_imported || (!s.submission && plan.imported_before)
                   ? 'Imported before'
                   : s.submission
                     ? 'Imported'
@@ -103,7 +103,9 @@ export function BulkScreen() {
                       ? 'Sending to the service…'
                       : s.submitError
                         ? 'Not all of it was sent.'
-                        : 'Nothing has been sent yet.'}
+                        : plan.imported_before
+                          ? `These posts were imported ${formatDateTime(plan.imported_before.created_at)}: Submit reports that import and sends nothing again.`
+                          : 'Nothing has been sent yet.'}
               </span>
             </div>
             <div className="card__body form-stack">
@@ -227,7 +229,11 @@ export function BulkScreen() {
             </div>
           </section>
           {plan.rows.length > 0 ? (
-            <ValidationTable rows={plan.rows} fileBlocked={(plan.file_issues?.length ?? 0) > 0} />
+            <ValidationTable
+              rows={plan.rows}
+              fileBlocked={(plan.file_issues?.length ?? 0) > 0}
+              outcomes={s.submission?.rows}
+            />
           ) : null}
         </>
       ) : null}
@@ -301,11 +307,15 @@ function CsvDrop({
 function ValidationTable({
   rows,
   fileBlocked,
+  outcomes,
 }: {
   readonly rows: readonly BulkRow[];
   /** The file as a whole has problems: rows were not checked one by one. */
   readonly fileBlocked: boolean;
+  /** After Submit: each row's real outcome, as the service answered it. */
+  readonly outcomes?: BulkSubmission['rows'] | undefined;
 }) {
+  const outcomeOf = new Map((outcomes ?? []).map((o) => [o.row, o]));
   const [onlyErrors, setOnlyErrors] = useState(false);
   const sorted = onlyErrors ? rows.filter((r) => !r.ok) : rows;
   const shown =
@@ -351,8 +361,21 @@ function ValidationTable({
                 <td className="tabular">{r.target_count}</td>
                 <td className="tabular">{r.media_count}</td>
                 <td>
-                  {r.ok ? (
-                    <StatusBadge status="created" label="ok" />
+                  {r.row !== undefined && outcomeOf.has(r.row) ? (
+                    <RowOutcome outcome={outcomeOf.get(r.row)!} />
+                  ) : r.ok ? (
+                    <>
+                      <StatusBadge status="created" label="ok" />
+                      {r.warnings?.length ? (
+                        <ul className="row-issues row-issues--warn" aria-label="Warnings">
+                          {r.warnings.map((i) => (
+                            <li key={`${i.field}-${i.message}`}>
+                              <strong>{i.field}</strong>: {i.message}
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </>
                   ) : r.issues.length === 0 ? (
                     <span className="muted">
                       {fileBlocked ? 'Not checked: fix the file first' : 'Not accepted'}
@@ -378,6 +401,17 @@ function ValidationTable({
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** A row after Submit: created, or failed with the service's reason in words, or still waiting for an answer. */
+function RowOutcome({ outcome }: { readonly outcome: NonNullable<BulkSubmission['rows']>[number] }) {
+  if (outcome.status === 'created') return <StatusBadge status="created" label="created" />;
+  if (outcome.status === 'pending') return <StatusBadge status="pending" label="not confirmed yet" />;
+  return (
+    <>
+      <StatusBadge status="failed" label="failed" /> <span className="row-issues">{outcome.reason}</span>
+    </>
   );
 }
 

@@ -31,6 +31,7 @@ import { PostThumb, TargetChip } from '../posts/PostGroupParts';
 import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
 import { toast } from '../../stores/use-toast-store';
 import { PostDialog } from '../posts/PostDialog';
+import { offersOn } from '../posts/delivery-actions';
 import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import './calendar.css';
@@ -43,8 +44,11 @@ const VIEWS = [
   { value: 'timeGridWeek', label: 'Week' },
 ] as const;
 
-/** Only a still-scheduled delivery can move; the service moves its whole post's scheduled deliveries. */
-const draggable = (d: Delivery) => d.status === 'scheduled';
+/**
+ * Moving an event is an edit of a live schedule: a delivery the table lets edit and cancel (a schedule to
+ * cancel is one to move). The service moves its whole post's scheduled deliveries together.
+ */
+const draggable = (d: Delivery) => offersOn(d, 'edit') && offersOn(d, 'cancel');
 /** The hour a draft dropped on a day (month view, no time) is scheduled at, local time. */
 const DEFAULT_HOUR = 9;
 

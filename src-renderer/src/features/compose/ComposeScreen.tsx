@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Platform, Target } from '../../../../src-shared/api/common';
 import type { BridgeError } from '../../../../src-shared/ipc';
 import { LIMITS } from '../../../../src-shared/api/limits';
+import { checkPost } from '../../../../src-shared/platform-check';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
 import { navigate } from '../../app/router';
@@ -125,8 +126,25 @@ export function ComposeScreen() {
     [items],
   );
 
+  // Each picked platform's own rules (src-shared/platform-rules.ts): what certainly fails there blocks, the
+  // rest warns. The caption's length per platform is said under the caption already.
+  const verdicts = useMemo(
+    () =>
+      checkPost(platforms, {
+        caption,
+        media: items.map((i) => ({
+          kind: i.file.kind === 'other' ? 'unknown' : i.file.kind,
+          durationSeconds: i.inspection?.duration_seconds,
+          width: i.inspection?.width,
+          height: i.inspection?.height,
+        })),
+      }).filter((v) => v.rule !== 'caption-length'),
+    [platforms, caption, items],
+  );
+  const ruleWarnings = verdicts.filter((v) => v.severity === 'warn').map((v) => v.message);
+
   const scheduledAt = when === 'schedule' ? fromLocalInput(localAt) : null;
-  const blockers: string[] = [];
+  const blockers: string[] = verdicts.filter((v) => v.severity === 'block').map((v) => v.message);
   if (caption.trim().length === 0 && items.length === 0) blockers.push('Write a caption or add media.');
   if (caption.length > LIMITS.captionLength)
     blockers.push(`The caption is over ${LIMITS.captionLength} characters.`);
@@ -278,6 +296,13 @@ export function ComposeScreen() {
           <section className="card compose__submit-bar" aria-label="Send">
             <div className="card__body form-stack">
               {error ? <ErrorAlert error={error} title="The post was not created" /> : null}
+              {ruleWarnings.length > 0 ? (
+                <ul className="compose__warnings" aria-label="Platform warnings">
+                  {ruleWarnings.map((w) => (
+                    <li key={w}>{w}</li>
+                  ))}
+                </ul>
+              ) : null}
               {blockers.length > 0 ? (
                 <ul className="compose__blockers" aria-label="Before you can submit">
                   {blockers.map((b) => (

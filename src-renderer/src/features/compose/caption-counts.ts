@@ -1,36 +1,14 @@
-import * as twitterText from 'twitter-text';
 import type { Platform } from '../../../../src-shared/api/common';
-import { PLATFORM_CAPTION_RULES } from '../../../../src-shared/platform-captions';
-import { PLATFORM_META } from '../../app/platforms';
+import { PLATFORM_RULES } from '../../../../src-shared/platform-rules';
+import { checkPost, countFor } from '../../../../src-shared/platform-check';
 
-// twitter-text's ES build exports one default object while its CommonJS build (and its types) are named
-// exports: take whichever this bundler handed over.
-const tt = (twitterText as unknown as { default?: typeof twitterText }).default ?? twitterText;
-
-export interface PlatformCount {
-  readonly platform: Platform;
-  readonly count: number;
-  readonly max: number;
-  readonly over: number;
-}
-
-/** The caption's length as this platform counts it: X's weighted count (URLs 23, CJK and emoji 2). */
-export function countFor(platform: Platform, caption: string): PlatformCount {
-  const rules = PLATFORM_CAPTION_RULES[platform];
-  const count = rules.counting === 'x-weighted' ? tt.parseTweet(caption).weightedLength : caption.length;
-  return { platform, count, max: rules.maxLength, over: Math.max(0, count - rules.maxLength) };
-}
+export { countFor };
 
 /** One warning per picked platform the caption is too long for, naming the platform and its limit. */
 export function platformWarnings(caption: string, platforms: readonly Platform[]): string[] {
-  return platforms.flatMap((p) => {
-    const c = countFor(p, caption);
-    if (c.over === 0) return [];
-    const label = PLATFORM_META[p].label;
-    return [
-      `${label} takes at most ${c.max.toLocaleString()} characters; this caption counts ${c.count.toLocaleString()} there (${c.over.toLocaleString()} over).`,
-    ];
-  });
+  return checkPost(platforms, { caption, media: [] })
+    .filter((v) => v.rule === 'caption-length')
+    .map((v) => v.message);
 }
 
 export interface Folded {
@@ -42,7 +20,7 @@ export interface Folded {
 
 /** Where the platform's feed cuts the caption: after a number of characters or of lines, whichever comes first. */
 export function foldCaption(caption: string, platform: Platform): Folded {
-  const fold = PLATFORM_CAPTION_RULES[platform].fold;
+  const fold = PLATFORM_RULES[platform].caption.fold;
   if (!fold) return { shown: caption, folded: false };
   let end = caption.length;
   let breaks = 0;
@@ -61,7 +39,7 @@ export function foldCaption(caption: string, platform: Platform): Folded {
 
 /** The frame the feed shows the first image in: its own shape, kept between the platform's narrowest and widest. */
 export function frameFor(platform: Platform, width?: number | null, height?: number | null): number {
-  const { min, max } = PLATFORM_CAPTION_RULES[platform].frame;
+  const { min, max } = PLATFORM_RULES[platform].frame;
   const own = width && height ? width / height : 1;
   return Math.min(max, Math.max(min, own));
 }

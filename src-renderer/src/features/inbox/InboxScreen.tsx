@@ -1,6 +1,8 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { BridgeError, InboxDraft, InboxGroup, InboxOutcomes } from '../../../../src-shared/ipc';
+import { LIMITS } from '../../../../src-shared/api/limits';
+import { checkPost } from '../../../../src-shared/platform-check';
 import { plainName } from '../../app/bidi';
 import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
 import { hrefOf, useRoute } from '../../app/router';
@@ -291,6 +293,19 @@ function DraftItem({
   const [editing, setEditing] = useState(false);
   const [confirmReject, setConfirmReject] = useState(false);
   const summary = draft.caption.slice(0, 60) || 'draft without a caption';
+  // Each platform's rules (src-shared/platform-rules.ts): a draft a platform certainly refuses is not approved.
+  const verdicts = useMemo(
+    () =>
+      checkPost(
+        draft.targets.map((t) => t.platform),
+        {
+          caption: draft.caption,
+          media: draft.media.map((m) => ({ kind: m.kind === 'other' ? 'unknown' : m.kind })),
+        },
+      ),
+    [draft],
+  );
+  const blocked = verdicts.some((v) => v.severity === 'block');
   return (
     <li className="inbox__draft" aria-label={`Draft: ${summary}`}>
       <input
@@ -319,11 +334,23 @@ function DraftItem({
           {draft.run.state ? <StatusBadge status={draft.run.state} label={`run ${draft.run.state}`} /> : null}
           <a href={hrefOf('automations', { run: draft.run.local_id ?? draft.run.id })}>Steps of this run</a>
         </p>
+        {verdicts.length > 0 ? (
+          <ul className="inbox__rules" aria-label="Platform rules">
+            {verdicts.map((v) => (
+              <li
+                key={v.message}
+                className={v.severity === 'block' ? 'inbox__rule--block' : 'inbox__rule--warn'}
+              >
+                {v.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <div className="btn-row">
           <button
             type="button"
             className="btn btn--small btn--primary"
-            disabled={busy !== null}
+            disabled={busy !== null || blocked}
             onClick={() => onAct('now')}
           >
             Approve now
@@ -331,7 +358,7 @@ function DraftItem({
           <button
             type="button"
             className="btn btn--small"
-            disabled={busy !== null || !fromLocalInput(at)}
+            disabled={busy !== null || blocked || !fromLocalInput(at)}
             onClick={() => onAct('at')}
             title="At the time chosen above"
           >
@@ -340,7 +367,7 @@ function DraftItem({
           <button
             type="button"
             className="btn btn--small"
-            disabled={busy !== null}
+            disabled={busy !== null || blocked}
             onClick={() => onAct('queue')}
             title="At its accounts' next free slot in the posting queue"
           >
@@ -442,7 +469,7 @@ function EditDialog({ draft, onClose }: { readonly draft: InboxDraft; readonly o
         <textarea
           className="textarea"
           rows={6}
-          maxLength={2200}
+          maxLength={LIMITS.captionLength}
           value={caption}
           onChange={(e) => setCaption(e.target.value)}
         />

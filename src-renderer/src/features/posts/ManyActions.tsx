@@ -8,6 +8,7 @@ import { fromLocalInput, toLocalInput } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { usePostGroupsStore, type ChangeRun } from '../../stores/use-post-groups-store';
 import { toast } from '../../stores/use-toast-store';
+import { offersOnPost, whyNotOnPost } from './delivery-actions';
 
 const UNITS = [
   { value: 'hours', label: 'hours', ms: 3_600_000 },
@@ -27,8 +28,9 @@ const DONE: Readonly<Record<ManyChange['kind'], string>> = {
 
 /** The bar over the list while posts are selected: one change for all of them. */
 export function ManyActions({ accounts }: { readonly accounts: readonly Account[] }) {
-  const { selected, busy, changeSelected, clearSelection } = usePostGroupsStore(
+  const { selected, busy, changeSelected, clearSelection, groups } = usePostGroupsStore(
     useShallow((s) => ({
+      groups: s.groups.data,
       selected: s.selected,
       busy: s.busy,
       changeSelected: s.changeSelected,
@@ -45,6 +47,17 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
     () => accounts.filter((a) => !PLATFORM_META[a.platform].postsUnavailable),
     [accounts],
   );
+  // Offered when some selected post allows it (the transition table); each post's own outcome says the rest.
+  const chosen = useMemo(
+    () => (groups ?? []).filter((g) => selected.has(g.post_id)).map((g) => g.deliveries),
+    [groups, selected],
+  );
+  const gate = (action: 'cancel' | 'delete'): string | null =>
+    chosen.length === 0 || chosen.some((ds) => offersOnPost(ds, action))
+      ? null
+      : whyNotOnPost(chosen[0] ?? [], action);
+  const noCancel = gate('cancel');
+  const noDelete = gate('delete');
   const n = selected.size;
   if (n === 0) return null;
 
@@ -175,15 +188,21 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           </button>
         </form>
         <div className="many-actions__group">
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={busy}
-            onClick={() => void apply({ kind: 'cancel' })}
-          >
-            Cancel to draft
-          </button>
-          {confirmDelete ? (
+          {noCancel ? null : (
+            <button
+              type="button"
+              className="btn btn--small"
+              disabled={busy}
+              onClick={() => void apply({ kind: 'cancel' })}
+            >
+              Cancel to draft
+            </button>
+          )}
+          {noDelete ? (
+            <span className="muted" role="note">
+              {noDelete}
+            </span>
+          ) : confirmDelete ? (
             <>
               <span>Delete {n === 1 ? 'this post' : `these ${n.toLocaleString()} posts`}?</span>
               <button

@@ -17,10 +17,9 @@ import { PostPreviews } from '../compose/PostPreviews';
 import { useLinkAllowed } from '../../components/ExternalLink';
 import { usePostsStore, type PostChange } from '../../stores/use-posts-store';
 import { toast } from '../../stores/use-toast-store';
+import { offersOn, whyNotOn } from './delivery-actions';
 
 type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
-
-const EDITABLE = new Set(['draft', 'scheduled']);
 
 /** One delivery: edit its caption, reschedule, cancel to draft, add targets, or delete it. */
 export function PostDialog({
@@ -56,7 +55,11 @@ export function PostDialog({
   const now = useNow();
 
   const account = accounts.find((a) => a.id === delivery.social_account_id);
-  const editable = EDITABLE.has(delivery.status);
+  // What the transition table allows this delivery; a missing action says why where it would have been.
+  const editable = offersOn(delivery, 'edit');
+  const schedulable = offersOn(delivery, 'schedule');
+  const cancellable = offersOn(delivery, 'cancel');
+  const deletable = offersOn(delivery, 'delete');
   const targets = useMemo(
     () => new Set([delivery.social_account_id, ...(post ?? []).map((d) => d.social_account_id)]),
     [delivery, post],
@@ -119,9 +122,7 @@ export function PostDialog({
       ) : null}
       {!editable ? (
         <p className="alert" role="note">
-          {delivery.status === 'posted'
-            ? 'This post is already published: its caption and time can no longer change.'
-            : 'Only drafts and scheduled posts can be edited.'}
+          {whyNotOn(delivery, 'edit')}
         </p>
       ) : null}
 
@@ -177,7 +178,7 @@ export function PostDialog({
 
           <div className="field">
             <label className="field__label" htmlFor="post-when">
-              {delivery.status === 'draft' ? 'Schedule for' : 'Reschedule to'} ({localZone()})
+              {schedulable ? 'Schedule for' : 'Reschedule to'} ({localZone()})
             </label>
             <div className="btn-row">
               <input
@@ -196,12 +197,12 @@ export function PostDialog({
                   scheduledAt &&
                   void run(
                     'reschedule',
-                    { kind: 'reschedule', scheduledAt, schedule: delivery.status === 'draft' },
+                    { kind: 'reschedule', scheduledAt, schedule: schedulable },
                     `Scheduled for ${formatDateTime(scheduledAt)}.`,
                   )
                 }
               >
-                {busy === 'reschedule' ? 'Saving…' : delivery.status === 'draft' ? 'Schedule' : 'Reschedule'}
+                {busy === 'reschedule' ? 'Saving…' : schedulable ? 'Schedule' : 'Reschedule'}
               </button>
             </div>
             {!future ? <span className="field__hint">Pick a time in the future.</span> : null}
@@ -281,7 +282,7 @@ export function PostDialog({
         </a>
         {delivery.external_url ? <PublishedLink delivery={delivery} /> : null}
         <span className="spacer" />
-        {delivery.status === 'scheduled' ? (
+        {cancellable ? (
           <button
             type="button"
             className="btn btn--small"
@@ -302,7 +303,11 @@ export function PostDialog({
                 : 'Cancel to draft'}
           </button>
         ) : null}
-        {confirmDelete ? (
+        {!deletable ? (
+          <span className="muted" role="note">
+            {whyNotOn(delivery, 'delete')}
+          </span>
+        ) : confirmDelete ? (
           <>
             <span className="muted">
               Delete the delivery to {where}?{' '}

@@ -13,6 +13,7 @@ import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import './posts.css';
 import { toast } from '../../stores/use-toast-store';
+import { offersOn, offersOnPost, reachOf, whyNotOn, whyNotOnPost } from './delivery-actions';
 
 /**
  * The post's first media item at row size: the picture main fetched (a `data:` URL), a play mark for a video, or a
@@ -118,9 +119,12 @@ export function PostDetail({
   const publishNow = usePostGroupsStore((s) => s.publishNow);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<string | null>(null);
-  const first = g.deliveries[0];
-  const open = g.deliveries.filter((d) => d.status === 'draft' || d.status === 'scheduled');
-  const scheduled = g.deliveries.some((d) => d.status === 'scheduled');
+  // Whole-post actions are offered when some delivery allows them (the transition table); they reach those.
+  const editable = reachOf(g.deliveries, 'edit');
+  const first = editable[0] ?? g.deliveries[0];
+  const open = reachOf(g.deliveries, 'publishNow');
+  const cancellable = offersOnPost(g.deliveries, 'cancel');
+  const notEditable = whyNotOnPost(g.deliveries, 'edit');
   const short = captionOf(g).slice(0, 40) || 'no caption';
 
   const act = async (what: string, run: () => Promise<{ ok: boolean; error?: unknown }>, done: string) => {
@@ -138,13 +142,18 @@ export function PostDetail({
             <strong>Whole post:</strong> the caption, the time and “Cancel to draft” change every delivery
             still scheduled. <strong>One delivery:</strong> “Delete” removes only that account’s copy.
           </p>
+          {notEditable ? (
+            <p className="post-detail__note" role="note">
+              {notEditable}
+            </p>
+          ) : null}
           <div className="btn-row">
-            {first ? (
+            {first && editable.length > 0 ? (
               <button type="button" className="btn btn--small" onClick={() => onOpen(first.id)}>
                 Edit caption and time
               </button>
             ) : null}
-            {scheduled && first ? (
+            {cancellable && first ? (
               <button
                 type="button"
                 className="btn btn--small"
@@ -247,7 +256,11 @@ export function PostDetail({
                 <span className="post-detail__reason">
                   {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
                 </span>
-                {confirm === d.id ? (
+                {!offersOn(d, 'delete') ? (
+                  <span className="post-detail__why muted" role="note">
+                    {whyNotOn(d, 'delete')}
+                  </span>
+                ) : confirm === d.id ? (
                   <span className="btn-row">
                     <button
                       type="button"

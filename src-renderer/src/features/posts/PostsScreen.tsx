@@ -22,6 +22,7 @@ import { ManyActions, RunResults } from './ManyActions';
 import { PostDialog } from './PostDialog';
 import { PostDetail, PostThumb, TargetChip, captionOf, whenOfPost } from './PostGroupParts';
 import { ExportButton } from '../export/ExportButton';
+import { offersOnPost } from './delivery-actions';
 import './posts.css';
 
 const STATUSES: readonly { value: DeliveryStatus | 'all'; label: string }[] = [
@@ -363,6 +364,8 @@ const GroupRow = memo(function GroupRow({
     ) ?? first;
   const media = first.media ?? [];
   const short = caption.slice(0, 40) || 'no caption';
+  // A post nothing of which can change any more opens to be read, not edited (the transition table).
+  const verb = offersOnPost(g.deliveries, 'edit') ? 'Edit' : 'Open';
   return (
     <div
       className={`post-table__row post-table__row--group${selected ? ' is-selected' : ''}`}
@@ -412,10 +415,10 @@ const GroupRow = memo(function GroupRow({
         <button
           type="button"
           className="btn btn--small btn--ghost"
-          aria-label={`Edit post: ${short} (${g.deliveries.map((d) => PLATFORM_META[d.platform].label).join(', ')})`}
+          aria-label={`${verb} post: ${short} (${g.deliveries.map((d) => PLATFORM_META[d.platform].label).join(', ')})`}
           onClick={() => onOpen(matched.id)}
         >
-          Edit
+          {verb}
         </button>
       </span>
     </div>
