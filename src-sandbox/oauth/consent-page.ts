@@ -35,6 +35,7 @@ h1 { margin: 0 0 8px; font-size: 20px; font-weight: 600; line-height: 1.3; overf
 p { margin: 0 0 12px; color: var(--text-muted); }
 ul { margin: 0 0 16px; padding-left: 20px; color: var(--text-muted); }
 .where { padding: 12px; border: 1px solid var(--border); border-radius: 8px; margin: 0 0 16px; }
+.where p:last-child { margin: 0; }
 .where strong { color: var(--text); font-family: ui-monospace, 'SF Mono', Menlo, Consolas, monospace;
   overflow-wrap: anywhere; }
 label { display: block; font-weight: 600; margin: 0 0 4px; color: var(--text); }
