@@ -57,6 +57,11 @@ export interface Core {
   withApiKey(key: string): ApiClient;
   /** Where the API key comes from right now (never the key itself). */
   apiKeySource(): Promise<ApiKeySource | 'sandbox'>;
+  /**
+   * The API key itself, by the same path as every call's (the sandbox's, `POSTDESK_API_KEY`, the keychain),
+   * for `postdesk mcp`, which hands it to the service's MCP server as its bearer; null when there is none.
+   */
+  apiKey(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -155,6 +160,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       async apiKeySource() {
         if (sandboxKey) return 'sandbox';
         return (await resolveApiKeyWithSource(secrets, env)).source;
+      },
+      async apiKey() {
+        return sandboxKey ?? (await resolveApiKeyWithSource(secrets, env)).key;
       },
       async close() {
         await client
