@@ -196,4 +196,5 @@ export const PAGE_SETTINGS = {
   ffprobePath: 'confirm',
   automationFolders: 'confirm',
   automationAgents: 'confirm',
+  assistantToolPolicies: 'confirm',
 } as const satisfies { readonly [K in SettingKey]?: 'edit' | 'confirm' };

@@ -8,6 +8,7 @@ import { queueSlotFor } from '../../core/inbox/queue-slot';
 import { queueServiceFor } from './queue';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { VERSION } from '../version';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { AssistantLedger, isProposalId } from '../../core/assistant/proposals';
@@ -98,8 +99,8 @@ async function decideProposals(
   if (approved.length === 0) return results;
   const core = await deps.core(self, { replay: false });
   const apiKey = await core.apiKey();
-  const { connectServiceTools } = await import('../mcp/service-tools');
-  const service = apiKey === null ? null : await connectServiceTools(core.endpoint.baseUrl, apiKey);
+  const { connectServiceTools } = await import('../../core/assistant/service-tools');
+  const service = apiKey === null ? null : await connectServiceTools(core.endpoint.baseUrl, apiKey, VERSION);
   try {
     for (const p of approved) {
       if (!service) {

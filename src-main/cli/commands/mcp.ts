@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { CredentialMissingError } from '../../core/api/errors';
 import { AssistantLedger } from '../../core/assistant/proposals';
 import type { CliDeps } from '../context';
+import { VERSION } from '../version';
 
 /**
  * `postdesk mcp`: the MCP server a person's AI client starts (docs/mcp.md). It speaks MCP on stdin and
@@ -23,16 +24,19 @@ export function registerMcpCommand(program: Command, deps: CliDeps): void {
         throw new CredentialMissingError('mcp', 'an API key', 'run `postdesk login` or set POSTDESK_API_KEY');
       }
       const [{ connectServiceTools }, { serveStdio }] = await Promise.all([
-        import('../mcp/service-tools'),
+        import('../../core/assistant/service-tools'),
         import('../mcp/stdio-server'),
       ]);
-      const service = await connectServiceTools(core.endpoint.baseUrl, apiKey);
+      const service = await connectServiceTools(core.endpoint.baseUrl, apiKey, VERSION);
+      const ledger = new AssistantLedger(core.store);
+      // What the screens list policies for: the tools as the service offers them now.
+      ledger.saveTools(service.tools.map((t) => t.name));
       try {
         await serveStdio({
           stdin: deps.io.stdin as unknown as Readable,
           stdout: deps.io.stdout as unknown as Writable,
           service,
-          ledger: new AssistantLedger(core.store),
+          ledger,
           policies: () => core.settings.get().assistantToolPolicies,
         });
       } finally {

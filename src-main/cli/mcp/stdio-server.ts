@@ -8,7 +8,7 @@ import { DRY_RUN_ARG, isReadingTool, toolPolicyOf } from '../../../src-shared/as
 import { gateCall } from '../../core/assistant/gate';
 import type { AssistantLedger } from '../../core/assistant/proposals';
 import { VERSION } from '../version';
-import type { ServiceTools } from './service-tools';
+import type { ServiceTools } from '../../core/assistant/service-tools';
 
 const POLICY_NOTE: Readonly<Record<ToolPolicy, string>> = {
   allow: '',

@@ -28,6 +28,10 @@ const MIGRATIONS = [
            detail TEXT NOT NULL
          );`,
   },
+  {
+    version: 2,
+    up: `CREATE TABLE assistant_tools (name TEXT PRIMARY KEY, seen_at TEXT NOT NULL);`,
+  },
 ];
 
 /** Proposal ids: short enough to type in `postdesk inbox approve`, and told apart from post ids by the prefix. */
@@ -163,6 +167,22 @@ export class AssistantLedger {
     this.db
       .prepare('DELETE FROM assistant_activity WHERE id <= (SELECT MAX(id) FROM assistant_activity) - ?')
       .run(ACTIVITY_KEPT);
+  }
+
+  /** The tools the service offered when `postdesk mcp` last started (what policies are listed for). */
+  saveTools(names: readonly string[]): void {
+    const at = this.iso();
+    const insert = this.db.prepare('INSERT INTO assistant_tools (name, seen_at) VALUES (?, ?)');
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM assistant_tools').run();
+      for (const name of names) insert.run(name, at);
+    })();
+  }
+
+  tools(): string[] {
+    return (
+      this.db.prepare('SELECT name FROM assistant_tools ORDER BY name').all() as { name: string }[]
+    ).map((r) => r.name);
   }
 
   activity(limit = 200): ActivityEntry[] {

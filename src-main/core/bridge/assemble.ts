@@ -31,6 +31,7 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createExportPort, type FileSaver } from './export-port';
 import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
+import { createAssistantHandlers } from './assistant-handlers';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -220,6 +221,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
         mediaScope: () => current()?.baseUrl ?? null,
       }),
       convertDir: join(o.stagingDir, 'converted'),
+      assistant: createAssistantHandlers({
+        store: o.store,
+        access: () => o.session.mcpAccess(),
+        policies: () => readSettings(o.store).assistantToolPolicies,
+        version: o.version,
+        events,
+      }),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
       ...(o.commandLine ? { commandLine: o.commandLine } : {}),

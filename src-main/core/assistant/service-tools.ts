@@ -1,10 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SendTool, ToolAnswer } from '../../core/assistant/gate';
-import { VERSION } from '../version';
+import type { SendTool, ToolAnswer } from './gate';
 
-/** The service's own MCP server, reached with the API key as bearer: its tools, and a call to one. */
+/**
+ * The service's own MCP server, reached with the API key as bearer: its tools, and a call to one. This module
+ * loads the MCP SDK: it is only ever loaded by `import()` (`postdesk mcp`, `postdesk inbox approve`, the
+ * bridge's approval), so nothing else pays for it, the executor least of all.
+ */
 export interface ServiceTools {
   readonly tools: readonly Tool[];
   readonly send: SendTool;
@@ -25,8 +28,12 @@ const textOf = (content: unknown): string =>
  * Connects to `{baseUrl}/api/mcp` as the key's owner (the key comes from the keychain, as for every other
  * command) and lists the service's tools.
  */
-export async function connectServiceTools(baseUrl: string, apiKey: string): Promise<ServiceTools> {
-  const client = new Client({ name: 'postdesk-mcp', version: VERSION });
+export async function connectServiceTools(
+  baseUrl: string,
+  apiKey: string,
+  version: string,
+): Promise<ServiceTools> {
+  const client = new Client({ name: 'postdesk', version });
   const url = new URL('/api/mcp', baseUrl);
   await client.connect(
     new StreamableHTTPClientTransport(url, {
