@@ -32,6 +32,7 @@ import { createExportPort, type FileSaver } from './export-port';
 import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
 import { createAssistantHandlers } from './assistant-handlers';
+import { createProposalWatch, type ProposalWatch } from '../assistant/proposal-watch';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -86,6 +87,8 @@ export interface AssembledBridge {
   readonly deliveries: DeliveryWatch;
   /** Drafts of runs waiting in the inbox; the desktop shell counts them in the tray and notifies per run. */
   readonly inbox: InboxWatch;
+  /** AI assistants' requests made through `postdesk mcp`; the desktop shell notifies of each. */
+  readonly proposals: ProposalWatch;
   /** Stops the timers and the session listener (before the session and the store close). */
   close(): void;
 }
@@ -264,6 +267,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   const unsubscribe = o.session.onDidSwitch(arrive);
   arrive(current());
 
+  // `postdesk mcp` writes proposals from its own process: the page hears of them within a few seconds.
+  const proposals = createProposalWatch({ store: o.store, log });
+  proposals.onDidChangeWaiting((waiting) => events.emit('assistant:didChange', { waiting }));
   return {
     handlers,
     dispatcher: createBridgeDispatcher(handlers, events, log),
@@ -273,7 +279,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     routes,
     deliveries,
     inbox,
+    proposals,
     close() {
+      proposals.dispose();
       unsubscribe();
       watching?.dispose();
       watchingInbox?.dispose();
