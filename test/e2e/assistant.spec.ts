@@ -53,6 +53,8 @@ test('a request of postdesk mcp waits in the Inbox, then is sent once when appro
   );
   const x = accounts.accounts.find((a) => a.platform === 'x')!;
   const li = accounts.accounts.find((a) => a.platform === 'linkedin')!;
+  // The Inbox is open before the request is made: it arrives by itself (postdesk mcp is another process).
+  await goTo(page, 'Inbox');
   const client = new Client({ name: 'e2e-assistant', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
@@ -80,9 +82,11 @@ test('a request of postdesk mcp waits in the Inbox, then is sent once when appro
     await client.close();
   }
 
-  await goTo(page, 'Inbox');
   const request = page.getByRole('listitem', { name: 'Create post request' });
   await expect(request).toBeVisible({ timeout: 15_000 });
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Inbox/ }),
+  ).toContainText('1');
   // Beside its per-platform previews.
   await expect(request.getByRole('region', { name: 'Previews' })).toContainText(caption);
   for (const scheme of ['light', 'dark'] as const) {

@@ -19,6 +19,8 @@ interface AssistantState {
   readonly test: Loadable<AssistantTest>;
   /** The proposal a button is acting on. */
   readonly busy: string | null;
+  /** How many requests wait (the navigation's count); null before the first answer. */
+  readonly waiting: number | null;
   loadProposals(): Promise<void>;
   loadActivity(): Promise<void>;
   loadTools(): Promise<void>;
@@ -36,10 +38,14 @@ export const useAssistantStore = create<AssistantState>()((set, get) => ({
   connection: idle(),
   test: idle(),
   busy: null,
+  waiting: null,
   async loadProposals() {
     set({ proposals: loading(get().proposals) });
     const r = await settle(() => bridge().assistant.proposals({}));
-    set({ proposals: settleInto(get().proposals, r) });
+    set({
+      proposals: settleInto(get().proposals, r),
+      ...(r.ok ? { waiting: r.value.proposals.length } : {}),
+    });
   },
   async loadActivity() {
     set({ activity: loading(get().activity) });
@@ -72,7 +78,8 @@ export const useAssistantStore = create<AssistantState>()((set, get) => ({
     return r;
   },
   listen() {
-    return bridge().assistant.onDidChange(() => {
+    return bridge().assistant.onDidChange(({ waiting }) => {
+      set({ waiting });
       void get().loadProposals();
       void get().loadActivity();
     });
