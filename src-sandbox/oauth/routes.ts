@@ -239,25 +239,63 @@ async function authorize(
 }
 
 /**
+ * A browser-based client (the MCP Inspector) reads the metadata and calls registration and token from its
+ * own page: those answers may be read by any origin, as the MCP SDK's own handlers allow. None carries a
+ * cookie or acts on one, and a token needs the code and its verifier, so no page gains anything by it.
+ * The authorization endpoint is a navigation, and stays same-origin.
+ */
+const CORS_PATHS = [
+  OAUTH_PATHS.resourceMetadata,
+  OAUTH_PATHS.serverMetadata,
+  OAUTH_PATHS.register,
+  OAUTH_PATHS.token,
+];
+
+const allowAnyOrigin = (reply: FastifyReply): FastifyReply =>
+  reply.header('access-control-allow-origin', '*');
+
+/**
  * OAuth 2.0 for `/api/mcp` (docs/sandbox-agent.md, OAuth): the two discovery documents, and in a scope of
  * their own the registration, authorization and token endpoints, which read forms and answer OAuth errors.
  */
 export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  app.get(OAUTH_PATHS.resourceMetadata, async (req) => resourceMetadata(originOf(req, ctx)));
-  app.get(OAUTH_PATHS.serverMetadata, async (req) => serverMetadata(originOf(req, ctx)));
+  app.get(OAUTH_PATHS.resourceMetadata, async (req, reply) => {
+    allowAnyOrigin(reply);
+    return resourceMetadata(originOf(req, ctx));
+  });
+  app.get(OAUTH_PATHS.serverMetadata, async (req, reply) => {
+    allowAnyOrigin(reply);
+    return serverMetadata(originOf(req, ctx));
+  });
+  for (const path of CORS_PATHS) {
+    app.options(path, async (_req, reply) =>
+      allowAnyOrigin(reply)
+        .header('access-control-allow-methods', path.startsWith('/.well-known/') ? 'GET' : 'POST')
+        .header('access-control-allow-headers', 'content-type, authorization, mcp-protocol-version')
+        .header('access-control-max-age', '600')
+        .code(204)
+        .send(),
+    );
+  }
 
   void app.register(async (scope) => {
     scope.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, text, done) =>
       done(null, parseForm(String(text))),
     );
-    scope.setErrorHandler((err, _req, reply) => {
+    scope.setErrorHandler((err, req, reply) => {
+      // Errors of the registration and token endpoints are read by browser clients too.
+      if (CORS_PATHS.includes(req.routeOptions.url as (typeof CORS_PATHS)[number])) allowAnyOrigin(reply);
       if (err instanceof OAuthError) return sendOAuthError(reply, err);
       throw err;
     });
 
     scope.post(OAUTH_PATHS.register, async (req, reply) => {
       const info = registerClient(ctx, req.body);
-      return reply.code(201).header('cache-control', 'no-store').header('pragma', 'no-cache').send(info);
+      return allowAnyOrigin(reply)
+        .code(201)
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send(info);
     });
 
     scope.get(OAUTH_PATHS.authorize, async (req, reply) =>
@@ -285,7 +323,10 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: SandboxContext): 
         default:
           throw new UnsupportedGrantTypeError('grant_type: must be authorization_code or refresh_token');
       }
-      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(tokens);
+      return allowAnyOrigin(reply)
+        .header('cache-control', 'no-store')
+        .header('pragma', 'no-cache')
+        .send(tokens);
     });
   });
 }

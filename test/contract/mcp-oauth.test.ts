@@ -165,6 +165,27 @@ describe('discovery', () => {
     expect(as.grant_types_supported).toEqual(['authorization_code', 'refresh_token']);
     expect(as.registration_endpoint).toBe(`${url}/oauth/register`);
 
+    // Browser-based clients (the MCP Inspector) may read discovery, registration and token answers.
+    const preflight = await fetch(`${url}/oauth/register`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    const asRes = await fetch(`${url}/.well-known/oauth-authorization-server`, {
+      headers: { origin: 'http://localhost:6274' },
+    });
+    expect(asRes.headers.get('access-control-allow-origin')).toBe('*');
+    const badToken = await tokenRequest({ grant_type: 'refresh_token', client_id: 'pdc_nobody' });
+    expect(badToken.headers.get('access-control-allow-origin')).toBe('*');
+    const consent = await fetch(`${url}/oauth/authorize`, { headers: { accept: 'text/html' } });
+    expect(consent.headers.get('access-control-allow-origin')).toBeNull();
+
     // A wrong token says so in the challenge (RFC 6750 §3.1).
     const wrong = await listTools('pdat_not-a-token');
     expect(wrong.status).toBe(401);
