@@ -25,7 +25,10 @@ async function violations(page: Page) {
 for (const scheme of ['light', 'dark'] as const) {
   test(`AI assistant: address, setups and the connection test (${scheme})`, async ({ app: page }) => {
     await page.emulateMedia({ colorScheme: scheme });
-    await goTo(page, 'AI assistant');
+    // Settings says where the policies are set.
+    await goTo(page, 'Settings');
+    await page.getByRole('link', { name: 'Tool policies, setup and activity' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'AI assistant' })).toBeVisible();
     await expect(page.locator('code', { hasText: /\/api\/mcp$/ }).first()).toBeVisible();
     await page.getByRole('radio', { name: 'Cursor' }).click();
     await expect(page.getByLabel('Setup for Cursor')).toContainText('"command": "postdesk"');
