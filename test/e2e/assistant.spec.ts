@@ -38,6 +38,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Test the connection' }).click();
     const result = page.getByRole('status', { name: 'Connection test result' });
     await expect(result).toContainText(/Connected: \d+ tools\./, { timeout: 20_000 });
+    await expect(result).toContainText('without a token: 401');
     await expect(result).toContainText('Registered as a client');
     await expect(page.getByRole('list', { name: 'Tools the assistant sees' })).toContainText('create_post');
     expect(await violations(page)).toEqual([]);

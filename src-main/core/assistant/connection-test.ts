@@ -82,7 +82,20 @@ export async function testAssistantConnection(
   const step = (line: string) => void steps.push(line);
   const provider = new OneShotProvider(apiKey, step);
   try {
-    step(`Asked ${mcpUrl} without a token: it pointed to its OAuth metadata.`);
+    // What every client meets first: a 401 whose challenge names the resource metadata (RFC 9728).
+    const bare = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    await bare.body?.cancel();
+    const metadata = /resource_metadata="([^"]+)"/.exec(bare.headers.get('www-authenticate') ?? '')?.[1];
+    if (bare.status !== 401 || !metadata) {
+      throw new Error(
+        `without a token the server answered ${bare.status}, with no OAuth metadata to start from`,
+      );
+    }
+    step(`Asked ${mcpUrl} without a token: 401, pointing to ${metadata}.`);
     if ((await auth(provider, { serverUrl: mcpUrl })) !== 'REDIRECT' || !provider.code) {
       throw new Error('the server did not ask for authorization');
     }
