@@ -30,7 +30,9 @@ import { timeOrderedUuid } from './ids';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
 import { Faults, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
-import { isInnerMcpCall, registerMcp } from './mcp/server';
+import { isInnerMcpCall } from './inner-call';
+import { registerMcp } from './mcp/server';
+import { registerOAuthRoutes } from './oauth/routes';
 import { registerMediaRoutes } from './media/routes';
 import { expireReservations } from './media/service';
 import { registerPostRoutes } from './posts/routes';
@@ -233,6 +235,7 @@ export function buildApp(
   registerLlmsTxt(app, ctx);
   registerAgentRoutes(app, ctx);
   registerMcp(app, ctx);
+  registerOAuthRoutes(app, ctx);
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS, LOCAL_PATH_MAX as PATH_MAX } from './api/limits';
+import { ToolName, ToolPolicy } from './assistant';
 
 /** The executor's policy for runs missed while it was off: run the latest, skip them, or run them all. */
 export const MISSED_RUN_POLICIES = ['latest', 'skip', 'all'] as const;
@@ -163,6 +164,11 @@ export const Settings = z.object({
   failedRunRetentionDays: z.number().int().min(1).max(3650).default(30),
   /** At most this many run directories are kept: beyond it the oldest go, failed runs last. */
   runRetentionCount: z.number().int().min(10).max(100_000).default(500),
+  /**
+   * What an AI assistant connected through `postdesk mcp` may do per tool (allow, ask, deny). A tool not
+   * named here has its default (src-shared/assistant.ts): allow for reading tools, ask for the others.
+   */
+  assistantToolPolicies: z.record(ToolName, ToolPolicy).refine(atMost(200), 'at most 200 tools').default({}),
 });
 export type Settings = z.infer<typeof Settings>;
 export type SettingKey = keyof Settings;
@@ -190,4 +196,5 @@ export const PAGE_SETTINGS = {
   ffprobePath: 'confirm',
   automationFolders: 'confirm',
   automationAgents: 'confirm',
+  assistantToolPolicies: 'confirm',
 } as const satisfies { readonly [K in SettingKey]?: 'edit' | 'confirm' };

@@ -71,14 +71,20 @@ export function deliveryEventsOf(watch: {
 }
 
 /** The core's inbox watch as the tray and the notification service take it. */
-export function inboxEventsOf(watch: {
-  onDidDraftRun(
-    listener: (r: { runId: string; automationName: string | null; drafts: number }) => void,
-  ): Disposable;
-  onDidChangeCount(listener: (total: number) => void): Disposable;
-  count(): number;
-}): InboxEvents {
+export function inboxEventsOf(
+  watch: {
+    onDidDraftRun(
+      listener: (r: { runId: string; automationName: string | null; drafts: number }) => void,
+    ): Disposable;
+    onDidChangeCount(listener: (total: number) => void): Disposable;
+    count(): number;
+  },
+  proposals?: { onDidPropose(listener: (p: { id: string; tool: string }) => void): Disposable },
+): InboxEvents {
   return {
+    ...(proposals
+      ? { onDidPropose: (listener) => proposals.onDidPropose((p) => listener({ id: p.id, tool: p.tool })) }
+      : {}),
     onDidDraftRun: (listener) =>
       watch.onDidDraftRun((r) =>
         listener({ runId: r.runId, automationName: r.automationName, drafts: r.drafts }),

@@ -90,8 +90,13 @@ export interface ConnectionSource {
 /** A run that left drafts in the inbox (told once per run, never per draft). */
 export type DraftsWaiting = Readonly<{ runId: string; automationName: string | null; drafts: number }>;
 
+/** A request an AI assistant made through `postdesk mcp`, waiting for approval in the Inbox. */
+export type AssistantRequest = Readonly<{ id: string; tool: string }>;
+
 export interface InboxEvents {
   readonly onDidDraftRun: Event<DraftsWaiting>;
+  /** Each new request of an AI assistant (told once). */
+  readonly onDidPropose?: Event<AssistantRequest>;
   readonly onDidChangeCount: Event<number>;
   /** Drafts waiting now. */
   count(): number;

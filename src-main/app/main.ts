@@ -268,7 +268,7 @@ async function main(): Promise<void> {
             until: new Date(now.getTime() + QUIT_HORIZON_MS),
           });
         },
-        inbox: inboxEventsOf(bridge.bridge.inbox),
+        inbox: inboxEventsOf(bridge.bridge.inbox, bridge.bridge.proposals),
         settings: settings.source,
         loginItem: new LoginItemService({
           app,

@@ -7,6 +7,7 @@ import { Notification } from 'electron';
 import type { Platform } from '../../src-shared/api';
 import type {
   DeliveryEvents,
+  AssistantRequest,
   DraftsWaiting,
   FailedDelivery,
   FailedRun,
@@ -101,6 +102,16 @@ export function draftsWaitingNotice(d: DraftsWaiting): NoticeContent {
   };
 }
 
+/** A request of an AI assistant (`postdesk mcp`): nothing is sent until the person approves it. */
+export function assistantRequestNotice(r: AssistantRequest): NoticeContent {
+  const words = r.tool.replace(/_/g, ' ');
+  return {
+    title: 'Your AI assistant asks for approval',
+    body: `It wants to ${noticeText(words, 'use a tool')}. Nothing is sent until you approve it in the Inbox.`,
+    link: null,
+  };
+}
+
 /**
  * A notification body as the notification server reads it. Linux servers that announce `body-markup` render a
  * subset of HTML (`<b>`, `<a href>`, `<img>`) in the body, so text from the service is escaped there; other
@@ -182,6 +193,8 @@ export class NotificationService implements Disposable {
   ): Disposable {
     const store = new DisposableStore();
     if (sources.inbox) store.add(sources.inbox.onDidDraftRun((d) => this.draftsWaiting(d)));
+    const proposed = sources.inbox?.onDidPropose;
+    if (proposed) store.add(proposed((r) => this.notify(assistantRequestNotice(r), { counts: false })));
     store.add(sources.runs.onDidFailRun((r) => this.runFailed(r)));
     store.add(sources.runs.onDidMissRun((m) => this.runMissed(m)));
     if (sources.deliveries) store.add(sources.deliveries.onDidFailDelivery((d) => this.deliveryFailed(d)));

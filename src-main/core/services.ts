@@ -53,6 +53,11 @@ export interface Core {
   withApiKey(key: string): ApiClient;
   /** Where the API key comes from right now (never the key itself). */
   apiKeySource(): Promise<ApiKeySource | 'sandbox'>;
+  /**
+   * The API key itself, by the same path as every call's (the sandbox's, `POSTDESK_API_KEY`, the keychain),
+   * for `postdesk mcp`, which hands it to the service's MCP server as its bearer; null when there is none.
+   */
+  apiKey(): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -170,6 +175,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       async apiKeySource() {
         if (sandboxKey) return 'sandbox';
         return (await keyAndSource()).source;
+      },
+      async apiKey() {
+        // The same pairing rule as every request: an environment key only for the address it was set up with.
+        return sandboxKey ?? (await keyAndSource()).key;
       },
       async close() {
         await client

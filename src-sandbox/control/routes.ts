@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DateTime } from '../../src-shared/api';
 import { agentStateCounts } from '../agent/state';
+import { hashApiKey } from '../auth';
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError } from '../errors';
@@ -14,6 +15,8 @@ const ClockMove = z.union([
   z.object({ advance_ms: z.number().int().min(0) }).strict(),
   z.object({ now: DateTime }).strict(),
 ]);
+
+const KeyRevocation = z.object({ key: z.string().min(1).max(500) }).strict();
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
@@ -176,4 +179,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext,
   app.get('/_sandbox/faults', async () => deps.faults.current());
 
   app.get('/_sandbox/state', async () => sandboxState(ctx));
+
+  // Revokes one API key, as the owner would in the service's dashboard: what it signed in to (OAuth grants
+  // of the MCP server) ends with it, which a test cannot show with a reset, since a reset wipes the grants too.
+  app.post('/_sandbox/api-keys/revoke', async (req) => {
+    const { key } = parse(KeyRevocation, req.body);
+    const changed = stmt(ctx.db, 'UPDATE api_keys SET revoked = 1 WHERE key_hash = ?').run(hashApiKey(key));
+    if (changed.changes === 0) throw new SandboxError(404, 'NOT_FOUND', 'key: no such API key');
+    return { ok: true };
+  });
 }

@@ -2,28 +2,17 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { OPERATIONS } from '../../src-shared/api';
-import { requireApiKey } from '../auth';
 import type { SandboxContext } from '../context';
 import { SandboxError } from '../errors';
+import { INNER_CALL_HEADER, innerCallToken, openInnerCaller } from '../inner-call';
+import { requireMcpCaller } from '../oauth/bearer';
+import { MCP_PATH } from '../oauth/urls';
 import { AUTOMATION_TOOL_SPECS, runOwnerTool } from './automation-tools';
 import type { ToolSpec } from './tools';
 import { TOOLS, inputSchemaOf } from './tools';
 
-export const MCP_PATH = '/api/mcp';
 const SERVER_INFO = { name: 'postdesk-sandbox', version: '1.0.0' };
-
-/**
- * Marks a tool's own call to a REST route. Faults are decided once, for the `/api/mcp` request; its inner
- * calls are part of it. Random per process, so no client can send it.
- */
-const INNER_CALL_HEADER = 'x-sandbox-mcp-inner';
-const innerCallToken = randomBytes(16).toString('hex');
-
-/** True for a tool's call to a REST route inside an `/api/mcp` request. */
-export const isInnerMcpCall = (req: FastifyRequest): boolean =>
-  req.headers[INNER_CALL_HEADER] === innerCallToken;
 
 /** Splits tool arguments into the request: path id, then query string (GET) or JSON body. */
 function requestOf(
@@ -50,13 +39,14 @@ function requestOf(
 
 /**
  * A server for one request (stateless mode). Each REST-backed tool calls the sandbox's own route through
- * `app.inject` with the caller's Authorization header, so tools and REST share every rule; the automation
- * tools call the automation service as the key's owner.
+ * `app.inject` as the caller (with the request's inner bearer, inner-call.ts, since an OAuth token is good at
+ * /api/mcp only), so tools and REST share every rule; the automation tools call the automation service as
+ * the caller's owner.
  */
 function buildServer(
   app: FastifyInstance,
   ctx: SandboxContext,
-  caller: { authorization: string; ownerId: string },
+  caller: { innerBearer: string; ownerId: string },
 ): McpServer {
   const server = new McpServer(SERVER_INFO);
   for (const spec of TOOLS) {
@@ -69,7 +59,7 @@ function buildServer(
           method: request.method,
           url: request.url,
           headers: {
-            authorization: caller.authorization,
+            authorization: `Bearer ${caller.innerBearer}`,
             [INNER_CALL_HEADER]: innerCallToken,
             ...(request.payload ? { 'content-type': 'application/json' } : {}),
           },
@@ -113,20 +103,15 @@ async function sendResponse(reply: FastifyReply, res: Response): Promise<Fastify
 }
 
 /**
- * The MCP server at /api/mcp: streamable HTTP in stateless mode with JSON responses. The bearer is an
- * API key (the hosted service uses OAuth; the sandbox does not emulate it). GET and DELETE answer 405:
- * without sessions there is no stream to open or close.
+ * The MCP server at /api/mcp: streamable HTTP in stateless mode with JSON responses. The bearer is an OAuth
+ * access token for this resource or an API key (oauth/bearer.ts). GET and DELETE answer 405: without
+ * sessions there is no stream to open or close.
  */
 export function registerMcp(app: FastifyInstance, ctx: SandboxContext): void {
   app.post(MCP_PATH, async (req, reply) => {
-    let ownerId: string;
-    try {
-      ownerId = requireApiKey(req, ctx).ownerId;
-    } catch (err) {
-      reply.header('www-authenticate', 'Bearer realm="postdesk-sandbox", error="invalid_token"');
-      throw err;
-    }
-    const server = buildServer(app, ctx, { authorization: req.headers.authorization ?? '', ownerId });
+    const owner = requireMcpCaller(req, reply, ctx);
+    const inner = openInnerCaller(owner);
+    const server = buildServer(app, ctx, { innerBearer: inner.bearer, ownerId: owner.ownerId });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -136,6 +121,7 @@ export function registerMcp(app: FastifyInstance, ctx: SandboxContext): void {
       const res = await transport.handleRequest(webRequest(req), { parsedBody: req.body });
       return await sendResponse(reply, res);
     } finally {
+      inner.close();
       await transport.close();
       await server.close();
     }
@@ -149,12 +135,12 @@ export function registerMcp(app: FastifyInstance, ctx: SandboxContext): void {
     );
   };
   app.get(MCP_PATH, async (req, reply) => {
-    requireApiKey(req, ctx);
+    requireMcpCaller(req, reply, ctx);
     reply.header('allow', 'POST');
     return notAllowed();
   });
   app.delete(MCP_PATH, async (req, reply) => {
-    requireApiKey(req, ctx);
+    requireMcpCaller(req, reply, ctx);
     reply.header('allow', 'POST');
     return notAllowed();
   });

@@ -3,6 +3,7 @@ import { initialSchema } from './v1-initial';
 import { runDeliveries } from './v2-run-deliveries';
 import { dueIndexes } from './v3-due-indexes';
 import { deliveryRevisions } from './v4-delivery-revisions';
+import { oauthTables } from './v5-oauth';
 
 export interface Migration {
   /** 1, 2, 3…: the store's `PRAGMA user_version` once this step has run. */
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'posts know their run; direct uploads become posted deliveries', up: runDeliveries },
   { version: 3, name: "indexes for due work and for a post's deliveries", up: dueIndexes },
   { version: 4, name: 'deliveries count their changes', up: deliveryRevisions },
+  { version: 5, name: 'OAuth clients, codes and tokens for the MCP server', up: oauthTables },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

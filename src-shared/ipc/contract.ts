@@ -25,6 +25,7 @@ import { watch } from './watch';
 import { exportChannels } from './exports';
 import { commandLine } from './command-line';
 import { queue } from './queue';
+import { assistant } from './assistant';
 
 /** The whole bridge: domain → verb → channel. A channel's name is `domain:verb`. */
 export const CONTRACT = {
@@ -53,6 +54,7 @@ export const CONTRACT = {
   exports: exportChannels,
   commandLine,
   queue,
+  assistant,
 } as const;
 
 export type Contract = typeof CONTRACT;

@@ -26,5 +26,7 @@ export * from './exports';
 export * from './command-line';
 export * from './ws-protocol';
 export * from './inbox';
+export * from './assistant';
+export * from '../assistant';
 export * from './schedule';
 export * from './watch';

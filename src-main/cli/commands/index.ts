@@ -88,8 +88,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'inbox',
-    summary: 'drafts automation runs made: list, approve, reject',
+    summary: 'drafts automation runs made and AI assistants’ proposals: list, approve, reject',
     load: async () => (await import('./inbox')).registerInboxCommand,
+  },
+  {
+    name: 'mcp',
+    summary: 'an MCP server over stdio for your AI assistant, asking before it publishes',
+    load: async () => (await import('./mcp')).registerMcpCommand,
   },
   {
     name: 'executor',

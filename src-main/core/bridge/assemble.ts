@@ -32,6 +32,8 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createExportPort, type FileSaver } from './export-port';
 import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
+import { createAssistantHandlers } from './assistant-handlers';
+import { createProposalWatch, type ProposalWatch } from '../assistant/proposal-watch';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -86,6 +88,8 @@ export interface AssembledBridge {
   readonly deliveries: DeliveryWatch;
   /** Drafts of runs waiting in the inbox; the desktop shell counts them in the tray and notifies per run. */
   readonly inbox: InboxWatch;
+  /** AI assistants' requests made through `postdesk mcp`; the desktop shell notifies of each. */
+  readonly proposals: ProposalWatch;
   /** Stops the timers and the session listener (before the session and the store close). */
   close(): void;
 }
@@ -221,6 +225,13 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
         mediaScope: () => current()?.baseUrl ?? null,
       }),
       convertDir: join(o.stagingDir, 'converted'),
+      assistant: createAssistantHandlers({
+        store: o.store,
+        access: () => o.session.mcpAccess(),
+        policies: () => readSettings(o.store).assistantToolPolicies,
+        version: o.version,
+        events,
+      }),
       ...(o.confirm ? { confirm: oneAtATime(o.confirm) } : {}),
       ...(o.picker ? { picker: o.picker } : {}),
       ...(o.commandLine ? { commandLine: o.commandLine } : {}),
@@ -257,6 +268,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
   const unsubscribe = o.session.onDidSwitch(arrive);
   arrive(current());
 
+  // `postdesk mcp` writes proposals from its own process: the page hears of them within a few seconds.
+  const proposals = createProposalWatch({ store: o.store, log });
+  proposals.onDidChangeWaiting((waiting) => events.emit('assistant:didChange', { waiting }));
   return {
     handlers,
     dispatcher: createBridgeDispatcher(handlers, events, log),
@@ -266,7 +280,9 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     routes,
     deliveries,
     inbox,
+    proposals,
     close() {
+      proposals.dispose();
       unsubscribe();
       watching?.dispose();
       watchingInbox?.dispose();

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Automation } from '../../../src-shared/api/automations';
 import {
   AUTOMATION_TOOLS,
@@ -124,6 +122,11 @@ export function createAutomationEditing(deps: AutomationEditingDeps): Automation
       );
     }
     const api = await deps.api();
+    // The SDK loads on the first edit, not with the bridge (test/unit/lint/mcp-sdk-lazy.test.ts).
+    const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
     const client = new Client({ name: 'postdesk', version: deps.version });
     const transport = new StreamableHTTPClientTransport(
       new URL(`${api.baseUrl.replace(/\/+$/, '')}/api/mcp`),

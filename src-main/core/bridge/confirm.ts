@@ -1,3 +1,4 @@
+import { toolPolicyOf } from '../../../src-shared/assistant';
 import { GUARDED_SETTINGS, type SettingsPatch, type SettingsView } from '../../../src-shared/ipc/settings';
 import type { AgentCommand } from '../../../src-shared/settings';
 import { quotedCommand, quotedWord, safeLine } from '../../../src-shared/safe-text';
@@ -119,6 +120,20 @@ function agentChoiceLines(
   return lines;
 }
 
+/** Each tool whose policy for AI assistants changes, as the person confirms it (`postdesk mcp`, docs/mcp.md). */
+function policyLines(
+  before: SettingsView['assistant_tool_policies'],
+  after: SettingsView['assistant_tool_policies'],
+): string[] {
+  const lines: string[] = [];
+  for (const tool of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const was = toolPolicyOf(tool, before);
+    const now = toolPolicyOf(tool, after);
+    if (was !== now) lines.push(`An AI assistant's ${tool}: ${now} (was ${was})`);
+  }
+  return lines;
+}
+
 const toolLine = (tool: string, path: string | null): string =>
   `${tool}: ${path === null ? 'the one bundled with Postdesk (else the one on PATH)' : quotedWord(path)}`;
 
@@ -154,6 +169,8 @@ export function guardedChange(
           patch.agent_commands ?? current.agent_commands,
         ),
       );
+    else if (key === 'assistant_tool_policies')
+      lines.push(...policyLines(current.assistant_tool_policies, patch.assistant_tool_policies ?? {}));
     else if (patch[key] === current[key]) continue;
     else if (key === 'ffmpeg_path' || key === 'ffprobe_path')
       lines.push(toolLine(key === 'ffmpeg_path' ? 'ffmpeg' : 'ffprobe', patch[key] ?? null));

@@ -61,6 +61,16 @@ export interface BridgeDeps {
   readonly compose?: Handlers['compose'];
   /** The desktop app's `postdesk` launcher (`commandLine:*`); absent: offered by the desktop app only. */
   readonly commandLine?: CommandLinePort | undefined;
+  /** AI assistants' proposals and activity (`assistant-handlers.ts`); absent: `unavailable`. */
+  readonly assistant?: Handlers['assistant'] | undefined;
+}
+
+/** Without a store of proposals (tests of other channels), every `assistant` channel says so. */
+function assistantUnavailable(): Handlers['assistant'] {
+  const no = async (): Promise<never> => {
+    throw unavailable('Connecting an AI assistant');
+  };
+  return { proposals: no, approve: no, reject: no, activity: no, tools: no, connection: no, test: no };
 }
 
 const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
@@ -466,6 +476,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
     commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
     queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
+    assistant: deps.assistant ?? assistantUnavailable(),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

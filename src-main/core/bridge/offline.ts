@@ -20,7 +20,11 @@ export function createOfflineLauncher(dataDir: string, startSandbox: StartSandbo
       link = l;
       return {
         link: l,
-        svc: { baseUrl: l.url, client: createApiClient({ baseUrl: l.url, apiKey: l.apiKey }) },
+        svc: {
+          baseUrl: l.url,
+          client: createApiClient({ baseUrl: l.url, apiKey: l.apiKey }),
+          apiKey: l.apiKey,
+        },
       };
     })();
     try {

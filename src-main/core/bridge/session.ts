@@ -30,6 +30,8 @@ export interface OfflineService {
   readonly baseUrl: string;
   /** Authenticated with the sandbox's demo key, which stays in this process. */
   readonly client: ApiClient;
+  /** That key, for the sandbox's MCP server (approving an assistant's proposal, testing the connection). */
+  readonly apiKey?: string | null;
 }
 
 export interface SessionOptions {
@@ -63,6 +65,8 @@ interface Current {
   readonly offline: boolean;
   /** Whether this session built the client (and so closes it). */
   readonly owned: boolean;
+  /** The offline sandbox's key (the service's comes from the keychain at each use). */
+  readonly offlineKey?: string | null;
 }
 
 /** Which service the bridge talks to, switchable at run time from Connect and "Try offline". */
@@ -76,6 +80,11 @@ export interface BridgeSession {
   isOffline(): boolean;
   /** Called after every switch of connection, so modules bound to a client can follow. */
   onDidSwitch(listener: (client: ApiClient | null) => void): () => void;
+  /**
+   * The service's address and the key, for its MCP server (core/assistant); null when not connected or
+   * without a key. Stays in main: no channel answers it.
+   */
+  mcpAccess(): Promise<{ baseUrl: string; apiKey: string; offline: boolean } | null>;
   close(): Promise<void>;
 }
 
@@ -222,7 +231,7 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
       }
       lastError = null;
       offlineUrl = svc.baseUrl;
-      await replace({ client: svc.client, offline: true, owned: false });
+      await replace({ client: svc.client, offline: true, owned: false, offlineKey: svc.apiKey ?? null });
       return status();
     },
     async disconnect() {
@@ -305,6 +314,11 @@ export function createBridgeSession(opts: SessionOptions): BridgeSession {
     settings,
     current: () => current?.client ?? null,
     isOffline: () => current?.offline ?? false,
+    async mcpAccess() {
+      if (!current) return null;
+      const apiKey = current.offline ? (current.offlineKey ?? null) : await keyFor(current.client.baseUrl)();
+      return apiKey ? { baseUrl: current.client.baseUrl, apiKey, offline: current.offline } : null;
+    },
     onDidSwitch(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

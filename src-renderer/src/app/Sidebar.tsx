@@ -2,6 +2,7 @@ import { useEffect, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useConnectionStore } from '../stores/use-connection-store';
 import { useServiceStore } from '../stores/use-service-store';
+import { useAssistantStore } from '../stores/use-assistant-store';
 import { useInboxStore } from '../stores/use-inbox-store';
 import { hrefOf } from './router';
 import { ROUTES, type RouteDef } from './routes';
@@ -23,15 +24,26 @@ function onNavKey(e: KeyboardEvent<HTMLElement>) {
   links[next]?.focus();
 }
 
-/** How many drafts wait in the inbox, kept current by the host's `inbox:didChange`. */
+/**
+ * How many drafts and AI assistants' requests wait in the inbox, kept current by the host's
+ * `inbox:didChange` and `assistant:didChange`.
+ */
 function InboxCount() {
-  const { waiting, load, listen } = useInboxStore(
-    useShallow((s) => ({ waiting: s.waiting, load: s.load, listen: s.listen })),
+  const { drafts, load, listen } = useInboxStore(
+    useShallow((s) => ({ drafts: s.waiting, load: s.load, listen: s.listen })),
+  );
+  const { requests, loadRequests, listenRequests } = useAssistantStore(
+    useShallow((s) => ({ requests: s.waiting, loadRequests: s.loadProposals, listenRequests: s.listen })),
   );
   useEffect(() => {
     void load(null);
     return listen();
   }, [load, listen]);
+  useEffect(() => {
+    void loadRequests();
+    return listenRequests();
+  }, [loadRequests, listenRequests]);
+  const waiting = (drafts ?? 0) + (requests ?? 0);
   if (!waiting) return null;
   return (
     <span className="nav-link__count" aria-label={`${waiting} waiting`}>

@@ -12,6 +12,7 @@ import {
   IconLayers,
   IconList,
   IconSettings,
+  IconSpark,
   IconUsers,
 } from '../components/icons';
 
@@ -131,6 +132,14 @@ export const ROUTES: readonly RouteDef[] = [
     key: 'x',
     icon: <IconInbox />,
     component: screen(() => import('../features/inbox/InboxScreen'), 'InboxScreen'),
+  },
+  {
+    screen: 'assistant',
+    label: 'AI assistant',
+    group: 'Automate',
+    key: 'm',
+    icon: <IconSpark />,
+    component: screen(() => import('../features/assistant/AssistantScreen'), 'AssistantScreen'),
   },
   {
     screen: 'skills',

@@ -75,6 +75,11 @@ export const IconBolt = (p: IconProps) => (
     <path d="M13 2 3 14h9l-1 8 10-12h-9Z" />
   </Svg>
 );
+export const IconSpark = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6.3 6.3l2.8 2.8M14.9 14.9l2.8 2.8M6.3 17.7l2.8-2.8M14.9 9.1l2.8-2.8" />
+  </Svg>
+);
 export const IconSettings = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="12" r="3" />

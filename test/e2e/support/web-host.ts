@@ -20,6 +20,8 @@ export interface WebHost {
   readonly sandboxUrl: string;
   /** The sandbox's published demo key (not a credential). */
   readonly apiKey: string;
+  /** The host's data directory (its store and the sandbox's), for a second process such as `postdesk mcp`. */
+  readonly dataDir: string;
   /**
    * Runs `postdesk <args>` on this host's data directory, as the user would in a terminal: how settings
    * the page may not change by itself (agent commands, folders) are made.
@@ -116,6 +118,7 @@ export async function startWebHost(): Promise<WebHost> {
     origin: new URL(url).origin,
     sandboxUrl: printed.sandboxUrl as string,
     apiKey: printed.apiKey as string,
+    dataDir,
     async cli(args) {
       const { stdout } = await promisify(execFile)(process.execPath, ['bin/postdesk.js', ...args], {
         cwd: ROOT,

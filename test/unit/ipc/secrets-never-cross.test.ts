@@ -150,6 +150,13 @@ const SAMPLES: Samples = {
     targets: [{ social_account_id: c.accountId, platform: c.platform }],
   }),
   'queue:move': (c) => ({ post_id: c.postId, to: later(5) }),
+  'assistant:proposals': { all: true },
+  'assistant:approve': { id: 'prop_000000000000' },
+  'assistant:reject': { id: 'prop_000000000000' },
+  'assistant:activity': { limit: 10 },
+  'assistant:tools': {},
+  'assistant:connection': {},
+  'assistant:test': {},
 };
 
 /** Run last: they end the connection the others need. */

@@ -57,6 +57,7 @@ const CHANGES: { [K in keyof Required<SettingsPatch>]: readonly [SettingsView[K]
   ffprobe_path: ['/opt/ff/ffprobe', '/opt/ff/ffprobe'],
   automation_folders: [[{ automation_id: 'auto_1', folder: '~/clips' }], { auto_1: '~/clips' }],
   automation_agents: [[{ automation_id: 'auto_1', agent_type: 'card' }], { auto_1: 'card' }],
+  assistant_tool_policies: [{ create_post: 'allow' }, { create_post: 'allow' }],
 };
 const camel = (snake: string): string => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -117,11 +118,12 @@ describe('the settings the page sees', () => {
     ]);
   });
 
-  it('guards every setting that names a program, a folder or where the API key goes', () => {
+  it('guards every setting that names a program, a folder, where the API key goes or what an AI assistant may publish', () => {
     expect([...GUARDED_SETTINGS].sort()).toEqual(
       [
         'agent_commands',
         'alias_url',
+        'assistant_tool_policies',
         'automation_agents',
         'automation_folders',
         'base_url',

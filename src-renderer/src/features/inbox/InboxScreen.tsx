@@ -16,6 +16,7 @@ import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../componen
 import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useInboxStore } from '../../stores/use-inbox-store';
 import { toast } from '../../stores/use-toast-store';
+import { ProposalsSection } from './ProposalsSection';
 import './inbox.css';
 
 type Action = 'now' | 'at' | 'queue' | 'reject';
@@ -105,6 +106,7 @@ export function InboxScreen() {
         title="Inbox"
         subtitle="Drafts your automations made. Nothing here publishes until you approve it."
       />
+      <ProposalsSection />
       {runId ? (
         <p className="inbox__filter" role="status">
           Showing the drafts of one run. <a href={hrefOf('inbox')}>Show every draft</a>

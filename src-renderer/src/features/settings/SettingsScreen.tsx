@@ -18,6 +18,7 @@ import { LogFileNote } from './LogFileNote';
 import { MediaToolsInUse } from './MediaToolsInUse';
 import { AgentCommands } from './AgentCommands';
 import { ConnectionCard } from './ConnectionCard';
+import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 
 /** A Record so a policy added to the contract must get its words here. */
@@ -69,6 +70,7 @@ export function SettingsScreen() {
       <ExecutorFiguresCard />
       <UpcomingCard />
       <UpdatesCard settings={settings.data} />
+      <AssistantPoliciesCard chosen={settings.data?.assistant_tool_policies ?? null} />
       <DesktopOnlyCommandLine />
       <About />
       <LogFileNote file={settings.data?.log_file} />
@@ -299,5 +301,27 @@ function About() {
     <p className="faint settings__about">
       Postdesk {info.version} · {info.host === 'web' ? 'browser window' : 'desktop app'} · {info.platform}
     </p>
+  );
+}
+
+/** Where the AI assistant's tool policies are set (the AI assistant screen), and how many are not the default. */
+function AssistantPoliciesCard({ chosen }: { readonly chosen: Readonly<Record<string, string>> | null }) {
+  const changed = chosen ? Object.keys(chosen).length : 0;
+  return (
+    <section className="card" aria-labelledby="settings-assistant-title">
+      <div className="card__header">
+        <h2 id="settings-assistant-title">AI assistant</h2>
+      </div>
+      <div className="card__body">
+        <p className="muted">
+          Through <code>postdesk mcp</code>, an assistant may read at once, and asks you in the Inbox before
+          it creates, schedules, publishes, updates or deletes anything.{' '}
+          {changed === 0
+            ? 'Every tool has its default policy.'
+            : `${changed === 1 ? '1 tool has' : `${changed} tools have`} a policy of your own.`}
+        </p>
+        <a href={hrefOf('assistant')}>Tool policies, setup and activity</a>
+      </div>
+    </section>
   );
 }
