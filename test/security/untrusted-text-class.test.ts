@@ -283,6 +283,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
     'the --verbose log: lines from the line logger, made safe there',
   'src-main/app/log.ts raw write (process.stderr)':
     'the app log: lines from the line logger, made safe there',
+  'src-main/cli/commands/sandbox.ts raw write (deps.io.stderr)':
+    "the sandbox's usage errors (commander's, a seed that cannot be read), through scrubForTerminal",
   'src-main/cli/program.ts raw write (io.stdout)': "commander's help and errors, through scrubForTerminal",
   'src-main/cli/program.ts raw write (io.stderr)': "commander's help and errors, through scrubForTerminal",
   'src-main/cli/main.ts raw write (process.stdout)': 'an empty write that flushes before exit',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../context';
+import { scrubForTerminal } from '../output';
 
 export function registerSandboxCommand(program: Command, deps: CliDeps): void {
   program
@@ -13,7 +14,9 @@ export function registerSandboxCommand(program: Command, deps: CliDeps): void {
     .argument('[args...]', 'passed to the sandbox')
     .action(async (args: string[]) => {
       const { runSandboxCli } = await import('../../../src-sandbox/main');
-      const code = await runSandboxCli(args, { writeErr: (t) => deps.io.stderr.write(t) });
+      const code = await runSandboxCli(args, {
+        writeErr: (t) => deps.io.stderr.write(scrubForTerminal(t)),
+      });
       if (typeof code === 'number') deps.setExitCode(code);
     });
 }

@@ -2,7 +2,7 @@ import type { Account } from '../../../src-shared/api/accounts';
 import { PLATFORM_RULES } from '../../../src-shared/platform-rules';
 import { checkPost, type MediaFacts } from '../../../src-shared/platform-check';
 import type { FileCheck } from '../media/check';
-import type { PostRow, RowProblem } from './validate';
+import type { PostRow, RowProblem } from './row-shapes';
 
 /**
  * What a dry run knows beyond each field's own shape, so that "ok" means the service and the platforms will

@@ -1,11 +1,9 @@
 import { BulkItem } from '../../../src-shared/api/bulk';
-import type { Target } from '../../../src-shared/api/common';
 import { toFieldIssue } from '../api/errors';
 import { checkFile, cliHint } from '../media/check';
 import type { FileCheck } from '../media/check';
 import type { Tools } from '../media/tools';
 import { isTimeZone, parseAction, parseMedia, parseScheduledAt, parseTargets } from './fields';
-import type { Action, MediaSpec } from './fields';
 import type { RawRow } from './rows';
 import { EXPORT_ONLY_COLUMNS } from '../export/post-records';
 import type { Account } from '../../../src-shared/api/accounts';
@@ -24,31 +22,9 @@ export const IMPORT_COLUMNS = [
 /** The columns without which no row can be a post. */
 export const REQUIRED_COLUMNS = ['caption', 'targets'] as const;
 
-export interface RowProblem {
-  /** The 1-based data row, or null for a problem with the file itself (a header, say). */
-  readonly row: number | null;
-  readonly line: number | null;
-  readonly field: string | null;
-  /** Written for a person, the same in every face. */
-  readonly message: string;
-  /** The command line's own addition (the command that fixes it); the app leaves it out. */
-  readonly cliHint?: string;
-}
+import type { PostRow, RowProblem } from './row-shapes';
 
-/** A row that passed every check, in the shape batches are built from. */
-export interface PostRow {
-  readonly row: number;
-  readonly line: number | null;
-  readonly caption: string;
-  readonly title?: string | undefined;
-  readonly media: readonly MediaSpec[];
-  readonly targets: readonly Target[];
-  readonly action: Action;
-  /** UTC ISO instant. */
-  readonly scheduledAt?: string | undefined;
-  /** The item key when it is not `row-N`: a queue import that split the row into one post per instant. */
-  readonly itemKey?: string | undefined;
-}
+export type { PostRow, RowProblem };
 
 /** The bulk item key of a row: `row-N`, or the key a split gave it. */
 export const itemKeyOf = (r: Pick<PostRow, 'row' | 'itemKey'>): string => r.itemKey ?? `row-${r.row}`;
