@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { deferHttp2, isUndiciH2 } from './scripts/lazy-http2.mjs';
 
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const ROOT = at('./');
@@ -15,7 +16,15 @@ const ROOT = at('./');
 const { CLI_EXTERNAL: EXTERNAL } = createRequire(import.meta.url)('./scripts/cli-runtime.cjs') as {
   CLI_EXTERNAL: readonly string[];
 };
-const isExternal = (id: string): boolean => EXTERNAL.some((p) => id === p || id.startsWith(`${p}/`));
+// Bare 'prom-client' goes through its alias below (its files stay external); listed here, it would skip the alias.
+const isExternal = (id: string): boolean =>
+  id !== 'prom-client' && EXTERNAL.some((p) => id === p || id.startsWith(`${p}/`));
+
+/** See scripts/lazy-http2.mjs: node:http2 only on the first HTTP/2 connection, which the CLI never makes. */
+const lazyHttp2 = (): Plugin => ({
+  name: 'postdesk-cli-lazy-http2',
+  transform: (code, id) => (isUndiciH2(id) ? deferHttp2(code) : null),
+});
 
 /**
  * out/cli/inputs.json: every file of the repository the build read. bin/postdesk.js compares their times with the
@@ -65,15 +74,17 @@ const swapIn = (): Plugin => ({
 export default defineConfig({
   publicDir: false,
   logLevel: 'warn',
-  plugins: [listInputs(), swapIn()],
+  plugins: [lazyHttp2(), listInputs(), swapIn()],
   ssr: { noExternal: true },
   // undici's index also loads fetch, WebSocket, caches and mocks, which the CLI never uses: see the file.
   // twitter-text (X's caption count) requires `punycode`, which Node resolves to its deprecated built-in and warns
-  // about on stderr (DEP0040); the trailing slash takes the npm package of the same name instead.
+  // about on stderr (DEP0040); the trailing slash takes the npm package of the same name instead. prom-client's
+  // index loads its Pushgateway, cluster and default metrics, which an idle executor never uses.
   resolve: {
     alias: [
       { find: /^undici$/, replacement: at('./scripts/undici-lite.mjs') },
       { find: /^punycode$/, replacement: 'punycode/' },
+      { find: /^prom-client$/, replacement: at('./scripts/prom-client-lite.mjs') },
     ],
   },
   build: {

@@ -53,10 +53,14 @@ const before = process.memoryUsage.rss();
 let peak = before;
 const sample = () => (peak = Math.max(peak, process.memoryUsage.rss()));
 const timer = setInterval(sample, 2);
+const cpu0 = process.cpuUsage();
 const started = performance.now();
 const records = await (mode === 'streaming' ? streaming() : naive());
 const ms = performance.now() - started;
+const cpu = process.cpuUsage(cpu0);
 sample();
 clearInterval(timer);
 store.close();
-process.stdout.write(`${JSON.stringify({ ms, records, growthBytes: peak - before, peakBytes: peak })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ms, records, growthBytes: peak - before, peakBytes: peak, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`,
+);

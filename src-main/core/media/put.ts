@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { createFileReadStream } from '../files';
+import { openForReading } from '../files';
 
 export interface PutOptions {
   readonly url: string;
@@ -24,27 +24,60 @@ export interface PutResponse {
 
 const MAX_CHUNK = 1024 * 1024;
 const MIN_CHUNK = 16 * 1024;
+// A chunk this large never fits under a socket's high-water mark (64 KiB by default), so the HTTP client waits
+// for 'drain' — every byte of it in the kernel — before it asks for the next chunk. Only then is reusing the
+// buffer it came in safe. Smaller chunks (a low rate cap) get a buffer of their own each.
+const REUSE_FROM = 256 * 1024;
 
-async function* fileBody(opts: PutOptions): AsyncGenerator<Buffer> {
+/**
+ * The file's bytes, `chunk` at a time, read into two fixed buffers in turn: while the client sends one, the next
+ * is read into the other. Memory stays at two chunks whatever the size, and nothing is allocated per chunk (a
+ * fresh 1 MiB buffer per read made the garbage collector the upload's largest cost and its RSS balloon).
+ */
+async function* fileChunks(opts: PutOptions, chunk: number): AsyncGenerator<Uint8Array> {
+  const reuse = chunk >= REUSE_FROM;
+  const pool = reuse ? [Buffer.allocUnsafeSlow(chunk), Buffer.allocUnsafeSlow(chunk)] : [];
+  const fh = await openForReading(opts.path);
+  try {
+    let pos = 0;
+    let turn = 0;
+    const readAt = async (at: number): Promise<Uint8Array> => {
+      const buf = reuse ? (pool[turn++ % 2] as Buffer) : Buffer.allocUnsafeSlow(chunk);
+      const want = Math.min(chunk, opts.size - at);
+      const { bytesRead } = await fh.read(buf, 0, want, at);
+      return buf.subarray(0, bytesRead);
+    };
+    let next = opts.size > 0 ? readAt(0) : null;
+    while (next) {
+      const view = await next;
+      if (view.length === 0) break; // the file shrank: the server sees a short body and refuses it
+      pos += view.length;
+      // The read-ahead goes into the other buffer: the one yielded two turns ago, sent and drained by now.
+      next = pos < opts.size ? readAt(pos) : null;
+      next?.catch(() => undefined);
+      yield view;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+async function* fileBody(opts: PutOptions): AsyncGenerator<Uint8Array> {
   const rate = opts.maxBytesPerSecond;
   // A capped upload reads ~100 ms of data at a time, so the rate holds smoothly rather than in bursts.
   const chunk = rate ? Math.max(MIN_CHUNK, Math.min(MAX_CHUNK, Math.floor(rate / 10))) : MAX_CHUNK;
-  const stream = createFileReadStream(opts.path, { highWaterMark: chunk, start: 0, end: opts.size - 1 });
   const started = performance.now();
   let sent = 0;
-  try {
-    for await (const buf of stream as AsyncIterable<Buffer>) {
-      if (rate) {
-        const due = started + ((sent + buf.length) / rate) * 1000;
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait, undefined, { signal: opts.signal });
-      }
-      yield buf;
-      sent += buf.length;
-      opts.onProgress?.(sent);
+  for await (const buf of fileChunks(opts, chunk)) {
+    if (rate) {
+      const due = started + ((sent + buf.length) / rate) * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait, undefined, { signal: opts.signal });
     }
-  } finally {
-    stream.destroy();
+    yield buf;
+    // Asked for the next chunk: the client has handed this one to the socket.
+    sent += buf.length;
+    opts.onProgress?.(sent);
   }
 }
 
@@ -55,27 +88,11 @@ async function* fileBody(opts: PutOptions): AsyncGenerator<Buffer> {
 export async function putFile(opts: PutOptions): Promise<PutResponse> {
   // The service refuses empty media; an empty file here was read before its writer finished.
   if (!(opts.size > 0)) throw new Error(`${opts.path} is empty (0 bytes); nothing to upload`);
-  let body: Readable;
-  if (opts.maxBytesPerSecond) {
-    body = Readable.from(fileBody(opts), { objectMode: false });
-  } else {
-    // Uncapped, the file stream goes to the socket as it is; progress only listens in, adding no copy or hop.
-    const stream = createFileReadStream(opts.path, {
-      highWaterMark: MAX_CHUNK,
-      start: 0,
-      end: opts.size - 1,
-    });
-    let sent = 0;
-    const count = (chunk: string | Buffer): void => {
-      sent += chunk.length;
-      opts.onProgress?.(sent);
-    };
-    // Listening for 'data' now would start the stream flowing before undici takes it (it may still wait
-    // for a connection): the bytes would be lost and undici, seeing an ended empty stream, would send
-    // `content-length: 0`. So progress listens in only once undici has started the stream itself.
-    stream.once('resume', () => stream.on('data', count));
-    body = stream;
-  }
+  // An async iterable body: the client pulls the next chunk only when the socket has taken the last one, and
+  // nothing is read before it starts (so no bytes can be lost while it waits for a connection).
+  // undici takes any async iterable body (its runtime checks for one), though its types list only streams. Not
+  // Readable.from: that reads ahead into its own queue, past the drain that makes reusing a buffer safe.
+  const body = fileBody(opts) as AsyncIterable<Uint8Array> as unknown as Readable;
   const res = await request(opts.url, {
     method: 'PUT',
     headers: { ...opts.headers, 'content-length': String(opts.size) },

@@ -119,3 +119,48 @@ describe('posts grouped by parent post in the index (10,000 deliveries, 3,400 po
     expect(performance.now() - t0).toBeLessThan(1_000);
   });
 });
+
+describe("an export's post ids", () => {
+  /** The SQL `postIdsOf` runs for `q`, caught on its way to SQLite, then its plan. */
+  const planOf = (q: Parameters<DeliveryIndex['postIdsOf']>[0]): string => {
+    const sqls: string[] = [];
+    const fresh = openStore(join(dir, 'postdesk.db'));
+    const prepare = fresh.db.prepare.bind(fresh.db);
+    fresh.db.prepare = ((sql: string) => {
+      sqls.push(sql);
+      return prepare(sql);
+    }) as typeof fresh.db.prepare;
+    try {
+      const ids = openDeliveryIndex(fresh).postIdsOf(q);
+      expect(ids.length).toBeGreaterThan(0);
+      const sql = sqls.find((s) => s.includes('GROUP BY post_id')) as string;
+      const params = { scope: q.scope, status: q.status, platform: q.platform };
+      const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(
+        Object.fromEntries(Object.entries(params).filter(([k]) => sql.includes(`@${k}`))),
+      ) as { detail: string }[];
+      return plan.map((p) => p.detail).join(' ');
+    } finally {
+      fresh.close();
+    }
+  };
+
+  it('come from the post index alone, never from the rows (all of them, or by status or platform)', () => {
+    // Reading each delivery's row (its JSON and all) for its creation time made this most of an export's time.
+    expect(planOf({ scope: 'svc' })).toContain('COVERING INDEX deliveries_post');
+    expect(planOf({ scope: 'svc', status: 'failed' })).toContain('COVERING INDEX deliveries_post');
+    expect(planOf({ scope: 'svc', platform: 'x' })).toContain('COVERING INDEX deliveries_post');
+  });
+
+  it('are every matching post, newest first', () => {
+    const ids = index.postIdsOf({ scope: 'svc', status: 'failed' });
+    const expected = [
+      ...new Set(
+        Array.from({ length: DELIVERIES }, (_, n) => n)
+          .filter((n) => n % 5 === 4)
+          .map(postOf),
+      ),
+    ];
+    // Post p's first delivery is its oldest; a later-created post sorts first.
+    expect(ids).toEqual(expected.sort((a, b) => b - a).map((p) => `p-${p}`));
+  });
+});
