@@ -31,6 +31,7 @@ import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createExportPort, type FileSaver } from './export-port';
 import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
+import { followPostChanges } from '../post-state/post-events';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -119,9 +120,6 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     client: current,
     scope: (client) => scopeOf(client),
     ...(o.createSettleMs !== undefined ? { settleMs: o.createSettleMs } : {}),
-    // A create that answered "queued" (or one left by an earlier session) went out later.
-    onDidSettle: (e) =>
-      events.emit('posts:didChange', { reason: 'created', post_ids: e.result ? [e.result.postId] : [] }),
     onDidChangeQueued: (queued) => events.emit('posts:didChangeQueued', { posts: [...queued] }),
     log,
   });
@@ -147,10 +145,16 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
     log,
   });
+  // Every change to posts, whoever made it, is told once by the index that took it (src-main/core/post-state).
+  const forwardPostChanges = followPostChanges(feed.index, () => scopeOf(current()), events);
   const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
   // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
   const followRuns = events.subscribe((channel, payload) => {
     if (channel === 'runs:didChange' && (payload as { run: { state: string } }).run.state === 'completed') {
+      // A run published through the executor's own client: what it made reaches the index by a refresh.
+      void feed
+        .refresh({ force: true })
+        .catch((e: unknown) => log.warn('refreshing posts after a run failed', { error: errorText(e) }));
       void inbox
         .checkNow()
         .catch((e: unknown) => log.warn('checking the inbox failed', { error: errorText(e) }));
@@ -270,6 +274,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       watching?.dispose();
       watchingInbox?.dispose();
       forwardCount.dispose();
+      forwardPostChanges();
       followRuns.dispose();
       inbox.dispose();
       forwardFailures.dispose();

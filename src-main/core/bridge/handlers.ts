@@ -6,8 +6,8 @@ import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE } from '../../../src-shared/ipc/settings';
+import { CALENDAR_STATUSES, calendarTimeOf } from '../../../src-shared/ipc/calendar';
 import type { Automation } from '../../../src-shared/api/automations';
-import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -71,9 +71,7 @@ export interface BridgeDeps {
   readonly commandLine?: CommandLinePort | undefined;
 }
 
-const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
-
-const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
+const whenOf = calendarTimeOf;
 
 export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handlers {
   const { events } = deps;
@@ -186,20 +184,11 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       },
       create: async (body) => {
         // Through the outbox when wired (both hosts): in the store before it is sent, never sent twice.
-        const res = core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
-        events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
-        return res;
+        return core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
       },
-      update: async (body) => {
-        const res = await (await api()).updatePost(body);
-        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
-        return res;
-      },
-      delete: async (body) => {
-        const res = await (await api()).deletePost(body);
-        events.emit('posts:didChange', { reason: 'deleted' });
-        return res;
-      },
+      // The index takes each answer and tells the pages what changed (src-main/core/post-state).
+      update: async (body) => (await api()).updatePost(body),
+      delete: async (body) => (await api()).deletePost(body),
       checkFailures: async () => {
         await api(); // not connected: say so rather than answer "no failures"
         return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };
@@ -242,11 +231,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
           .sort((a, b) => Date.parse(whenOf(a) ?? '') - Date.parse(whenOf(b) ?? ''));
         return { deliveries };
       },
-      reschedule: async ({ id, scheduled_at }) => {
-        const res = await (await api()).updatePost({ id, scheduled_at });
-        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
-        return res;
-      },
+      reschedule: async ({ id, scheduled_at }) => (await api()).updatePost({ id, scheduled_at }),
     },
     compose: deps.compose ?? composeUnavailable(),
     files: {
@@ -361,22 +346,12 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
         return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' }, { queue });
       },
-      submit: async ({ plan_id }) => {
-        const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
-          events.emit('bulk:didProgress', p),
-        );
-        events.emit('posts:didChange', { reason: 'bulk' });
-        return res;
-      },
+      submit: async ({ plan_id }) =>
+        need(core.bulk, 'Bulk import').submit(plan_id, (p) => events.emit('bulk:didProgress', p)),
       history: async () => ({ batches: [...(await need(core.bulk, 'Bulk import').history())] }),
       inspect: async (query) => (await api()).bulkInspect(query),
-      resubmitFailed: async ({ batch_id }) => {
-        const res = await need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) =>
-          events.emit('bulk:didProgress', p),
-        );
-        events.emit('posts:didChange', { reason: 'bulk' });
-        return res;
-      },
+      resubmitFailed: async ({ batch_id }) =>
+        need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) => events.emit('bulk:didProgress', p)),
     },
     articles: {
       list: async (query) => (await api()).listArticles(query),
@@ -458,7 +433,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
     commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
-    queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
+    queue: createQueueHandlers(() => need(core.queue, 'The posting queue')),
     secrets: {
       set: async ({ api_key }) => {
         await core.secrets.set(api_key);

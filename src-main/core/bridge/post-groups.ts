@@ -80,8 +80,6 @@ export function createPostGroupHandlers(
     };
   };
   const thumbnails = createThumbnails();
-  const changed = (post_ids: readonly string[]) =>
-    events.emit('posts:didChange', { reason: 'updated', post_ids: [...post_ids] });
 
   /** Sends a plan through the bulk update; outcomes in the order of `order` (skipped ones included). */
   async function sendPlan(client: BridgeApi, plan: Plan) {
@@ -125,15 +123,9 @@ export function createPostGroupHandlers(
       const client = await api();
       const ids = [...new Set(post_ids)];
       const known = index().deliveriesOf(ids);
-      const result = await applyChange(client, ids, known, change);
-      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
-      return result;
+      return applyChange(client, ids, known, change);
     },
-    retry: async ({ updates }) => {
-      const result = await sendPlan(await api(), { updates: [...updates], skipped: [] });
-      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
-      return result;
-    },
+    retry: async ({ updates }) => sendPlan(await api(), { updates: [...updates], skipped: [] }),
     thumbnail: async ({ post_id }) => {
       const client = await api();
       const first = index().deliveriesOf([post_id]).get(post_id)?.[0];
@@ -156,7 +148,6 @@ export function createPostGroupHandlers(
       await api();
       const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
       const res = await posts.create({ ...recreateRequest(deliveries), action: 'draft' });
-      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
       return { post_id: res.post.id };
     },
     publishNow: async ({ post_id }) => {
@@ -180,7 +171,6 @@ export function createPostGroupHandlers(
           else not_removed.push(d.id);
         }
       }
-      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id, post_id] });
       return { post_id: res.post.id, removed, not_removed };
     },
   };

@@ -1,0 +1,39 @@
+import type { PostsChanged } from '../../../src-shared/ipc/posts';
+import type { DeliveryIndex, IndexChange } from '../deliveries/delivery-index';
+
+const REASON: Record<IndexChange['source'], PostsChanged['reason']> = {
+  answer: 'updated',
+  bulk: 'created',
+  removed: 'deleted',
+  listed: 'refresh',
+};
+
+/** One index change as the pages hear it: the posts touched, each changed delivery as it now is, and the removed. */
+export function toPostsChanged(change: Readonly<IndexChange>): PostsChanged {
+  const postIds = new Set<string>();
+  for (const d of change.deliveries) postIds.add(d.post_id);
+  for (const r of change.removed) postIds.add(r.post_id);
+  return {
+    reason: REASON[change.source],
+    post_ids: [...postIds],
+    deliveries: [...change.deliveries],
+    removed: change.removed.map((r) => ({ id: r.id, post_id: r.post_id })),
+  };
+}
+
+/**
+ * The one place `posts:didChange` comes from. Whatever changed the posts (a create through the outbox, an update,
+ * a delete, publish now, a retry, the queue, a bulk batch, many at once, an inbox approval, a refresh from the
+ * service), its answer is applied to the index through the learning client, and the index tells what that
+ * changed, once it is committed. No handler announces a change by hand, so none can announce one that did not
+ * happen, or forget one that did. Changes of another service (`scope`) than the current one are not told.
+ */
+export function followPostChanges(
+  index: Pick<DeliveryIndex, 'onDidChange'>,
+  scope: () => string,
+  events: { emit(channel: 'posts:didChange', payload: PostsChanged): unknown },
+): () => void {
+  return index.onDidChange((change) => {
+    if (change.scope === scope()) events.emit('posts:didChange', toPostsChanged(change));
+  });
+}
