@@ -4,9 +4,6 @@ import { DeliveryStatus, Delivery, UpdatePostResponse } from '../api/posts';
 import { invoke } from './define';
 import { ListFreshness } from './posts';
 
-/** What the calendar shows when it names no statuses: the deliveries with a time that still stands. */
-export const CALENDAR_STATUSES = ['scheduled', 'retry_scheduled', 'posted'] as const;
-
 /** A delivery's place on the calendar: its scheduled time, else when it was published. */
 export const calendarTimeOf = (d: Readonly<Delivery>): string | null =>
   d.scheduled_at ?? d.published_at ?? null;

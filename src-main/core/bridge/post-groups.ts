@@ -1,6 +1,7 @@
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
 import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
-import type { CreatePostRequest, Delivery, MediaRef } from '../../../src-shared/api/posts';
+import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
+import { recreateRequest as recreateFrom } from '../post-state/recreate';
 import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
 import {
@@ -40,28 +41,13 @@ const toOutcome = (o: UpdateOutcome, update?: BulkUpdate): ChangeOutcome => ({
   ...(update ? { update } : {}),
 });
 
-/** What a new post needs to be this one again: its caption, title, media and every target, from its deliveries. */
+/** What a new post needs to be this one again, or a refusal in words for a person when the post is not known here. */
 export function recreateRequest(
   deliveries: readonly Delivery[],
 ): Omit<CreatePostRequest, 'action' | 'scheduled_at'> {
-  const first = deliveries[0];
-  if (!first) throw new BridgeFault('not_found', 'That post is no longer listed here; refresh the list.');
-  const media: MediaRef[] = (first.media ?? []).map((m) =>
-    m.asset_id ? { asset_id: m.asset_id } : { url: m.url },
-  );
-  const seen = new Set<string>();
-  const targets = deliveries.flatMap((d) => {
-    if (seen.has(d.social_account_id)) return [];
-    seen.add(d.social_account_id);
-    return [{ platform: d.platform, social_account_id: d.social_account_id }];
-  });
-  const title = (first as { title?: unknown }).title;
-  return {
-    caption: first.caption,
-    ...(typeof title === 'string' && title ? { title } : {}),
-    ...(media.length ? { media } : {}),
-    targets,
-  };
+  const req = recreateFrom(deliveries);
+  if (!req) throw new BridgeFault('not_found', 'That post is no longer listed here; refresh the list.');
+  return req;
 }
 
 /** The `postGroups` channels: posts grouped from the local index, and changes to many posts at once. */

@@ -84,4 +84,11 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
            PRIMARY KEY (change_id, seq)
          );`,
   },
+  {
+    // A create that makes a failed delivery again: which one, and why it failed, kept with the new delivery's history.
+    version: 4,
+    up: `ALTER TABLE outbox_entries ADD COLUMN retry_of TEXT;
+         CREATE INDEX outbox_entries_retry_of ON outbox_entries (scope, json_extract(retry_of, '$.delivery_id'))
+           WHERE retry_of IS NOT NULL;`,
+  },
 ];

@@ -1,7 +1,8 @@
 import { create } from 'zustand';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { BridgeResult } from '../../../src-shared/ipc';
-import { CALENDAR_STATUSES, calendarTimeOf } from '../../../src-shared/ipc/calendar';
+import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
+import { calendarTimeOf } from '../../../src-shared/ipc/calendar';
 import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { applyToDeliveries } from './post-changes';
 import { bridge, failed, fromIndex, idle, loading, RECHECK_MS, settle, type Loadable } from './bridge';
@@ -19,7 +20,6 @@ interface CalendarState {
 }
 
 const timeOf = (d: Readonly<Delivery>): number => Date.parse(calendarTimeOf(d) ?? '') || 0;
-const statuses: readonly string[] = CALENDAR_STATUSES;
 
 export const useCalendarStore = create<CalendarState>()((set, get) => {
   let heardDuringLoad: PostsChanged[] | null = null;
@@ -30,7 +30,7 @@ export const useCalendarStore = create<CalendarState>()((set, get) => {
     return applyToDeliveries(
       rows,
       change,
-      (d) => statuses.includes(d.status) && calendarTimeOf(d) !== null && timeOf(d) >= from && timeOf(d) < to,
+      (d) => CALENDAR_STATUSES.includes(d.status) && calendarTimeOf(d) !== null && timeOf(d) >= from && timeOf(d) < to,
       (a, b) => timeOf(a) - timeOf(b),
     );
   };
