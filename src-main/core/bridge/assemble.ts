@@ -32,6 +32,7 @@ import { createExportPort, type FileSaver } from './export-port';
 import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
 import { followPostChanges } from '../post-state/post-events';
+import { withRetryHistory } from '../post-state/retry';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -121,6 +122,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     scope: (client) => scopeOf(client),
     ...(o.createSettleMs !== undefined ? { settleMs: o.createSettleMs } : {}),
     onDidChangeQueued: (queued) => events.emit('posts:didChangeQueued', { posts: [...queued] }),
+    onDidRetry: (entry) => forwardPostChanges.retell(entry.result?.socialPostIds ?? []),
     log,
   });
   const deliveries = createDeliveryWatch({
@@ -146,7 +148,12 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     log,
   });
   // Every change to posts, whoever made it, is told once by the index that took it (src-main/core/post-state).
-  const forwardPostChanges = followPostChanges(feed.index, () => scopeOf(current()), events);
+  const forwardPostChanges = followPostChanges(
+    feed.index,
+    () => scopeOf(current()),
+    events,
+    (d) => withRetryHistory(d, posts.retried?.() ?? new Map()),
+  );
   const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
   // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
   const followRuns = events.subscribe((channel, payload) => {
@@ -274,7 +281,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       watching?.dispose();
       watchingInbox?.dispose();
       forwardCount.dispose();
-      forwardPostChanges();
+      forwardPostChanges.dispose();
       followRuns.dispose();
       inbox.dispose();
       forwardFailures.dispose();

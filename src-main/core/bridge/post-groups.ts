@@ -2,7 +2,8 @@ import type { BulkUpdate } from '../../../src-shared/api/bulk';
 import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
 import { recreateRequest as recreateFrom } from '../post-state/recreate';
-import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
+import { failedOf, withRetryHistory } from '../post-state/retry';
+import type { ChangeOutcome, ManyChange, RetryOutcome } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
 import {
   applyEach,
@@ -40,6 +41,16 @@ const toOutcome = (o: UpdateOutcome, update?: BulkUpdate): ChangeOutcome => ({
   error: o.ok ? null : outcomeWords(o),
   ...(update ? { update } : {}),
 });
+
+/** A platform as people name it, for the words of a refusal. */
+const PLATFORM_LABELS: Readonly<Record<string, string>> = {
+  x: 'X',
+  linkedin: 'LinkedIn',
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+};
+const platformLabel = (p: string): string => PLATFORM_LABELS[p] ?? p;
 
 /** What a new post needs to be this one again, or a refusal in words for a person when the post is not known here. */
 export function recreateRequest(
@@ -90,8 +101,11 @@ export function createPostGroupHandlers(
       const ix = index();
       const page = await ix.groups(query);
       const f = ix.freshness?.();
+      // A delivery a retry made carries the failure it replaced: its history, kept in the outbox.
+      const retried = core.posts?.retried?.() ?? new Map();
+      const withHistory = (d: Delivery): Delivery => withRetryHistory(d, retried);
       return {
-        groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: [...g.deliveries] })),
+        groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: g.deliveries.map(withHistory) })),
         offset: page.offset,
         total: page.total,
         ...(f
@@ -136,6 +150,38 @@ export function createPostGroupHandlers(
       const res = await posts.create({ ...recreateRequest(deliveries), action: 'draft' });
       return { post_id: res.post.id };
     },
+    retryDeliveries: async ({ post_id, delivery_ids, when }) => {
+      const posts = core.posts;
+      if (!posts?.retry) throw unavailable('Retrying a post');
+      await api();
+      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const chosen = delivery_ids
+        ? delivery_ids.map((id) => deliveries.find((d) => d.id === id))
+        : failedOf(deliveries);
+      if (chosen.length === 0)
+        throw new BridgeFault('invalid_input', 'Nothing in this post failed: there is nothing to retry.');
+      const results: RetryOutcome[] = [];
+      for (const [i, d] of chosen.entries()) {
+        const delivery_id = d?.id ?? delivery_ids?.[i] ?? '';
+        if (!d) {
+          results.push({
+            delivery_id,
+            state: 'failed',
+            post_id: null,
+            error: 'That delivery is no longer listed here.',
+          });
+          continue;
+        }
+        try {
+          const at = when.kind === 'at' ? when.at : when.kind === 'queue' ? await queueSlotOf(d) : undefined;
+          const r = await posts.retry(d, { scheduled_at: at }, platformLabel(d.platform));
+          results.push({ delivery_id, state: r.state, post_id: r.post_id, error: null });
+        } catch (err) {
+          results.push({ delivery_id, state: 'failed', post_id: null, error: toBridgeError(err).message });
+        }
+      }
+      return { results };
+    },
     publishNow: async ({ post_id }) => {
       const posts = core.posts;
       if (!posts) throw unavailable('Publishing now');
@@ -160,6 +206,27 @@ export function createPostGroupHandlers(
       return { post_id: res.post.id, removed, not_removed };
     },
   };
+
+  /** The next free slot of the delivery's account, for a retry into the queue. */
+  async function queueSlotOf(d: Delivery): Promise<string> {
+    const queue = core.queue;
+    if (!queue) throw unavailable('The posting queue');
+    try {
+      const [placement] = await queue.plan([
+        { targets: [{ platform: d.platform, social_account_id: d.social_account_id }] },
+      ]);
+      const at = placement?.[0]?.at;
+      if (!at) throw new BridgeFault('invalid_input', 'The queue has no free slot for this account.');
+      return at.toISOString();
+    } catch (err) {
+      if (err instanceof NoQueueError)
+        throw new BridgeFault(
+          'invalid_input',
+          'This account has no queue slots yet: set its posting times on the Queue screen first.',
+        );
+      throw err;
+    }
+  }
 
   /**
    * Each post at the next free slot of its first account's queue, in order of current time. A post's still-scheduled

@@ -6,6 +6,7 @@ import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
+import { removeRetried, retryDelivery, RetryFailedError, RetryRefusedError } from '../post-state/retry';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected, serviceWords } from './bridge-fault';
 import type { PostCreatePort } from './ports';
@@ -21,6 +22,8 @@ export interface PostOutboxOptions {
   readonly flushEveryMs?: number;
   /** Called with the whole list when what the service has not confirmed changes (the queued-posts notice). */
   readonly onDidChangeQueued?: (posts: readonly QueuedPost[]) => void;
+  /** A retry was confirmed: its new deliveries now carry the failure they replace. */
+  readonly onDidRetry?: (entry: Readonly<OutboxEntry>) => void;
   /** Where failures of background work (flushes, replays, read-backs) are reported. */
   readonly log?: Logger;
 }
@@ -61,7 +64,16 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
     let ob = outboxes.get(client);
     if (!ob) {
       const created = createOutbox(o.store, client, { scope: o.scope(client) });
-      created.onDidChange(() => changed(created));
+      created.onDidChange((e) => {
+        changed(created);
+        // A retry confirmed later (it answered "queued"): the failed delivery it replaces goes now.
+        if (e.state === 'sent' && e.retryOf) {
+          o.onDidRetry?.(e);
+          void removeRetried(client, e).catch((error: unknown) =>
+            log.warn('removing a retried delivery failed', { error: errorText(error) }),
+          );
+        }
+      });
       outboxes.set(client, created);
       ob = created;
     }
@@ -143,6 +155,30 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
         undefined,
         { code: QUEUED_CODE },
       );
+    },
+    async retry(failed, when, platformName) {
+      const client = o.client();
+      if (!client) throw notConnected();
+      try {
+        return await retryDelivery(
+          { outbox: outboxFor(client), client, settleMs },
+          failed,
+          when,
+          platformName,
+        );
+      } catch (err) {
+        if (err instanceof RetryRefusedError) throw new BridgeFault('invalid_input', err.message);
+        if (err instanceof RetryFailedError)
+          throw new BridgeFault('api', serviceWords(err.message), undefined, {
+            status: err.status,
+            code: err.code,
+          });
+        throw err;
+      }
+    },
+    retried() {
+      const client = o.client();
+      return client ? outboxFor(client).retried() : new Map();
     },
     queued() {
       const client = o.client();

@@ -72,6 +72,11 @@ export function createQueueHandlers(queue: () => QueueService): Handlers['queue'
     upcoming: async ({ account_ids, count }) => ({
       accounts: await queue().upcoming({ accountIds: account_ids, count }),
     }),
+    plan: ({ targets }) =>
+      forPeople(async () => {
+        const [placements = []] = await queue().plan([{ targets }]);
+        return { posts: placements.map((p) => ({ at: p.at.toISOString(), targets: [...p.targets] })) };
+      }),
     add: (post) =>
       forPeople(async () => {
         return queue().add(post);

@@ -108,6 +108,8 @@ export interface Outbox {
   ): { entryId: string };
   /** The entry that makes this failed delivery again, unless it was refused (then it may be asked again). */
   retryOf(deliveryId: string): OutboxEntry | null;
+  /** Every failed delivery retried and confirmed, by the id of each delivery its retry made. */
+  retried(): Map<string, RetryOf>;
   /** Reconciles unconfirmed entries and sends due pending ones. */
   flush(opts?: { signal?: AbortSignal; force?: boolean }): Promise<FlushReport>;
   /** On start: takes back entries a dead process left in `sending`, then flushes. */
@@ -529,6 +531,20 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
     retryOf(deliveryId) {
       const r = retryOfRow.get(scope, deliveryId);
       return r ? toEntry(r) : null;
+    },
+    retried() {
+      const out = new Map<string, RetryOf>();
+      const rows = db
+        .prepare<[string], { result: string; retry_of: string }>(
+          `SELECT result, retry_of FROM outbox_entries
+           WHERE scope = ? AND retry_of IS NOT NULL AND state = 'sent' AND result IS NOT NULL`,
+        )
+        .all(scope);
+      for (const r of rows) {
+        const of = JSON.parse(r.retry_of) as RetryOf;
+        for (const id of (JSON.parse(r.result) as OutboxResult).socialPostIds) out.set(id, of);
+      }
+      return out;
     },
     flush: (opts) => serialized(() => flushNow(opts?.signal, opts?.force)),
     replay: (opts) => serialized(() => flushNow(opts?.signal, true)),

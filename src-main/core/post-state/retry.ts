@@ -127,6 +127,12 @@ export async function retryDelivery(
   };
 }
 
+/** A delivery as the pages see it: one a retry made carries the failure it replaced (`retried_after`). */
+export function withRetryHistory(d: Delivery, retried: ReadonlyMap<string, RetryOf>): Delivery {
+  const of = retried.get(d.id);
+  return of ? { ...d, retried_after: { reason: of.reason, failed_at: of.failed_at } } : d;
+}
+
 /** The failed deliveries of a post, the ones "Retry all failed" makes again. */
 export const failedOf = (deliveries: readonly Delivery[]): Delivery[] =>
   deliveries.filter((d) => canDo(d.status, 'retry'));

@@ -6,6 +6,8 @@ import type {
   ManyChange,
   PostGroup,
   PostGroupsQuery,
+  RetryOutcome,
+  RetryWhen,
   Thumbnail,
 } from '../../../src-shared/ipc/post-groups';
 import type { Delivery } from '../../../src-shared/api/posts';
@@ -58,6 +60,12 @@ interface PostGroupsState {
   dismissRun(): void;
   duplicate(postId: string): Promise<BridgeResult<string>>;
   publishNow(postId: string): Promise<BridgeResult<{ readonly notRemoved: number }>>;
+  /** Makes failed deliveries of a post again (these, or every failed one), each exactly once. */
+  retryDeliveries(
+    postId: string,
+    deliveryIds: readonly string[] | null,
+    when: RetryWhen,
+  ): Promise<BridgeResult<readonly RetryOutcome[]>>;
 }
 
 const PAGE = 500;
@@ -301,6 +309,17 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       const r = await settle(() => bridge().postGroups.publishNow({ post_id: postId }));
       if (!r.ok) return fail(r.error);
       return { ok: true, value: { notRemoved: r.value.not_removed.length } };
+    },
+    async retryDeliveries(postId, deliveryIds, when) {
+      const r = await settle(() =>
+        bridge().postGroups.retryDeliveries({
+          post_id: postId,
+          ...(deliveryIds ? { delivery_ids: [...deliveryIds] } : {}),
+          when,
+        }),
+      );
+      // The rows follow the changes themselves: the new delivery appears, the failed one leaves.
+      return r.ok ? { ok: true, value: r.value.results } : fail(r.error);
     },
   };
 });

@@ -12,6 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import './posts.css';
+import { RetriedNote, RetryAllFailed, RetryDelivery } from './RetryFailed';
 import { toast } from '../../stores/use-toast-store';
 
 /**
@@ -182,6 +183,7 @@ export function PostDetail({
             >
               Duplicate as draft
             </button>
+            <RetryAllFailed group={g} />
             {open.length > 0 ? (
               confirm === 'publish' ? (
                 <>
@@ -246,7 +248,9 @@ export function PostDetail({
                 <span className="post-detail__when tabular">{when ? formatDateTime(when) : '—'}</span>
                 <span className="post-detail__reason">
                   {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
+                  <RetriedNote delivery={d} />
                 </span>
+                <RetryDelivery postId={g.post_id} delivery={d} name={name} />
                 {confirm === d.id ? (
                   <span className="btn-row">
                     <button
