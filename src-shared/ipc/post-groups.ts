@@ -71,6 +71,8 @@ export const ChangeOutcome = z.object({
   ok: z.boolean(),
   /** Why it was not changed, in words for a person; null when it was. */
   error: z.string().nullable(),
+  /** The service never answered for it: it may have been applied (not a refusal). */
+  unknown: z.boolean().optional(),
   update: BulkUpdate.optional(),
 });
 export type ChangeOutcome = z.infer<typeof ChangeOutcome>;

@@ -11,6 +11,7 @@ import {
   planSpread,
   scheduledTimeOf,
   updateInBatches,
+  UNKNOWN_WORDS,
   type Plan,
   type UpdateOutcome,
 } from '../post-changes/bulk-update';
@@ -24,6 +25,7 @@ import { createThumbnails } from './thumbnails';
 /** Why one post was not changed, for a person: no field paths, no status codes, no commands. */
 export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
   const raw = o.error ?? '';
+  if (o.code === 'UNKNOWN') return UNKNOWN_WORDS;
   if (o.code === '404' || o.code === 'NOT_FOUND' || /\bnot found\b/i.test(raw))
     return 'The service no longer has this post.';
   if (/no scheduled delivery/i.test(raw)) return 'It is a draft: schedule it first, then move it.';
@@ -38,6 +40,7 @@ export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
 const toOutcome = (o: UpdateOutcome, update?: BulkUpdate): ChangeOutcome => ({
   post_id: o.post_id,
   ok: o.ok,
+  ...(o.unknown ? { unknown: true } : {}),
   error: o.ok ? null : outcomeWords(o),
   ...(update ? { update } : {}),
 });
@@ -87,7 +90,9 @@ export function createPostGroupHandlers(
         return client.bulkUpdate(body, o);
       },
     };
-    const sent = await updateInBatches(counted, plan.updates);
+    // Every plan sent here carries absolute results, except added targets: only those are never sent again.
+    const absolute = plan.updates.every((u) => u.add_targets === undefined);
+    const sent = await updateInBatches(counted, plan.updates, undefined, absolute ? { resendLost: 3 } : {});
     const outcomes = [
       ...sent.map((o, i) => toOutcome(o, plan.updates[i])),
       ...plan.skipped.map((o) => toOutcome(o)),
