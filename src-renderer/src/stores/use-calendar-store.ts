@@ -30,7 +30,11 @@ export const useCalendarStore = create<CalendarState>()((set, get) => {
     return applyToDeliveries(
       rows,
       change,
-      (d) => CALENDAR_STATUSES.includes(d.status) && calendarTimeOf(d) !== null && timeOf(d) >= from && timeOf(d) < to,
+      (d) =>
+        CALENDAR_STATUSES.includes(d.status) &&
+        calendarTimeOf(d) !== null &&
+        timeOf(d) >= from &&
+        timeOf(d) < to,
       (a, b) => timeOf(a) - timeOf(b),
     );
   };
