@@ -213,6 +213,8 @@ export function buildApp(
     done();
   });
   app.addHook('onSend', (req, reply, payload, done) => {
+    // The sandbox's own time (virtual once set or moved), as a service says its time: clients measure "now" by it.
+    reply.header('date', ctx.clock.now().toUTCString());
     const fault = req.sandboxFault;
     if (!fault) return done(null, payload);
     const answer = (): void => {

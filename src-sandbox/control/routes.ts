@@ -134,6 +134,14 @@ export function sandboxState(ctx: SandboxContext): Record<string, unknown> {
   };
 }
 
+/** What a test may change of an account after the fixture loaded (how its publishes go from now on). */
+const AccountPatch = z
+  .object({
+    publish_failures: z.number().int().min(0).max(100).optional(),
+    token_expired: z.boolean().optional(),
+  })
+  .strict();
+
 export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext, deps: ControlDeps): void {
   const clockBody = (reply: FastifyReply) =>
     reply.send({ now: ctx.clock.now().toISOString(), virtual: ctx.clock.isVirtual });
@@ -187,5 +195,21 @@ export function registerControlRoutes(app: FastifyInstance, ctx: SandboxContext,
     const changed = stmt(ctx.db, 'UPDATE api_keys SET revoked = 1 WHERE key_hash = ?').run(hashApiKey(key));
     if (changed.changes === 0) throw new SandboxError(404, 'NOT_FOUND', 'key: no such API key');
     return { ok: true };
+  });
+
+  // A delivery made to fail, then its account mended: how a test shows that a retry publishes once.
+  app.patch('/_sandbox/accounts/:id', async (req: FastifyRequest<{ Params: { id: string } }>) => {
+    const patch = parse(AccountPatch, req.body);
+    const id = req.params.id;
+    const found = stmt(ctx.db, 'SELECT id FROM accounts WHERE id = ?').get(id);
+    if (!found) throw new SandboxError(404, 'NOT_FOUND', 'no account with that id');
+    if (patch.publish_failures !== undefined)
+      stmt(ctx.db, 'UPDATE accounts SET publish_failures = ? WHERE id = ?').run(patch.publish_failures, id);
+    if (patch.token_expired !== undefined)
+      stmt(ctx.db, 'UPDATE accounts SET token_expired = ? WHERE id = ?').run(patch.token_expired ? 1 : 0, id);
+    return stmt(
+      ctx.db,
+      'SELECT id, platform, publish_failures, token_expired FROM accounts WHERE id = ?',
+    ).get(id);
   });
 }

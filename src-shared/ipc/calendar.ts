@@ -4,6 +4,10 @@ import { DeliveryStatus, Delivery, UpdatePostResponse } from '../api/posts';
 import { invoke } from './define';
 import { ListFreshness } from './posts';
 
+/** A delivery's place on the calendar: its scheduled time, else when it was published. */
+export const calendarTimeOf = (d: Readonly<Delivery>): string | null =>
+  d.scheduled_at ?? d.published_at ?? null;
+
 export const CalendarRangeInput = z
   .object({
     start: DateTime,

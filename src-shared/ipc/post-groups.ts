@@ -71,6 +71,8 @@ export const ChangeOutcome = z.object({
   ok: z.boolean(),
   /** Why it was not changed, in words for a person; null when it was. */
   error: z.string().nullable(),
+  /** The service never answered for it: it may have been applied (not a refusal). */
+  unknown: z.boolean().optional(),
   update: BulkUpdate.optional(),
 });
 export type ChangeOutcome = z.infer<typeof ChangeOutcome>;
@@ -87,6 +89,37 @@ export const RetryUpdatesInput = z.object({ updates: z.array(BulkUpdate).min(1).
 export type RetryUpdatesInput = z.input<typeof RetryUpdatesInput>;
 
 export const OnePostInput = z.object({ post_id: z.string().min(1).max(200) });
+
+/** When a failed delivery goes out again: now, at a chosen time, or at its account's next free queue slot. */
+export const RetryWhen = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('now') }),
+  z.object({ kind: z.literal('at'), at: DateTime }),
+  z.object({ kind: z.literal('queue') }),
+]);
+export type RetryWhen = z.infer<typeof RetryWhen>;
+
+/** The failed deliveries of one post to make again: these (one, from its row), or every failed one. */
+export const RetryDeliveriesInput = z.object({
+  post_id: z.string().min(1).max(200),
+  /** Absent: every failed delivery of the post ("Retry all failed"). */
+  delivery_ids: z.array(z.string().min(1).max(200)).min(1).max(50).optional(),
+  when: RetryWhen,
+});
+export type RetryDeliveriesInput = z.input<typeof RetryDeliveriesInput>;
+
+export const RetryOutcome = z.object({
+  delivery_id: z.string(),
+  /** `sent`: made again and the failed one removed; `queued`: saved, sent as soon as the service answers. */
+  state: z.enum(['sent', 'queued', 'needs_decision', 'failed']),
+  post_id: z.string().nullable(),
+  /** Why it was not retried, in words for a person; null when it was. */
+  error: z.string().nullable(),
+});
+export type RetryOutcome = z.infer<typeof RetryOutcome>;
+
+/** What a delivery made by a retry carries in its history: the failed one it replaced, and why that one failed. */
+export const RetriedAfter = z.object({ reason: z.string().nullable(), failed_at: z.string() });
+export type RetriedAfter = z.infer<typeof RetriedAfter>;
 
 /** The post's first media item as a picture the page may show (`data:`), or null; `video` when it is a video. */
 export const Thumbnail = z.object({
@@ -110,6 +143,8 @@ export const postGroups = {
    * Publishes the post now: created again without a time (the contract's only way to publish at once, through the
    * outbox's exactly-once rules), and only once that is confirmed its draft or scheduled deliveries are deleted.
    */
+  /** Makes failed deliveries again for their accounts, each exactly once, then removes the failed ones. */
+  retryDeliveries: invoke(RetryDeliveriesInput, z.object({ results: z.array(RetryOutcome) })),
   publishNow: invoke(
     OnePostInput,
     z.object({ post_id: z.string(), removed: z.number().int(), not_removed: z.array(z.string()) }),

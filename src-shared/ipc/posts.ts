@@ -3,6 +3,7 @@ import {
   CreatePostRequest,
   CreatePostResponse,
   DeletePostRequest,
+  Delivery,
   ListPostsQuery,
   ListPostsResponse,
   SuccessResponse,
@@ -14,10 +15,20 @@ import { BridgeError } from './bridge-error';
 import { event, invoke } from './define';
 import { NoInput } from './common';
 
+/**
+ * One precise change to the posts, as the local index took it: the new record of each delivery that changed and
+ * the deliveries that are gone. A screen applies it to the rows it holds, one by one, without reading its list
+ * again. Sent only by the host's post-state model (src-main/core/post-state), never by a handler.
+ */
 export const PostsChanged = z.object({
-  /** What changed the posts: a call through the bridge, a bulk batch, a run, or a refresh timer. */
+  /** What taught it: an answer to a change, a bulk batch, a delete, or a refresh from the service. */
   reason: z.enum(['created', 'updated', 'deleted', 'bulk', 'run', 'refresh']),
+  /** Every post touched, changed or removed. */
   post_ids: z.array(z.string()).optional(),
+  /** The deliveries that changed, each as it now is. */
+  deliveries: z.array(Delivery).optional(),
+  /** Deliveries removed, with the post each belonged to. */
+  removed: z.array(z.object({ id: z.string(), post_id: z.string() })).optional(),
 });
 export type PostsChanged = z.infer<typeof PostsChanged>;
 

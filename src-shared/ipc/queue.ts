@@ -61,6 +61,14 @@ export const QueuePlaced = z.object({
 });
 export type QueuePlaced = z.infer<typeof QueuePlaced>;
 export const QueueAddResult = z.object({ posts: z.array(QueuePlaced) });
+
+/** Where "Add to queue" would put a post now, without creating it: the page says so before a post is split. */
+export const QueuePlanRequest = z.object({ targets: z.array(Target).min(1).max(LIMITS.addTargetsPerUpdate) });
+export const QueuePlan = z.object({
+  /** One entry when the post stays one post; one per instant when its accounts share no free slot. */
+  posts: z.array(z.object({ at: DateTime, targets: z.array(Target) })),
+});
+export type QueuePlan = z.infer<typeof QueuePlan>;
 export type QueueAddResult = z.infer<typeof QueueAddResult>;
 
 /** A post moved: to the instant of another slot, or to the top of one account's queue (others shift down). */
@@ -83,6 +91,7 @@ export const queue = {
     z.object({ queue: AccountQueue.nullable() }),
   ),
   upcoming: invoke(QueueUpcomingQuery, z.object({ accounts: z.array(AccountUpcoming) })),
+  plan: invoke(QueuePlanRequest, QueuePlan),
   add: invoke(QueueAddRequest, QueueAddResult),
   move: invoke(QueueMoveRequest, QueueMoved),
 } as const;

@@ -110,6 +110,12 @@ test('slots for 3 accounts in 3 zones; 5 posts added to the queue land on the ne
     for (const p of Object.keys(PLANS) as Planned[])
       await page.getByRole('checkbox', { name: account(p).name }).check();
     await page.getByRole('button', { name: 'Add to queue' }).click();
+    // Three zones share no slot: the split is said, with its times, before anything is made.
+    const split = page.getByRole('alertdialog', { name: 'This post will be split into 3 posts' });
+    await expect(split.getByRole('list', { name: 'Where each part goes' }).getByRole('listitem')).toHaveCount(
+      3,
+    );
+    await split.getByRole('button', { name: 'Split and add' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Queue' })).toBeVisible();
   }
 

@@ -32,6 +32,8 @@ export interface SandboxControl {
   faults(settings: Record<string, unknown>): Promise<Record<string, unknown>>;
   state(): Promise<SandboxState>;
   putAutomation(id: string, body: Record<string, unknown>): Promise<ApiResponse>;
+  /** How an account's publishes go from now on (`publish_failures`, `token_expired`). */
+  patchAccount(id: string, patch: { publish_failures?: number; token_expired?: boolean }): Promise<unknown>;
 }
 
 export interface SandboxState {
@@ -201,6 +203,7 @@ export async function startTestSandbox(fixture: Fixture = demoFixture()): Promis
     state: () => ctl('GET', '/_sandbox/state'),
     putAutomation: (id, body) =>
       request(url, 'PUT', `/_sandbox/automations/${id}`, { body, key: null }, null),
+    patchAccount: (id, patch) => ctl('PATCH', `/_sandbox/accounts/${id}`, patch),
   };
   return {
     url,

@@ -130,4 +130,20 @@ describe('postdesk inbox approve --queue', () => {
       ].sort(),
     );
   });
+
+  it("approves 'now' a minute ahead of the service's clock, not this computer's (the sandbox's runs years ahead)", async () => {
+    // The service's clock three days ahead of this computer's.
+    const ahead = Math.max(Date.now(), Date.parse(await sb.control.clock())) + 3 * 86_400_000;
+    const service = Date.parse(await sb.control.setNow(new Date(ahead).toISOString()));
+    expect(service - Date.now()).toBeGreaterThan(86_400_000);
+    const c = await runDraft('approve me now');
+    const approved = await cli('inbox', 'approve', c, '--json');
+    expect(approved.code, approved.out + approved.err).toBe(0);
+    const [result] = approved.json().results as { ok: boolean; scheduled_at: string }[];
+    expect(result?.ok).toBe(true);
+    // A minute after the service's now (its Date header has whole seconds).
+    const lead = Date.parse(result!.scheduled_at) - service;
+    expect(lead).toBeGreaterThan(55_000);
+    expect(lead).toBeLessThan(65_000);
+  });
 });

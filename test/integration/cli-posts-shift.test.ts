@@ -147,4 +147,26 @@ describe('postdesk posts update --shift', () => {
     const both = await cli('posts', 'update', posts[0]!.post_id, '--shift', '1d');
     expect(both.code).toBe(2);
   });
+
+  it('with --platform, says each post moves whole and lists every platform it goes to in the dry run', async () => {
+    const both = await sb.api('POST', '/api/cli/posts', {
+      body: {
+        caption: 'to two accounts',
+        scheduled_at: at(DAY),
+        targets: [
+          { platform: 'x', social_account_id: IDS.accounts.x },
+          { platform: 'linkedin', social_account_id: IDS.accounts.linkedin },
+        ],
+      },
+    });
+    expect(both.status).toBe(201);
+    const dry = await cli('posts', 'update', '--shift', '1h', '--platform', 'x', '--dry-run', '--json');
+    expect(dry.code).toBe(0);
+    const plan = JSON.parse(dry.out) as { updates: { post_id: string; platforms: string[] }[] };
+    expect(plan.updates).toEqual([
+      expect.objectContaining({ post_id: both.body.post.id, platforms: ['linkedin', 'x'] }),
+    ]);
+    const human = await cli('posts', 'update', '--shift', '1h', '--platform', 'x', '--dry-run');
+    expect(human.out + human.err).toMatch(/each moves whole, on every account it goes to/);
+  });
 });

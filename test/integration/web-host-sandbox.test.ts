@@ -187,7 +187,12 @@ describe('postdesk web --sandbox', () => {
     const accounts = await bridge.accounts.list();
     const acct = accounts.ok ? accounts.value.accounts.find((a) => a.platform !== 'youtube') : undefined;
     expect(acct).toBeDefined();
-    const changed = new Promise<unknown>((resolve) => bridge.posts.onDidChange(resolve));
+    // The change that tells of this post, with its delivery as the service made it.
+    const changed = new Promise<unknown>((resolve) =>
+      bridge.posts.onDidChange((c) => {
+        if (c.deliveries?.some((d) => d.caption === 'from the web host test')) resolve(c);
+      }),
+    );
     const when = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
     const created = await bridge.posts.create({
       caption: 'from the web host test',
@@ -195,7 +200,10 @@ describe('postdesk web --sandbox', () => {
       scheduled_at: when,
     });
     expect(created.ok).toBe(true);
-    expect(await changed).toMatchObject({ reason: 'created' });
+    expect(await changed).toMatchObject({
+      reason: 'created',
+      deliveries: [expect.objectContaining({ status: 'scheduled', scheduled_at: when })],
+    });
     const range = await bridge.calendar.range({
       start: new Date(Date.now()).toISOString(),
       end: new Date(Date.now() + 8 * 24 * 3600_000).toISOString(),

@@ -3,7 +3,14 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import { ValidationError } from '../../core/api/errors';
 import { createDeliveryFeed } from '../../core/deliveries/delivery-feed';
 import { MAX_PAGE } from '../../core/deliveries/delivery-index';
-import { planShift, parseShift, scheduledTimeOf, updateInBatches } from '../../core/post-changes/bulk-update';
+import { openChangePlans, intentOf } from '../../core/outbox/change-plans';
+import {
+  planShift,
+  parseShift,
+  scheduledTimeOf,
+  type UpdateOutcome,
+} from '../../core/post-changes/bulk-update';
+import { sendRecorded } from '../../core/post-changes/recorded-update';
 import { parseDateTime } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
@@ -26,8 +33,10 @@ const CONFIRM_OVER = LIMITS.bulkUpdateSize;
 /**
  * `posts update --shift 2d [filters]`: every post with a delivery matching the filters (read from the local index
  * after a refresh from the service, as the app's Posts screen reads it) moved by the same amount, 100 a request
- * through the bulk update, with one result per post. Times are computed once, so running it again moves again,
- * but a failed entry retried by hand is never moved twice by one run.
+ * through the bulk update, with one result per post. The move is recorded in the outbox as its results (each
+ * post's new time) before anything is sent; a lost answer is settled by asking again for that same time, and a
+ * run killed or left with unknown outcomes is finished by the next run of the same command from that record, not
+ * computed again from times that may already have moved. Once a run's result was shown, running it again moves again.
  */
 export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions): Promise<void> {
   const out = deps.output(cmd);
@@ -51,6 +60,31 @@ export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions
   // The refresh lists through the learning client, so what it lists lands in the index.
   const feed = createDeliveryFeed({ store: core.store, client: () => client, scope: () => scope });
   const client = feed.observe(core.client, () => scope);
+  const plans = openChangePlans(core.store, scope);
+  // What this command asks, on this service: an earlier run of it that did not finish is finished, not redone.
+  const intent = intentOf({
+    command: 'posts update --shift',
+    by_ms: byMs,
+    status: opts.status ?? 'scheduled',
+    platform: opts.platform,
+    account: opts.account,
+    from,
+    to,
+  });
+  const earlier = opts.dryRun ? null : plans.unfinished(intent);
+  if (earlier) {
+    if (earlier.state === 'open')
+      out.note(
+        `finishing this same move, which an earlier run left unfinished: ${earlier.items.length} post(s), each to the time recorded then; none moves twice`,
+      );
+    else
+      out.note(
+        'an earlier run already made this move but did not show its result: here it is. Run the command again to move again.',
+      );
+    await finish(earlier.id, earlier.state === 'open');
+    return;
+  }
+
   await out.spin('reading the posts', () => feed.refresh({ force: true }));
   const page = feed.index.queryPosts({
     scope,
@@ -66,10 +100,16 @@ export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions
     post_id: g.post_id,
     scheduled_at: scheduledTimeOf(g.deliveries),
     caption: g.deliveries[0]?.caption ?? '',
+    platforms: [...new Set(g.deliveries.map((d) => d.platform))].sort(),
   }));
   const plan = planShift(posts, byMs);
-  const captionOf = new Map(posts.map((p) => [p.post_id, p.caption]));
+  const platformsOf = new Map(posts.map((p) => [p.post_id, p.platforms]));
   const before = new Map(posts.map((p) => [p.post_id, p.scheduled_at]));
+  // The service moves every still-scheduled delivery of a post together: a platform filter picks posts, not parts.
+  const whole =
+    opts.platform || opts.account
+      ? `--${opts.platform ? 'platform' : 'account'} picks the posts; each moves whole, on every account it goes to (the service moves a post's scheduled deliveries together)`
+      : null;
 
   if (opts.dryRun || (plan.updates.length > CONFIRM_OVER && !opts.yes)) {
     const json = {
@@ -77,20 +117,23 @@ export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions
       total: plan.updates.length,
       updates: plan.updates.map((u) => ({
         post_id: u.post_id,
+        platforms: platformsOf.get(u.post_id) ?? [],
         from: before.get(u.post_id),
         to: u.scheduled_at,
       })),
     };
     out.result(json, () => {
       out.table(
-        ['post', 'scheduled', 'moves to', 'caption'],
+        ['post', 'platforms', 'scheduled', 'moves to', 'caption'],
         plan.updates.map((u) => [
           u.post_id,
+          (platformsOf.get(u.post_id) ?? []).join(', '),
           before.get(u.post_id),
           u.scheduled_at,
-          truncate(captionOf.get(u.post_id) ?? '', 40),
+          truncate(captionOf(u.post_id), 40),
         ]),
       );
+      if (whole) out.note(whole);
       if (opts.dryRun) out.note(`${plan.updates.length} post(s) would move; nothing was sent`);
       else out.warn(`${plan.updates.length} posts would move: run again with --yes to move them`);
     });
@@ -98,42 +141,75 @@ export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions
     return;
   }
 
-  let requests = 0;
-  const outcomes = await out.spin(`moving ${plan.updates.length} post(s)`, () =>
-    updateInBatches(
+  // Recorded as results (each post's new time) before a byte is sent.
+  const recorded = plans.record(
+    intent,
+    plan.updates.map((u) => ({ postId: u.post_id, update: u, before: before.get(u.post_id) ?? null })),
+  );
+  if (whole) out.note(whole);
+  await finish(recorded.id, false, plan.skipped);
+
+  async function finish(planId: string, resumed: boolean, skipped: readonly UpdateOutcome[] = []) {
+    const sent = await out.spin('moving the posts', () => sendRecorded(client, plans, planId));
+    const items = sent.plan.items;
+    const results = [
+      ...items.map((i) => ({
+        post_id: i.postId,
+        ok: i.state === 'done',
+        state: i.state === 'done' ? 'moved' : i.state === 'unknown' ? 'unknown' : 'failed',
+        from: i.before,
+        scheduled_at: i.state === 'done' ? (i.update.scheduled_at ?? null) : null,
+        error: i.state === 'done' ? null : i.error,
+        code: i.state === 'done' ? null : i.code,
+      })),
+      ...skipped.map((o) => ({
+        post_id: o.post_id,
+        ok: false,
+        state: 'failed',
+        from: null,
+        scheduled_at: null,
+        error: o.error,
+        code: o.code,
+      })),
+    ];
+    const moved = results.filter((r) => r.state === 'moved').length;
+    const unknown = results.filter((r) => r.state === 'unknown').length;
+    const failedCount = results.length - moved - unknown;
+    out.result(
       {
-        bulkUpdate: (body, o) => {
-          requests += 1;
-          return client.bulkUpdate(body, o);
-        },
+        total: results.length,
+        updated: moved,
+        failed: failedCount,
+        unknown,
+        requests: sent.requests,
+        resumed,
+        results,
       },
-      plan.updates,
-    ),
-  );
-  const results = [...outcomes, ...plan.skipped].map((o, i) => ({
-    post_id: o.post_id,
-    ok: o.ok,
-    scheduled_at: o.ok ? (plan.updates[i]?.scheduled_at ?? null) : null,
-    error: o.error,
-    code: o.code,
-  }));
-  const failedCount = results.filter((r) => !r.ok).length;
-  out.result(
-    { total: results.length, updated: results.length - failedCount, failed: failedCount, requests, results },
-    () => {
-      out.table(
-        ['post', 'result', 'scheduled', 'caption / reason'],
-        results.map((r) => [
-          r.post_id,
-          r.ok ? 'moved' : 'failed',
-          r.scheduled_at ?? before.get(r.post_id) ?? '',
-          r.ok ? truncate(captionOf.get(r.post_id) ?? '', 40) : truncate(r.error ?? '', 80),
-        ]),
-      );
-      out.line(
-        `${results.length - failedCount} of ${results.length} post(s) moved in ${requests} request(s)${failedCount ? `; ${failedCount} failed` : ''}`,
-      );
-    },
-  );
-  if (failedCount > 0) deps.setExitCode(EXIT.other);
+      () => {
+        out.table(
+          ['post', 'result', 'scheduled', 'caption / reason'],
+          results.map((r) => [
+            r.post_id,
+            r.state,
+            r.scheduled_at ?? r.from ?? '',
+            r.ok ? truncate(captionOf(r.post_id), 40) : truncate(r.error ?? '', 80),
+          ]),
+        );
+        out.line(
+          `${moved} of ${results.length} post(s) moved in ${sent.requests} request(s)${failedCount ? `; ${failedCount} failed` : ''}${unknown ? `; ${unknown} unknown` : ''}`,
+        );
+        if (unknown)
+          out.warn(
+            `the service did not answer for ${unknown} post(s): run the same command again to finish them (each goes to the time recorded now, so none moves twice)`,
+          );
+      },
+    );
+    plans.reported(planId);
+    if (unknown > 0) deps.setExitCode(EXIT.network);
+    else if (failedCount > 0) deps.setExitCode(EXIT.other);
+  }
+
+  function captionOf(postId: string): string {
+    return feed.index.ofPost(scope, postId)[0]?.caption ?? '';
+  }
 }

@@ -19,6 +19,7 @@ import {
 } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { retryPosts, type RetryOptions } from './posts-retry';
 import { shiftPosts } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
 import { refuseLocally } from '../transition-check';
@@ -357,6 +358,22 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         });
       },
     );
+
+  posts
+    .command('retry <id>')
+    .description(
+      'make a failed delivery again for its account, exactly once, then remove the failed one: now, --at a time, or --queue',
+    )
+    .option('--at <date-time>', 'schedule the retry at this ISO 8601 date-time with offset')
+    .option('--queue', "schedule the retry at the account's next free queue slot")
+    .option('--all-failed', 'every failed delivery of the post (id: a post id or any of its delivery ids)')
+    .option(
+      '--wait <seconds>',
+      'how long to keep trying before leaving it to the outbox',
+      positiveInt('--wait', WAIT_MAX_SECONDS, 'seconds'),
+      20,
+    )
+    .action((id: string, opts: RetryOptions, cmd: Command) => retryPosts(deps, cmd, id, opts));
 
   posts
     .command('delete <id>')

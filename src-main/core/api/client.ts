@@ -10,6 +10,7 @@ import {
 import type { BulkItemResult } from '../../../src-shared/api/bulk';
 import { ApiError, CredentialMissingError, ValidationError, toFieldIssue } from './errors';
 import { registerSecret } from './redact';
+import { createServiceClock, type ServiceClock } from './service-clock';
 import { createTransport, type Transport, type TransportOptions } from './transport';
 
 /** The transport's options, plus the key: what the client adds on top of the connection. */
@@ -38,6 +39,8 @@ type Res<N extends OperationName> = Promise<ResponseOf<N>>;
 
 export interface ApiClient {
   request<N extends OperationName>(name: N, input?: RequestInput<N>): Res<N>;
+  /** The service's time, learned from its answers: what "now" and "a minute ahead" are measured by. */
+  readonly clock?: ServiceClock;
 
   listAccounts(opts?: CallOptions): Res<'listAccounts'>;
   listPosts(query?: Query<'listPosts'>, opts?: CallOptions): Res<'listPosts'>;
@@ -145,7 +148,8 @@ function queryString(query: unknown): string {
 
 /** The typed client of every operation in OPERATIONS: validates, authenticates, retries per policy, parses. */
 export function createApiClient(opts: ApiClientOptions): ApiClient {
-  const transport: Transport = createTransport(opts);
+  const clock = opts.clock ?? createServiceClock();
+  const transport: Transport = createTransport({ ...opts, clock });
   if (typeof opts.apiKey === 'string') registerSecret(opts.apiKey);
 
   async function apiKey(name: string): Promise<string> {
@@ -351,6 +355,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return fetch(endpoint, { ...init, headers });
     },
 
+    clock,
     dispatcher: transport.dispatcher,
     baseUrl: transport.baseUrl,
     aliasUrl: transport.aliasUrl,

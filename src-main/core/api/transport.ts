@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { ApiError, NetworkError, type NetworkErrorKind } from './errors';
 import { registerSecret } from './redact';
+import type { ServiceClock } from './service-clock';
 
 export interface RetryOptions {
   retries?: number;
@@ -35,6 +36,8 @@ export interface TransportOptions {
   userAgent?: string;
   /** Where each retry is noted (debug): the CLI shows them with --verbose. */
   log?: Logger;
+  /** Learns the service's time from each answer's `Date` header. */
+  clock?: ServiceClock;
 }
 
 export interface TransportRequest {
@@ -294,6 +297,7 @@ export function createTransport(opts: TransportOptions): Transport {
           host: new URL(origin).host,
         });
       }
+      opts.clock?.learn(res.headers.date, Date.now());
       const out: TransportResponse = { status: res.statusCode, headers: res.headers, text, origin };
       if (res.statusCode >= 400) throw toApiError(out, req.operation);
       return out;

@@ -34,6 +34,8 @@ import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
 import { createAssistantHandlers } from './assistant-handlers';
 import { createProposalWatch, type ProposalWatch } from '../assistant/proposal-watch';
+import { followPostChanges } from '../post-state/post-events';
+import { withRetryHistory } from '../post-state/retry';
 
 export interface AssembleOptions {
   readonly host: HostKind;
@@ -124,10 +126,8 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     client: current,
     scope: (client) => scopeOf(client),
     ...(o.createSettleMs !== undefined ? { settleMs: o.createSettleMs } : {}),
-    // A create that answered "queued" (or one left by an earlier session) went out later.
-    onDidSettle: (e) =>
-      events.emit('posts:didChange', { reason: 'created', post_ids: e.result ? [e.result.postId] : [] }),
     onDidChangeQueued: (queued) => events.emit('posts:didChangeQueued', { posts: [...queued] }),
+    onDidRetry: (entry) => forwardPostChanges.retell(entry.result?.socialPostIds ?? []),
     log,
   });
   const deliveries = createDeliveryWatch({
@@ -152,10 +152,21 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
     ...(o.deliveryWatchMs ? { intervalMs: o.deliveryWatchMs } : {}),
     log,
   });
+  // Every change to posts, whoever made it, is told once by the index that took it (src-main/core/post-state).
+  const forwardPostChanges = followPostChanges(
+    feed.index,
+    () => scopeOf(current()),
+    events,
+    (d) => withRetryHistory(d, posts.retried?.() ?? new Map()),
+  );
   const forwardCount = inbox.onDidChangeCount((total) => events.emit('inbox:didChange', { total }));
   // A run that completed may have left drafts; a person who acted changed the count. Not a page: never "delivered".
   const followRuns = events.subscribe((channel, payload) => {
     if (channel === 'runs:didChange' && (payload as { run: { state: string } }).run.state === 'completed') {
+      // A run published through the executor's own client: what it made reaches the index by a refresh.
+      void feed
+        .refresh({ force: true })
+        .catch((e: unknown) => log.warn('refreshing posts after a run failed', { error: errorText(e) }));
       void inbox
         .checkNow()
         .catch((e: unknown) => log.warn('checking the inbox failed', { error: errorText(e) }));
@@ -287,6 +298,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       watching?.dispose();
       watchingInbox?.dispose();
       forwardCount.dispose();
+      forwardPostChanges.dispose();
       followRuns.dispose();
       inbox.dispose();
       forwardFailures.dispose();

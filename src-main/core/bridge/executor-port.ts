@@ -154,10 +154,8 @@ export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Dispo
       events.emit('runs:didLog', { run_id: l.localId, line: { at: l.at, stream: l.stream, text: l.text } }),
     ),
     ex.onDidStartRun((r) => runChanged(r.localId)),
-    ex.onDidFinishRun((r) => {
-      runChanged(r.localId);
-      events.emit('posts:didChange', { reason: 'run' });
-    }),
+    // What the run published reaches the pages through the index (the host refreshes it when a run completes).
+    ex.onDidFinishRun((r) => runChanged(r.localId)),
     ex.onDidFailRun((r) => runChanged(r.localId)),
     ex.onDidMissRun((r) => runChanged(r.localId)),
     ex.onDidChangeState(() => events.emit('executor:didChangeStatus', viewStatus(ex))),

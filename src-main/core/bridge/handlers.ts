@@ -5,8 +5,8 @@ import type { HostKind } from '../../../src-shared/ipc/common';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE, type SettingsPatch } from '../../../src-shared/ipc/settings';
+import { calendarTimeOf } from '../../../src-shared/ipc/calendar';
 import type { Automation } from '../../../src-shared/api/automations';
-import type { Delivery } from '../../../src-shared/api/posts';
 import type { UpdateState } from '../../../src-shared/ipc/updates';
 import { randomUUID } from 'node:crypto';
 import { basename, extname, join } from 'node:path';
@@ -73,7 +73,7 @@ function assistantUnavailable(): Handlers['assistant'] {
   return { proposals: no, approve: no, reject: no, activity: no, tools: no, connection: no, test: no };
 }
 
-const whenOf = (d: Delivery): string | null => d.scheduled_at ?? d.published_at ?? null;
+const whenOf = calendarTimeOf;
 
 export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handlers {
   const { events } = deps;
@@ -202,20 +202,11 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       },
       create: async (body) => {
         // Through the outbox when wired (both hosts): in the store before it is sent, never sent twice.
-        const res = core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
-        events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
-        return res;
+        return core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
       },
-      update: async (body) => {
-        const res = await (await api()).updatePost(body);
-        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
-        return res;
-      },
-      delete: async (body) => {
-        const res = await (await api()).deletePost(body);
-        events.emit('posts:didChange', { reason: 'deleted' });
-        return res;
-      },
+      // The index takes each answer and tells the pages what changed (src-main/core/post-state).
+      update: async (body) => (await api()).updatePost(body),
+      delete: async (body) => (await api()).deletePost(body),
       checkFailures: async () => {
         await api(); // not connected: say so rather than answer "no failures"
         return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };
@@ -258,11 +249,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
           .sort((a, b) => Date.parse(whenOf(a) ?? '') - Date.parse(whenOf(b) ?? ''));
         return { deliveries };
       },
-      reschedule: async ({ id, scheduled_at }) => {
-        const res = await (await api()).updatePost({ id, scheduled_at });
-        events.emit('posts:didChange', { reason: 'updated', post_ids: [res.post_id] });
-        return res;
-      },
+      reschedule: async ({ id, scheduled_at }) => (await api()).updatePost({ id, scheduled_at }),
     },
     compose: deps.compose ?? composeUnavailable(),
     files: {
@@ -378,13 +365,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         // Only a file chosen on this computer may name other files on it; an upload came from a page.
         return bulk.plan({ file: g.path, name: g.name, localMedia: g.source !== 'upload' }, { queue });
       },
-      submit: async ({ plan_id }) => {
-        const res = await need(core.bulk, 'Bulk import').submit(plan_id, (p) =>
-          events.emit('bulk:didProgress', p),
-        );
-        events.emit('posts:didChange', { reason: 'bulk' });
-        return res;
-      },
+      submit: async ({ plan_id }) =>
+        need(core.bulk, 'Bulk import').submit(plan_id, (p) => events.emit('bulk:didProgress', p)),
       history: async () => ({ batches: [...(await need(core.bulk, 'Bulk import').history())] }),
       inspect: async (query) => {
         // Each failed item's reason in words (the column and which entry), never the service's field paths.
@@ -394,13 +376,8 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
           items: res.items.map((it) => (it.error ? { ...it, error: reasonInWords(it.error) } : it)),
         };
       },
-      resubmitFailed: async ({ batch_id }) => {
-        const res = await need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) =>
-          events.emit('bulk:didProgress', p),
-        );
-        events.emit('posts:didChange', { reason: 'bulk' });
-        return res;
-      },
+      resubmitFailed: async ({ batch_id }) =>
+        need(core.bulk, 'Bulk import').resubmitFailed(batch_id, (p) => events.emit('bulk:didProgress', p)),
     },
     articles: {
       list: async (query) => (await api()).listArticles(query),
@@ -475,7 +452,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     exports: { run: (req) => need(core.exports, 'Exporting').run(req) },
     commandLine: commandLineHandlers(deps.commandLine, deps.confirm),
-    queue: createQueueHandlers(() => need(core.queue, 'The posting queue'), events),
+    queue: createQueueHandlers(() => need(core.queue, 'The posting queue')),
     assistant: deps.assistant ?? assistantUnavailable(),
     secrets: {
       set: async ({ api_key }) => {

@@ -83,7 +83,6 @@ export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
   const changed = async () => {
     const { total } = await inbox.list().catch(() => ({ total: null }));
     if (total !== null) deps.events.emit('inbox:didChange', { total });
-    deps.events.emit('posts:didChange', { reason: 'updated' });
   };
   return {
     list: async ({ run_id }) => {
@@ -104,9 +103,7 @@ export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
       return { results: results.map(outcome) };
     },
     edit: async ({ post_id, caption }) => {
-      const result = outcome(await inbox.edit(post_id, caption));
-      deps.events.emit('posts:didChange', { reason: 'updated', post_ids: [post_id] });
-      return result;
+      return outcome(await inbox.edit(post_id, caption));
     },
     preview: async ({ post_id, index }) => {
       const url = inbox.mediaUrl(post_id, index);

@@ -8,7 +8,9 @@ import type { RunDetail, RunRecord } from '../../../src-shared/ipc/runs';
 import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/media';
 import type { Automation } from '../../../src-shared/api/automations';
 import type { UploadContentType } from '../../../src-shared/api/media';
-import type { CreatePostRequest } from '../../../src-shared/api/posts';
+import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
+import type { RetryOf } from '../outbox/outbox';
+import type { RetryResult, RetryWhen } from '../post-state/retry';
 import type {
   CreatePostResult,
   DeliveryFailed,
@@ -101,8 +103,12 @@ export interface PostCreatePort {
   create(req: Readonly<CreatePostRequest>): Promise<CreatePostResult>;
   /** Sends entries left queued by an earlier session. */
   replay(): Promise<void>;
-  /** What the service has not confirmed yet, oldest first (not a create still waiting for its answer). */
+  /** What the service has not confirmed yet, oldest first, a create still waiting for its answer included. */
   queued(): readonly QueuedPost[];
+  /** Makes a failed delivery again for its account, exactly once, then removes it (src-main/core/post-state). */
+  retry?(failed: Readonly<Delivery>, when: RetryWhen, platformName: string): Promise<RetryResult>;
+  /** The failed deliveries retried, by the id of each delivery their retry made: its history. */
+  retried?(): ReadonlyMap<string, RetryOf>;
   /** The person's answer for a `needs_decision` post; false when it is not waiting for one. */
   decide(entryId: string, decision: QueuedDecision['decision']): Promise<boolean>;
 }

@@ -1,8 +1,10 @@
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
 import { canDo, whyNot } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORM_RULES } from '../../../src-shared/platform-rules';
-import type { CreatePostRequest, Delivery, MediaRef } from '../../../src-shared/api/posts';
-import type { ChangeOutcome, ManyChange } from '../../../src-shared/ipc/post-groups';
+import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
+import { recreateRequest as recreateFrom } from '../post-state/recreate';
+import { failedOf, withRetryHistory } from '../post-state/retry';
+import type { ChangeOutcome, ManyChange, RetryOutcome } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
 import {
   applyEach,
@@ -10,6 +12,7 @@ import {
   planSpread,
   scheduledTimeOf,
   updateInBatches,
+  UNKNOWN_WORDS,
   type Plan,
   type UpdateOutcome,
 } from '../post-changes/bulk-update';
@@ -23,6 +26,7 @@ import { createThumbnails } from './thumbnails';
 /** Why one post was not changed, for a person: no field paths, no status codes, no commands. */
 export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
   const raw = o.error ?? '';
+  if (o.code === 'UNKNOWN') return UNKNOWN_WORDS;
   if (o.code === '404' || o.code === 'NOT_FOUND' || /\bnot found\b/i.test(raw))
     return 'The service no longer has this post.';
   if (/no scheduled delivery/i.test(raw)) return 'It is a draft: schedule it first, then move it.';
@@ -37,32 +41,28 @@ export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
 const toOutcome = (o: UpdateOutcome, update?: BulkUpdate): ChangeOutcome => ({
   post_id: o.post_id,
   ok: o.ok,
+  ...(o.unknown ? { unknown: true } : {}),
   error: o.ok ? null : outcomeWords(o),
   ...(update ? { update } : {}),
 });
 
-/** What a new post needs to be this one again: its caption, title, media and every target, from its deliveries. */
+/** A platform as people name it, for the words of a refusal. */
+const PLATFORM_LABELS: Readonly<Record<string, string>> = {
+  x: 'X',
+  linkedin: 'LinkedIn',
+  instagram: 'Instagram',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+};
+const platformLabel = (p: string): string => PLATFORM_LABELS[p] ?? p;
+
+/** What a new post needs to be this one again, or a refusal in words for a person when the post is not known here. */
 export function recreateRequest(
   deliveries: readonly Delivery[],
 ): Omit<CreatePostRequest, 'action' | 'scheduled_at'> {
-  const first = deliveries[0];
-  if (!first) throw new BridgeFault('not_found', 'That post is no longer listed here; refresh the list.');
-  const media: MediaRef[] = (first.media ?? []).map((m) =>
-    m.asset_id ? { asset_id: m.asset_id } : { url: m.url },
-  );
-  const seen = new Set<string>();
-  const targets = deliveries.flatMap((d) => {
-    if (seen.has(d.social_account_id)) return [];
-    seen.add(d.social_account_id);
-    return [{ platform: d.platform, social_account_id: d.social_account_id }];
-  });
-  const title = (first as { title?: unknown }).title;
-  return {
-    caption: first.caption,
-    ...(typeof title === 'string' && title ? { title } : {}),
-    ...(media.length ? { media } : {}),
-    targets,
-  };
+  const req = recreateFrom(deliveries);
+  if (!req) throw new BridgeFault('not_found', 'That post is no longer listed here; refresh the list.');
+  return req;
 }
 
 /** The `postGroups` channels: posts grouped from the local index, and changes to many posts at once. */
@@ -81,8 +81,6 @@ export function createPostGroupHandlers(
     };
   };
   const thumbnails = createThumbnails();
-  const changed = (post_ids: readonly string[]) =>
-    events.emit('posts:didChange', { reason: 'updated', post_ids: [...post_ids] });
 
   /** Sends a plan through the bulk update; outcomes in the order of `order` (skipped ones included). */
   async function sendPlan(client: BridgeApi, plan: Plan) {
@@ -93,7 +91,9 @@ export function createPostGroupHandlers(
         return client.bulkUpdate(body, o);
       },
     };
-    const sent = await updateInBatches(counted, plan.updates);
+    // Every plan sent here carries absolute results, except added targets: only those are never sent again.
+    const absolute = plan.updates.every((u) => u.add_targets === undefined);
+    const sent = await updateInBatches(counted, plan.updates, undefined, absolute ? { resendLost: 3 } : {});
     const outcomes = [
       ...sent.map((o, i) => toOutcome(o, plan.updates[i])),
       ...plan.skipped.map((o) => toOutcome(o)),
@@ -107,8 +107,11 @@ export function createPostGroupHandlers(
       const ix = index();
       const page = await ix.groups(query);
       const f = ix.freshness?.();
+      // A delivery a retry made carries the failure it replaced: its history, kept in the outbox.
+      const retried = core.posts?.retried?.() ?? new Map();
+      const withHistory = (d: Delivery): Delivery => withRetryHistory(d, retried);
       return {
-        groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: [...g.deliveries] })),
+        groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: g.deliveries.map(withHistory) })),
         offset: page.offset,
         total: page.total,
         ...(f
@@ -126,15 +129,9 @@ export function createPostGroupHandlers(
       const client = await api();
       const ids = [...new Set(post_ids)];
       const known = index().deliveriesOf(ids);
-      const result = await applyChange(client, ids, known, change);
-      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
-      return result;
+      return applyChange(client, ids, known, change);
     },
-    retry: async ({ updates }) => {
-      const result = await sendPlan(await api(), { updates: [...updates], skipped: [] });
-      changed(result.outcomes.filter((o) => o.ok).map((o) => o.post_id));
-      return result;
-    },
+    retry: async ({ updates }) => sendPlan(await api(), { updates: [...updates], skipped: [] }),
     thumbnail: async ({ post_id }) => {
       const client = await api();
       const first = index().deliveriesOf([post_id]).get(post_id)?.[0];
@@ -157,8 +154,39 @@ export function createPostGroupHandlers(
       await api();
       const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
       const res = await posts.create({ ...recreateRequest(deliveries), action: 'draft' });
-      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id] });
       return { post_id: res.post.id };
+    },
+    retryDeliveries: async ({ post_id, delivery_ids, when }) => {
+      const posts = core.posts;
+      if (!posts?.retry) throw unavailable('Retrying a post');
+      await api();
+      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const chosen = delivery_ids
+        ? delivery_ids.map((id) => deliveries.find((d) => d.id === id))
+        : failedOf(deliveries);
+      if (chosen.length === 0)
+        throw new BridgeFault('invalid_input', 'Nothing in this post failed: there is nothing to retry.');
+      const results: RetryOutcome[] = [];
+      for (const [i, d] of chosen.entries()) {
+        const delivery_id = d?.id ?? delivery_ids?.[i] ?? '';
+        if (!d) {
+          results.push({
+            delivery_id,
+            state: 'failed',
+            post_id: null,
+            error: 'That delivery is no longer listed here.',
+          });
+          continue;
+        }
+        try {
+          const at = when.kind === 'at' ? when.at : when.kind === 'queue' ? await queueSlotOf(d) : undefined;
+          const r = await posts.retry(d, { scheduled_at: at }, platformLabel(d.platform));
+          results.push({ delivery_id, state: r.state, post_id: r.post_id, error: null });
+        } catch (err) {
+          results.push({ delivery_id, state: 'failed', post_id: null, error: toBridgeError(err).message });
+        }
+      }
+      return { results };
     },
     publishNow: async ({ post_id }) => {
       const posts = core.posts;
@@ -184,10 +212,30 @@ export function createPostGroupHandlers(
           else not_removed.push(d.id);
         }
       }
-      events.emit('posts:didChange', { reason: 'created', post_ids: [res.post.id, post_id] });
       return { post_id: res.post.id, removed, not_removed };
     },
   };
+
+  /** The next free slot of the delivery's account, for a retry into the queue. */
+  async function queueSlotOf(d: Delivery): Promise<string> {
+    const queue = core.queue;
+    if (!queue) throw unavailable('The posting queue');
+    try {
+      const [placement] = await queue.plan([
+        { targets: [{ platform: d.platform, social_account_id: d.social_account_id }] },
+      ]);
+      const at = placement?.[0]?.at;
+      if (!at) throw new BridgeFault('invalid_input', 'The queue has no free slot for this account.');
+      return at.toISOString();
+    } catch (err) {
+      if (err instanceof NoQueueError)
+        throw new BridgeFault(
+          'invalid_input',
+          'This account has no queue slots yet: set its posting times on the Queue screen first.',
+        );
+      throw err;
+    }
+  }
 
   /**
    * Each post at the next free slot of its first account's queue, in order of current time. A post's still-scheduled

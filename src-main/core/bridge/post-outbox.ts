@@ -6,6 +6,7 @@ import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
+import { removeRetried, retryDelivery, RetryFailedError, RetryRefusedError } from '../post-state/retry';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected, serviceWords } from './bridge-fault';
 import type { PostCreatePort } from './ports';
@@ -19,10 +20,10 @@ export interface PostOutboxOptions {
   readonly settleMs?: number;
   /** How often queued entries are flushed in the background. */
   readonly flushEveryMs?: number;
-  /** Called when a queued entry is finally sent or refused (the host refreshes its posts). */
-  readonly onDidSettle?: (entry: Readonly<OutboxEntry>) => void;
   /** Called with the whole list when what the service has not confirmed changes (the queued-posts notice). */
   readonly onDidChangeQueued?: (posts: readonly QueuedPost[]) => void;
+  /** A retry was confirmed: its new deliveries now carry the failure they replace. */
+  readonly onDidRetry?: (entry: Readonly<OutboxEntry>) => void;
   /** Where failures of background work (flushes, replays, read-backs) are reported. */
   readonly log?: Logger;
 }
@@ -55,22 +56,23 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
   const outboxes = new WeakMap<ApiClient, Outbox>();
   const log = o.log ?? silentLogger;
   const settleMs = o.settleMs ?? 15_000;
-  // Creates still waiting for their first answer: the page hears about them from `posts:create` itself.
-  const answering = new Set<string>();
-  const queuedIn = (ob: Outbox): QueuedPost[] =>
-    ob
-      .list({ states: UNCONFIRMED })
-      .filter((e) => !answering.has(e.id))
-      .reverse()
-      .map(toQueuedPost);
+  // Exactly the entries not settled yet, the one being answered included: the notice says what is true now, and
+  // every move of an entry (saved, sending, sent, refused) sends the list again, so a settled one leaves at once.
+  const queuedIn = (ob: Outbox): QueuedPost[] => ob.list({ states: UNCONFIRMED }).reverse().map(toQueuedPost);
   const changed = (ob: Outbox): void => o.onDidChangeQueued?.(queuedIn(ob));
   const outboxFor = (client: ApiClient): Outbox => {
     let ob = outboxes.get(client);
     if (!ob) {
       const created = createOutbox(o.store, client, { scope: o.scope(client) });
       created.onDidChange((e) => {
-        if (e.state === 'sent' || e.state === 'failed') o.onDidSettle?.(e);
-        if (!answering.has(e.id)) changed(created);
+        changed(created);
+        // A retry confirmed later (it answered "queued"): the failed delivery it replaces goes now.
+        if (e.state === 'sent' && e.retryOf) {
+          o.onDidRetry?.(e);
+          void removeRetried(client, e).catch((error: unknown) =>
+            log.warn('removing a retried delivery failed', { error: errorText(error) }),
+          );
+        }
       });
       outboxes.set(client, created);
       ob = created;
@@ -114,14 +116,7 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       if (!client) throw notConnected();
       const ob = outboxFor(client);
       const { entryId } = ob.enqueuePost(req);
-      answering.add(entryId);
-      let entry: OutboxEntry;
-      try {
-        entry = await ob.settle(entryId, { timeoutMs: settleMs });
-      } finally {
-        answering.delete(entryId);
-      }
-      if (entry.state !== 'sent' && entry.state !== 'failed') changed(ob);
+      const entry = await ob.settle(entryId, { timeoutMs: settleMs });
       if (entry.state === 'sent' && entry.result) {
         const social_posts = await deliveriesOf(client, entry.result.postId);
         const created_at = social_posts[0]?.created_at ?? entry.updatedAt;
@@ -160,6 +155,30 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
         undefined,
         { code: QUEUED_CODE },
       );
+    },
+    async retry(failed, when, platformName) {
+      const client = o.client();
+      if (!client) throw notConnected();
+      try {
+        return await retryDelivery(
+          { outbox: outboxFor(client), client, settleMs },
+          failed,
+          when,
+          platformName,
+        );
+      } catch (err) {
+        if (err instanceof RetryRefusedError) throw new BridgeFault('invalid_input', err.message);
+        if (err instanceof RetryFailedError)
+          throw new BridgeFault('api', serviceWords(err.message), undefined, {
+            status: err.status,
+            code: err.code,
+          });
+        throw err;
+      }
+    },
+    retried() {
+      const client = o.client();
+      return client ? outboxFor(client).retried() : new Map();
     },
     queued() {
       const client = o.client();

@@ -5,7 +5,6 @@ import { NoQueueError } from '../queue/place';
 import { createQueueService, type QueueService } from '../queue/queue-service';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected } from './bridge-fault';
-import type { BridgeEvents } from './events';
 import type { Handlers } from './handler-types';
 import { QUEUED_CODE } from './post-outbox';
 import type { PostCreatePort } from './ports';
@@ -65,22 +64,22 @@ const forPeople = async <T>(work: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** `queue:*`: the handlers, each change announced as a change of posts. */
-export function createQueueHandlers(queue: () => QueueService, events: BridgeEvents): Handlers['queue'] {
+/** `queue:*`: the handlers; what they change reaches the pages through the index (src-main/core/post-state). */
+export function createQueueHandlers(queue: () => QueueService): Handlers['queue'] {
   return {
     schedules: async () => ({ queues: queue().schedules() }),
     set: async ({ account_id, schedule }) => ({ queue: queue().set(account_id, schedule) }),
     upcoming: async ({ account_ids, count }) => ({
       accounts: await queue().upcoming({ accountIds: account_ids, count }),
     }),
+    plan: ({ targets }) =>
+      forPeople(async () => {
+        const [placements = []] = await queue().plan([{ targets }]);
+        return { posts: placements.map((p) => ({ at: p.at.toISOString(), targets: [...p.targets] })) };
+      }),
     add: (post) =>
       forPeople(async () => {
-        const res = await queue().add(post);
-        events.emit('posts:didChange', {
-          reason: 'created',
-          post_ids: res.posts.flatMap((p) => (p.post_id ? [p.post_id] : [])),
-        });
-        return res;
+        return queue().add(post);
       }),
     move: (req) =>
       forPeople(async () => {
@@ -95,7 +94,6 @@ export function createQueueHandlers(queue: () => QueueService, events: BridgeEve
             throw new BridgeFault('invalid_input', 'That account has no queue slots yet.');
           throw e;
         }
-        events.emit('posts:didChange', { reason: 'updated', post_ids: res.moved.map((m) => m.post_id) });
         return res;
       }),
   };

@@ -45,9 +45,20 @@ export interface PostGroupPage {
   readonly total: number;
 }
 
+/** What one lesson changed in the index: the new records of the deliveries that changed, and the ones now gone. */
+export interface IndexChange {
+  readonly scope: string;
+  /** What taught it: an answer to a change (`answer`), a bulk create (`bulk`), a delete, or a list refresh. */
+  readonly source: 'answer' | 'bulk' | 'removed' | 'listed';
+  readonly deliveries: readonly Delivery[];
+  readonly removed: readonly { readonly id: string; readonly post_id: string }[];
+}
+
 export interface DeliveryIndex {
   /** Applies what one answer of the service taught; returns how many rows changed. */
   learn(scope: string, lesson: Readonly<DeliveryLesson>): number;
+  /** Each lesson that changed something, once it is committed: the one feed of precise post changes. */
+  onDidChange(listener: (change: IndexChange) => void): () => void;
   queryDeliveries(q: Readonly<DeliveryQuery>): DeliveryPage;
   /**
    * Posts (not deliveries) with at least one delivery matching `q`, paged by post: `offset` and `limit` count
@@ -103,13 +114,17 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
        published_at = @published_at, last_error = @last_error, created_at = @created_at, updated_at = @updated_at,
        created_ms = @created_ms, updated_ms = @updated_ms, when_ms = @when_ms, seen_ms = @seen_ms, learned = 0,
        raw = @raw
-     WHERE scope = @scope AND id = @id AND @learned = 0 AND (learned = 1 OR updated_ms <= @updated_ms)`,
+     WHERE scope = @scope AND id = @id AND @learned = 0 AND (learned = 1 OR updated_ms <= @updated_ms)
+       AND (learned = 1 OR raw IS NOT @raw)`,
   );
   const touch = db.prepare<[number, string, string]>(
     'UPDATE deliveries SET seen_ms = ? WHERE scope = ? AND id = ?',
   );
-  const idsOfPost = db.prepare<[string, string, string], { id: string }>(
-    'SELECT id FROM deliveries WHERE scope = ? AND (id = ? OR post_id = ?)',
+  const idsOfPost = db.prepare<[string, string, string], { id: string; post_id: string }>(
+    'SELECT id, post_id FROM deliveries WHERE scope = ? AND (id = ? OR post_id = ?)',
+  );
+  const postOf = db.prepare<[string, string], { post_id: string }>(
+    'SELECT post_id FROM deliveries WHERE scope = ? AND id = ?',
   );
   const del = db.prepare<[string, string]>('DELETE FROM deliveries WHERE scope = ? AND id = ?');
   const tombstone = db.prepare<[string, string, string]>(
@@ -124,10 +139,14 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
   );
 
   /** Upserts in the given order; a list is newest first, so it is walked backwards to give the newest the highest seq. */
-  function upsert(scope: string, deliveries: readonly Readonly<Delivery>[], learned: boolean): number {
+  function upsert(
+    scope: string,
+    deliveries: readonly Readonly<Delivery>[],
+    learned: boolean,
+    changed: Delivery[],
+  ): void {
     let next = (maxSeq.get()?.seq ?? 0) + 1;
     const seen = now();
-    let changed = 0;
     for (const d of deliveries) {
       if (isRemoved.get(scope, d.id)) continue;
       const created = ms(d.created_at) ?? seen;
@@ -154,14 +173,13 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
       };
       if (insert.run(params).changes > 0) {
         next += 1;
-        changed += 1;
+        changed.push(d);
       } else if (update.run(params).changes > 0) {
-        changed += 1;
+        changed.push(d);
       } else {
         touch.run(seen, scope, d.id);
       }
     }
-    return changed;
   }
 
   /** Rows a complete list (fewer than its limit) should have shown but did not: deleted elsewhere. */
@@ -170,50 +188,63 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
     listed: readonly Readonly<Delivery>[],
     platform: string | null,
     since: number,
-  ) {
+    removed: { id: string; post_id: string }[],
+  ): void {
     const shown = new Set(listed.map((d) => d.id));
-    let n = 0;
     for (const { id } of staleOf.all(scope, since, platform, platform)) {
-      if (!shown.has(id)) n += del.run(scope, id).changes;
+      if (shown.has(id)) continue;
+      const post_id = postOf.get(scope, id)?.post_id;
+      if (del.run(scope, id).changes > 0 && post_id !== undefined) removed.push({ id, post_id });
     }
-    return n;
   }
 
+  const listeners = new Set<(change: IndexChange) => void>();
+
   function learn(scope: string, lesson: Readonly<DeliveryLesson>): number {
-    return db
-      .transaction((): number => {
-        switch (lesson.kind) {
-          case 'records': {
-            const ordered = lesson.listed ? [...lesson.deliveries].reverse() : lesson.deliveries;
-            let n = upsert(scope, ordered, false);
-            const l = lesson.listed;
-            // Only a list filtered by nothing or by platform (which never changes) proves a row gone;
-            // a status filter does not: the row may only have moved to another status.
-            if (
-              l &&
-              l.query.status === undefined &&
-              lesson.deliveries.length < Number(l.query.limit ?? LIMITS.pageSizeDefault.posts)
-            ) {
-              n += prune(scope, lesson.deliveries, l.query.platform ?? null, l.startedAt);
-            }
-            return n;
+    const changed: Delivery[] = [];
+    const removed: { id: string; post_id: string }[] = [];
+    db.transaction((): void => {
+      switch (lesson.kind) {
+        case 'records': {
+          const ordered = lesson.listed ? [...lesson.deliveries].reverse() : lesson.deliveries;
+          upsert(scope, ordered, false, changed);
+          const l = lesson.listed;
+          // Only a list filtered by nothing or by platform (which never changes) proves a row gone;
+          // a status filter does not: the row may only have moved to another status.
+          if (
+            l &&
+            l.query.status === undefined &&
+            lesson.deliveries.length < Number(l.query.limit ?? LIMITS.pageSizeDefault.posts)
+          ) {
+            prune(scope, lesson.deliveries, l.query.platform ?? null, l.startedAt, removed);
           }
-          case 'bulk':
-            return upsert(scope, deliveriesFromBulk(lesson.items, lesson.results, new Date(now())), true);
-          case 'removed': {
-            const at = new Date(now()).toISOString();
-            const ids = idsOfPost.all(scope, lesson.id, lesson.id).map((r) => r.id);
-            tombstone.run(scope, lesson.id, at);
-            let n = 0;
-            for (const id of ids) {
-              tombstone.run(scope, id, at);
-              n += del.run(scope, id).changes;
-            }
-            return n;
-          }
+          return;
         }
-      })
-      .immediate();
+        case 'bulk':
+          upsert(scope, deliveriesFromBulk(lesson.items, lesson.results, new Date(now())), true, changed);
+          return;
+        case 'removed': {
+          const at = new Date(now()).toISOString();
+          const rows = idsOfPost.all(scope, lesson.id, lesson.id);
+          tombstone.run(scope, lesson.id, at);
+          for (const r of rows) {
+            tombstone.run(scope, r.id, at);
+            if (del.run(scope, r.id).changes > 0) removed.push(r);
+          }
+          return;
+        }
+      }
+    }).immediate();
+    if (changed.length + removed.length > 0 && listeners.size > 0) {
+      const change: IndexChange = {
+        scope,
+        source: lesson.kind === 'records' ? (lesson.listed ? 'listed' : 'answer') : lesson.kind,
+        deliveries: changed,
+        removed,
+      };
+      for (const listener of [...listeners]) listener(change);
+    }
+    return changed.length + removed.length;
   }
 
   const statements = new Map<string, ReturnType<typeof db.prepare>>();
@@ -383,6 +414,10 @@ export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {
 
   return {
     learn,
+    onDidChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     queryDeliveries,
     queryPosts,
     ofPost: deliveriesOfPost,

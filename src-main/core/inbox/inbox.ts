@@ -11,7 +11,7 @@ import { createLimit } from '../common/limit';
  * stays in the inbox exactly as long as the service holds it as a draft.
  */
 
-export type InboxClient = Pick<ApiClient, 'listPosts' | 'updatePost' | 'deletePost'>;
+export type InboxClient = Pick<ApiClient, 'listPosts' | 'updatePost' | 'deletePost' | 'clock'>;
 
 /** What this computer knows of a run: which automation it was, and how it went. */
 export interface KnownRun {
@@ -130,6 +130,19 @@ export function createInbox(deps: InboxDeps): Inbox {
   /** Media addresses of the drafts last listed: previews are asked for by draft and index, never by address. */
   let lastUrls = new Map<string, readonly string[]>();
 
+  /**
+   * "Now" as the service counts it (its `Date` header, a sandbox's virtual clock included): a time a minute after
+   * this computer's clock is in the past to a service whose clock runs ahead. Asked of the service once if no answer
+   * has said it yet; `deps.now` only when the client cannot tell.
+   */
+  const serviceNow = async (): Promise<Date> => {
+    const client = await deps.client();
+    const clock = client.clock;
+    if (!clock) return now();
+    if (!clock.known()) await client.listPosts({ status: 'draft', limit: 1 }).catch(() => undefined);
+    return clock.known() ? clock.now() : now();
+  };
+
   const read = async () => {
     const client = await deps.client();
     const { posts } = await client.listPosts({ status: 'draft', limit: LIMITS.pageSizeMax });
@@ -191,8 +204,8 @@ export function createInbox(deps: InboxDeps): Inbox {
       return { groups: [...groups.values()], total: shown.length, truncated };
     },
 
-    approve(postIds, at) {
-      const when = at ?? new Date(now().getTime() + APPROVE_NOW_LEAD_MS).toISOString();
+    async approve(postIds, at) {
+      const when = at ?? new Date((await serviceNow()).getTime() + APPROVE_NOW_LEAD_MS).toISOString();
       return each(postIds, async (client, draft) => {
         await client.updatePost({ id: draft.post_id, status: 'scheduled', scheduled_at: when });
         return { scheduled_at: when };

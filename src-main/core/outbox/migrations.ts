@@ -58,4 +58,37 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
          ALTER TABLE outbox_entries_v2 RENAME TO outbox_entries;
          CREATE INDEX outbox_entries_state ON outbox_entries (scope, state, next_attempt_at);`,
   },
+  {
+    // Changes to posts that already exist, recorded as their results (an absolute time per post) before a byte is
+    // sent: a run killed or answered by silence is finished from here, never computed again from moved times.
+    version: 3,
+    up: `CREATE TABLE outbox_changes (
+           id TEXT PRIMARY KEY,
+           scope TEXT NOT NULL,
+           intent TEXT NOT NULL,
+           state TEXT NOT NULL CHECK (state IN ('open', 'settled', 'reported')),
+           created_at TEXT NOT NULL,
+           updated_at TEXT NOT NULL
+         );
+         CREATE INDEX outbox_changes_intent ON outbox_changes (scope, intent, state);
+         CREATE TABLE outbox_change_items (
+           change_id TEXT NOT NULL REFERENCES outbox_changes (id) ON DELETE CASCADE,
+           seq INTEGER NOT NULL,
+           post_id TEXT NOT NULL,
+           request TEXT NOT NULL,
+           before TEXT,
+           state TEXT NOT NULL CHECK (state IN ('pending', 'unknown', 'done', 'failed')),
+           error TEXT,
+           code TEXT,
+           attempts INTEGER NOT NULL DEFAULT 0,
+           PRIMARY KEY (change_id, seq)
+         );`,
+  },
+  {
+    // A create that makes a failed delivery again: which one, and why it failed, kept with the new delivery's history.
+    version: 4,
+    up: `ALTER TABLE outbox_entries ADD COLUMN retry_of TEXT;
+         CREATE INDEX outbox_entries_retry_of ON outbox_entries (scope, json_extract(retry_of, '$.delivery_id'))
+           WHERE retry_of IS NOT NULL;`,
+  },
 ];

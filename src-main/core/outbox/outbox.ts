@@ -37,6 +37,17 @@ export interface OutboxResult {
   readonly postId: string;
   readonly socialPostIds: readonly string[];
 }
+/** The failed delivery a create makes again (a retry), and why it failed: the new delivery's history. */
+export interface RetryOf {
+  readonly delivery_id: string;
+  readonly post_id: string;
+  readonly platform: string;
+  readonly social_account_id: string;
+  /** The service's reason (`last_error`), or null when it gave none. */
+  readonly reason: string | null;
+  readonly failed_at: string;
+}
+
 export interface OutboxFailure {
   readonly message: string;
   readonly status?: number;
@@ -57,6 +68,8 @@ export interface OutboxEntry {
   readonly result: OutboxResult | null;
   /** For `failed`: why the service refused. For entries still waiting: the last transient error. */
   readonly error: OutboxFailure | null;
+  /** Set when the create makes a failed delivery again. */
+  readonly retryOf: RetryOf | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -89,7 +102,14 @@ export interface OutboxOptions {
 
 export interface Outbox {
   /** Validates and writes the create to the store. Nothing is sent until `flush()`. */
-  enqueuePost(req: Readonly<CreatePostRequest> | Readonly<Record<string, unknown>>): { entryId: string };
+  enqueuePost(
+    req: Readonly<CreatePostRequest> | Readonly<Record<string, unknown>>,
+    opts?: { retryOf?: RetryOf },
+  ): { entryId: string };
+  /** The entry that makes this failed delivery again, unless it was refused (then it may be asked again). */
+  retryOf(deliveryId: string): OutboxEntry | null;
+  /** Every failed delivery retried and confirmed, by the id of each delivery its retry made. */
+  retried(): Map<string, RetryOf>;
   /** Reconciles unconfirmed entries and sends due pending ones. */
   flush(opts?: { signal?: AbortSignal; force?: boolean }): Promise<FlushReport>;
   /** On start: takes back entries a dead process left in `sending`, then flushes. */
@@ -123,6 +143,7 @@ interface Row {
   owner: string | null;
   result: string | null;
   error: string | null;
+  retry_of: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -156,6 +177,7 @@ function toEntry(r: Row): OutboxEntry {
     sentAt: r.sent_at,
     result: r.result ? (JSON.parse(r.result) as OutboxResult) : null,
     error: r.error ? (JSON.parse(r.error) as OutboxFailure) : null,
+    retryOf: r.retry_of ? (JSON.parse(r.retry_of) as RetryOf) : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -204,6 +226,10 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
 
   const iso = () => new Date(now()).toISOString();
   const getRow = db.prepare<[string], Row>('SELECT * FROM outbox_entries WHERE id = ?');
+  const retryOfRow = db.prepare<[string, string], Row>(
+    `SELECT * FROM outbox_entries WHERE scope = ? AND json_extract(retry_of, '$.delivery_id') = ?
+       AND retry_of IS NOT NULL AND state != 'failed' ORDER BY created_at DESC LIMIT 1`,
+  );
   const rowsIn = db.prepare<[string, string], Row>(
     'SELECT * FROM outbox_entries WHERE scope = ? AND state = ? ORDER BY created_at, rowid',
   );
@@ -465,7 +491,7 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
   }
 
   const outbox: Outbox = {
-    enqueuePost(input) {
+    enqueuePost(input, opts) {
       const parsed = CreatePostRequest.safeParse(input);
       if (!parsed.success) throw ValidationError.fromZod(parsed.error, 'createPost', 'post');
       const req = parsed.data;
@@ -474,22 +500,51 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
         (req.action === 'draft' || req.scheduled_at !== undefined) && !urlMedia ? 'bulk' : 'single';
       const id = randomUUID();
       const t = iso();
-      db.prepare(
-        `INSERT INTO outbox_entries (id, scope, kind, request, batch_id, item_key, state, attempts, next_attempt_at,
-                                     created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?)`,
-      ).run(
-        id,
-        scope,
-        kind,
-        JSON.stringify(req),
-        kind === 'bulk' ? randomUUID() : null,
-        kind === 'bulk' ? id : null,
-        t,
-        t,
-      );
-      emit(id);
-      return { entryId: id };
+      const retryOf = opts?.retryOf ?? null;
+      // One retry per failed delivery: looked up and written in one transaction, so two clicks (or two processes)
+      // that ask at once make it once; the second is answered with the first one's entry.
+      const entryId = db
+        .transaction((): string => {
+          const earlier = retryOf ? retryOfRow.get(scope, retryOf.delivery_id) : undefined;
+          if (earlier) return earlier.id;
+          db.prepare(
+            `INSERT INTO outbox_entries (id, scope, kind, request, batch_id, item_key, state, attempts, next_attempt_at,
+                                         retry_of, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, 0, ?, ?, ?)`,
+          ).run(
+            id,
+            scope,
+            kind,
+            JSON.stringify(req),
+            kind === 'bulk' ? randomUUID() : null,
+            kind === 'bulk' ? id : null,
+            retryOf ? JSON.stringify(retryOf) : null,
+            t,
+            t,
+          );
+          return id;
+        })
+        .immediate();
+      if (entryId === id) emit(id);
+      return { entryId };
+    },
+    retryOf(deliveryId) {
+      const r = retryOfRow.get(scope, deliveryId);
+      return r ? toEntry(r) : null;
+    },
+    retried() {
+      const out = new Map<string, RetryOf>();
+      const rows = db
+        .prepare<[string], { result: string; retry_of: string }>(
+          `SELECT result, retry_of FROM outbox_entries
+           WHERE scope = ? AND retry_of IS NOT NULL AND state = 'sent' AND result IS NOT NULL`,
+        )
+        .all(scope);
+      for (const r of rows) {
+        const of = JSON.parse(r.retry_of) as RetryOf;
+        for (const id of (JSON.parse(r.result) as OutboxResult).socialPostIds) out.set(id, of);
+      }
+      return out;
     },
     flush: (opts) => serialized(() => flushNow(opts?.signal, opts?.force)),
     replay: (opts) => serialized(() => flushNow(opts?.signal, true)),

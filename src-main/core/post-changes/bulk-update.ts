@@ -15,7 +15,13 @@ export interface UpdateOutcome {
   readonly error: string | null;
   readonly code: string | null;
   readonly deliveries: readonly Delivery[];
+  /** The service never answered for it: it may have been applied. Never reported as a refusal. */
+  readonly unknown?: boolean;
 }
+
+/** Why an outcome is unknown, for a person. */
+export const UNKNOWN_WORDS =
+  'The service did not answer, so it may have applied this change. Retry sends the same time again; nothing moves twice.';
 
 /** `items` cut into runs of at most `size` (the contract's bulk limit by default), in order. */
 export function batches<T>(items: readonly T[], size: number = LIMITS.bulkUpdateSize): T[][] {
@@ -39,11 +45,26 @@ export async function updateInBatches(
   client: Pick<ApiClient, 'bulkUpdate'>,
   updates: readonly BulkUpdate[],
   onProgress?: (p: BatchProgress) => void,
+  /**
+   * Entries that carry their result (absolute times) may be sent again when an answer is lost: the service's
+   * answer to the same request settles what the lost one did. `addTargets` must not (it would add twice).
+   */
+  opts: { resendLost?: number; delayMs?: number } = {},
 ): Promise<UpdateOutcome[]> {
   const outcomes: UpdateOutcome[] = [];
+  const send = async (batch: BulkUpdate[]) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.bulkUpdate({ updates: batch });
+      } catch (err) {
+        if (refusal(err) || attempt >= (opts.resendLost ?? 0)) throw err;
+        await new Promise((r) => setTimeout(r, (opts.delayMs ?? 250) * 2 ** attempt));
+      }
+    }
+  };
   for (const batch of batches(updates)) {
     try {
-      const res = await client.bulkUpdate({ updates: batch });
+      const res = await send(batch);
       batch.forEach((u, i) => {
         // Results come in request order; `index` says so explicitly when present.
         const r = res.results.find((x) => x.index === i) ?? res.results[i];
@@ -61,11 +82,28 @@ export async function updateInBatches(
       });
     } catch (err) {
       const code = err instanceof ApiError ? (err.wireCode ?? String(err.status)) : null;
-      for (const u of batch) outcomes.push(failed(u.post_id, errorText(err), code));
+      const lost = !refusal(err);
+      for (const u of batch)
+        outcomes.push(
+          lost
+            ? { ...failed(u.post_id, UNKNOWN_WORDS, 'UNKNOWN'), unknown: true }
+            : failed(u.post_id, errorText(err), code),
+        );
     }
     onProgress?.({ done: outcomes.length, total: updates.length });
   }
   return outcomes;
+}
+
+/** The service refused the request itself (4xx but timeouts and rate limits): no answer was lost. */
+function refusal(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    err.status >= 400 &&
+    err.status < 500 &&
+    err.status !== 408 &&
+    err.status !== 429
+  );
 }
 
 export function failed(post_id: string, error: string, code: string | null): UpdateOutcome {

@@ -30,11 +30,33 @@ export interface PlaceOptions {
   readonly after: Date;
 }
 
+/** How far ahead a common slot of several accounts is looked for: a few months of weekly slots. */
+const COMMON_HORIZON = 400;
+
+/** The earliest instant every target's account has as a slot and none of them holds yet; null when there is none. */
+function commonFreeSlot(targets: readonly Target[], o: PlaceOptions): number | null {
+  const accounts = [...new Set(targets.map((t) => t.social_account_id))];
+  if (accounts.length < 2) return null;
+  const lists = accounts.map((a) => {
+    const held = o.taken.get(a) ?? new Set<number>();
+    const schedule = o.schedules.get(a) as QueueSchedule;
+    return new Set(
+      upcomingSlots(schedule, o.after, COMMON_HORIZON + held.size)
+        .map((s) => s.at.getTime())
+        .filter((ms) => !held.has(ms)),
+    );
+  });
+  const [first, ...rest] = lists;
+  for (const ms of [...(first ?? [])].sort((a, b) => a - b)) if (rest.every((l) => l.has(ms))) return ms;
+  return null;
+}
+
 /**
- * Spreads posts into queue slots, in order: each target of each post goes to the earliest slot of its own account
- * that no delivery of that account holds yet (including the posts placed before it here). Targets of one post that
- * land on the same instant stay one post; others become one post per instant. Used by "Add to queue", bulk import
- * with the queue, and anything else that fills slots.
+ * Spreads posts into queue slots, in order. A post keeps all its targets together at the earliest slot that every
+ * one of their accounts has and none of them holds yet (including the posts placed before it here), so one post
+ * stays one post and moves as one. Only when the accounts share no free slot (their posting times differ) does each
+ * target go to its own account's earliest free slot, one post per instant: the callers say so before it is done.
+ * Used by "Add to queue", bulk import with the queue, and anything else that fills slots.
  */
 export function placeInQueue(
   posts: readonly { readonly targets: readonly Target[] }[],
@@ -66,6 +88,17 @@ export function placeInQueue(
   }
 
   return posts.map((p) => {
+    // One post stays one post: the earliest instant that is a slot of every target and free for each.
+    const together = commonFreeSlot(p.targets, o);
+    if (together !== null) {
+      for (const t of p.targets) {
+        const taken = o.taken.get(t.social_account_id) ?? new Set<number>();
+        taken.add(together);
+        o.taken.set(t.social_account_id, taken);
+      }
+      return [{ at: new Date(together), targets: [...p.targets] }];
+    }
+    // The accounts share no free slot (their posting times differ): one post per instant, which the caller says.
     const byInstant = new Map<number, Target[]>();
     for (const t of p.targets) {
       const account = t.social_account_id;

@@ -6,9 +6,14 @@ import type {
   ManyChange,
   PostGroup,
   PostGroupsQuery,
+  RetryOutcome,
+  RetryWhen,
   Thumbnail,
 } from '../../../src-shared/ipc/post-groups';
+import type { Delivery } from '../../../src-shared/api/posts';
+import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
+import { applyToGroups } from './post-changes';
 import type { PostFilters } from './use-posts-store';
 import { noteService, useServiceStore } from './use-service-store';
 
@@ -38,10 +43,12 @@ interface PostGroupsState {
   readonly drafts: Loadable<readonly PostGroup[]>;
   /** `fresh`: ask the service now (the calendar opened, Refresh pressed). */
   loadDrafts(opts?: { readonly fresh?: boolean; readonly rechecks?: number }): Promise<void>;
-  /** Reloads the drafts whenever the posts change; returns the unsubscribe. */
+  /** Applies each change of the posts to the drafts; returns the unsubscribe. */
   listenDrafts(): () => void;
   setFilters(patch: Partial<PostFilters>): void;
   load(opts?: { readonly fresh?: boolean; readonly recheck?: boolean }): Promise<void>;
+  /** Applies each change of the posts (`posts:didChange`) to the rows held, without reading the list again. */
+  apply(change: Readonly<PostsChanged>): void;
   listen(): () => void;
   /** Click toggles one; shift-click selects the range from the anchor in `order` (the list as shown). */
   toggle(postId: string, opts: { readonly range: boolean; readonly order: readonly string[] }): void;
@@ -53,6 +60,12 @@ interface PostGroupsState {
   dismissRun(): void;
   duplicate(postId: string): Promise<BridgeResult<string>>;
   publishNow(postId: string): Promise<BridgeResult<{ readonly notRemoved: number }>>;
+  /** Makes failed deliveries of a post again (these, or every failed one), each exactly once. */
+  retryDeliveries(
+    postId: string,
+    deliveryIds: readonly string[] | null,
+    when: RetryWhen,
+  ): Promise<BridgeResult<readonly RetryOutcome[]>>;
 }
 
 const PAGE = 500;
@@ -65,6 +78,16 @@ export const MAX_POSTS = 10_000;
 
 const fail = (error: Readonly<BridgeError>): BridgeResult<never> => ({ ok: false, error });
 
+/** Whether a delivery makes its post one the list shows under these filters (the host's query, in the page). */
+export const matchesFilters =
+  (f: Readonly<PostFilters>) =>
+  (d: Readonly<Delivery>): boolean =>
+    (f.status === 'all' || d.status === f.status) && (f.platform === 'all' || d.platform === f.platform);
+
+/** The calendar's side list: drafts never given a time. */
+const isUnscheduledDraft = (d: Readonly<Delivery>): boolean =>
+  d.status === 'draft' && !d.scheduled_at && !d.published_at;
+
 /** A later run over earlier outcomes: the retried posts take their new result, the others keep theirs. */
 function merge(prev: readonly ChangeOutcome[], next: readonly ChangeOutcome[]): ChangeOutcome[] {
   const byId = new Map(next.map((o) => [o.post_id, o]));
@@ -76,6 +99,26 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
   let draftsRecheck: ReturnType<typeof setTimeout> | undefined;
+  // Changes heard while a load is on its way: applied again over what it read, which may predate them.
+  let heardDuringLoad: PostsChanged[] | null = null;
+
+  /**
+   * The host answered from its index while it asks the service: what that brings arrives as changes, so only how
+   * the refresh ended is asked again (one row), never the whole list.
+   */
+  const recheckFreshness = (mine: number, query: PostGroupsQuery): void => {
+    if (rechecks >= MAX_RECHECKS) return;
+    rechecks += 1;
+    recheck = setTimeout(() => {
+      void settle(() => bridge().postGroups.list({ ...query, limit: 1 })).then((r) => {
+        if (mine !== generation || !r.ok) return;
+        const f = r.value.freshness;
+        set({ groups: fromIndex(get().groups.data ?? [], f), total: r.value.total });
+        if (!f?.refreshing) useServiceStore.getState().report(f?.error ?? null);
+        else recheckFreshness(mine, query);
+      });
+    }, RECHECK_MS);
+  };
 
   const finish = (r: BridgeResult<ChangeManyResult>, change: ManyChange, prev: ChangeRun | null) => {
     set({ busy: false });
@@ -89,8 +132,8 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       : { change, outcomes: r.value.outcomes, requests: r.value.requests };
     // What changed is no longer selected; what failed stays selected, to be retried or changed another way.
     const failedIds = new Set(run.outcomes.filter((o) => !o.ok).map((o) => o.post_id));
+    // The rows themselves follow `posts:didChange`, one change at a time.
     set({ run, selected: failedIds });
-    void get().load();
     return { ok: true as const, value: run };
   };
 
@@ -131,7 +174,12 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       }
     },
     listenDrafts() {
-      return bridge().posts.onDidChange(() => void get().loadDrafts());
+      return bridge().posts.onDidChange((change) => {
+        const drafts = get().drafts.data;
+        if (!drafts) return;
+        const r = applyToGroups(drafts, change, isUnscheduledDraft);
+        if (r.touched) set({ drafts: { ...get().drafts, data: r.rows.slice(0, DRAFTS_SHOWN) } });
+      });
     },
     setFilters(patch) {
       set({ filters: { ...get().filters, ...patch }, groups: idle(), total: null, selected: new Set() });
@@ -148,6 +196,7 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       };
       const progressive = get().groups.data === null;
       set({ groups: loading(get().groups) });
+      heardDuringLoad = [];
       const rows: PostGroup[] = [];
       let total = 0;
       let freshness;
@@ -176,15 +225,31 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
           set({ groups: { ...get().groups, data: shown, loading: true }, total });
         }
       }
-      set({ groups: fromIndex([...rows], freshness), total });
-      if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
-      if (freshness?.refreshing && rechecks < MAX_RECHECKS) {
-        rechecks += 1;
-        recheck = setTimeout(() => void get().load({ recheck: true }), RECHECK_MS);
+      let shown: readonly PostGroup[] = rows;
+      for (const change of heardDuringLoad ?? []) {
+        const r = applyToGroups(shown, change, matchesFilters(filters));
+        shown = r.rows;
+        total += r.delta;
       }
+      heardDuringLoad = null;
+      set({ groups: fromIndex([...shown], freshness), total });
+      if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
+      if (freshness?.refreshing) recheckFreshness(mine, query);
+    },
+    apply(change) {
+      heardDuringLoad?.push(change);
+      const held = get().groups.data;
+      if (!held) return;
+      const r = applyToGroups(held, change, matchesFilters(get().filters));
+      if (!r.touched) return;
+      const total = get().total;
+      set({
+        groups: { ...get().groups, data: r.rows },
+        total: total === null ? null : Math.max(0, total + r.delta),
+      });
     },
     listen() {
-      return bridge().posts.onDidChange(() => void get().load());
+      return bridge().posts.onDidChange((change) => get().apply(change));
     },
     toggle(postId, { range, order }) {
       const selected = new Set(get().selected);
@@ -238,14 +303,23 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
     async duplicate(postId) {
       const r = await settle(() => bridge().postGroups.duplicate({ post_id: postId }));
       if (!r.ok) return fail(r.error);
-      void get().load();
       return { ok: true, value: r.value.post_id };
     },
     async publishNow(postId) {
       const r = await settle(() => bridge().postGroups.publishNow({ post_id: postId }));
       if (!r.ok) return fail(r.error);
-      void get().load();
       return { ok: true, value: { notRemoved: r.value.not_removed.length } };
+    },
+    async retryDeliveries(postId, deliveryIds, when) {
+      const r = await settle(() =>
+        bridge().postGroups.retryDeliveries({
+          post_id: postId,
+          ...(deliveryIds ? { delivery_ids: [...deliveryIds] } : {}),
+          when,
+        }),
+      );
+      // The rows follow the changes themselves: the new delivery appears, the failed one leaves.
+      return r.ok ? { ok: true, value: r.value.results } : fail(r.error);
     },
   };
 });

@@ -3,7 +3,9 @@ import type { Platform, Target } from '../../../src-shared/api/common';
 import type { CreatePostRequest, Delivery, DeliveryStatus } from '../../../src-shared/api/posts';
 import type { BridgeError, BridgeResult } from '../../../src-shared/ipc';
 import type { ListFreshness } from '../../../src-shared/ipc';
+import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
+import { applyToDeliveries } from './post-changes';
 import { noteService, useServiceStore } from './use-service-store';
 
 export interface PostFilters {
@@ -31,6 +33,8 @@ interface PostsState {
     /** Asking again while the host's refresh is under way (not counted as a new load). */
     readonly recheck?: boolean;
   }): Promise<void>;
+  /** Applies one change of the posts to the rows held, without reading the list again. */
+  apply(change: Readonly<PostsChanged>): void;
   listen(): () => void;
   create(
     request: CreatePostRequest,
@@ -52,11 +56,14 @@ function fail(error: Readonly<BridgeError>): BridgeResult<never> {
   return { ok: false, error };
 }
 
+const keepOf =
+  (f: Readonly<PostFilters>) =>
+  (d: Readonly<Delivery>): boolean =>
+    (f.status === 'all' || d.status === f.status) && (f.platform === 'all' || d.platform === f.platform);
+
 export const usePostsStore = create<PostsState>()((set, get) => {
-  // The Posts screen lists grouped posts (their own store); this list reloads only if something loaded it.
-  const reloadIfShown = () => {
-    if (get().deliveries.data !== null) void get().load();
-  };
+  // Changes heard while a load is on its way: applied again over what it read, which may predate them.
+  let heardDuringLoad: PostsChanged[] | null = null;
   let generation = 0;
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
@@ -82,6 +89,7 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       // swaps in the rest once it has it all, so rows never blink out.
       const progressive = get().deliveries.data === null;
       set({ deliveries: loading(get().deliveries) });
+      heardDuringLoad = [];
       const rows: Delivery[] = [];
       let total = 0;
       let freshness: ListFreshness | undefined;
@@ -112,7 +120,14 @@ export const usePostsStore = create<PostsState>()((set, get) => {
           set({ deliveries: { ...get().deliveries, data: shown, loading: true }, total });
         }
       }
-      set({ deliveries: fromIndex([...rows], freshness), total });
+      let shown: readonly Delivery[] = rows;
+      for (const change of heardDuringLoad ?? []) {
+        const r = applyToDeliveries(shown, change, keepOf(filters));
+        shown = r.rows;
+        total += r.delta;
+      }
+      heardDuringLoad = null;
+      set({ deliveries: fromIndex([...shown], freshness), total });
       if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
       // The host is still asking the service: ask again soon to learn how that ended.
       if (freshness?.refreshing && rechecks < MAX_RECHECKS) {
@@ -120,13 +135,24 @@ export const usePostsStore = create<PostsState>()((set, get) => {
         recheck = setTimeout(() => void get().load({ recheck: true }), RECHECK_MS);
       }
     },
+    apply(change) {
+      heardDuringLoad?.push(change);
+      const held = get().deliveries.data;
+      if (!held) return;
+      const r = applyToDeliveries(held, change, keepOf(get().filters));
+      if (!r.touched) return;
+      const total = get().total;
+      set({
+        deliveries: { ...get().deliveries, data: r.rows },
+        total: total === null ? null : Math.max(0, total + r.delta),
+      });
+    },
     listen() {
-      return bridge().posts.onDidChange(() => void get().load());
+      return bridge().posts.onDidChange((change) => get().apply(change));
     },
     async create(request) {
       const r = await settle(() => bridge().posts.create(request));
       if (!r.ok) return fail(r.error);
-      reloadIfShown();
       return { ok: true, value: { postId: r.value.post.id, count: r.value.social_posts.length } };
     },
     async update(id, change) {
@@ -144,7 +170,6 @@ export const usePostsStore = create<PostsState>()((set, get) => {
               : { id, add_targets: [...change.targets] };
       const r = await settle(() => bridge().posts.update(input));
       if (!r.ok) return fail(r.error);
-      reloadIfShown();
       return { ok: true, value: true };
     },
     async deliveriesOf(postId) {
@@ -154,16 +179,6 @@ export const usePostsStore = create<PostsState>()((set, get) => {
     async remove(id) {
       const r = await settle(() => bridge().posts.delete({ id }));
       if (!r.ok) return fail(r.error);
-      const data = get().deliveries.data;
-      if (data) {
-        const kept = data.filter((d) => d.id !== id);
-        const total = get().total;
-        set({
-          deliveries: { ...get().deliveries, data: kept },
-          total: total === null ? null : Math.max(0, total - (data.length - kept.length)),
-        });
-      }
-      reloadIfShown();
       return { ok: true, value: true };
     },
   };

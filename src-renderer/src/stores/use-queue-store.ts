@@ -5,6 +5,7 @@ import type {
   QueueAddRequest,
   QueueAddResult,
   QueueMoveRequest,
+  QueuePlan,
 } from '../../../src-shared/ipc/queue';
 import type { AccountQueue, QueueSchedule } from '../../../src-shared/queue';
 import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
@@ -18,6 +19,8 @@ interface QueueState {
   readonly upcoming: Loadable<readonly AccountUpcoming[]>;
   load(): Promise<void>;
   save(accountId: string, schedule: QueueSchedule): Promise<BridgeResult<AccountQueue | null>>;
+  /** Where the post would go now: one time, or one per account when they share no free slot. */
+  plan(targets: QueueAddRequest['targets']): Promise<BridgeResult<QueuePlan>>;
   add(post: QueueAddRequest): Promise<BridgeResult<QueueAddResult>>;
   move(req: QueueMoveRequest): Promise<BridgeResult<true>>;
 }
@@ -36,6 +39,9 @@ export const useQueueStore = create<QueueState>()((set, get) => ({
     const r = await settle(() => bridge().queue.set({ account_id: accountId, schedule }));
     if (r.ok) void get().load();
     return r.ok ? { ok: true, value: r.value.queue } : r;
+  },
+  async plan(targets) {
+    return noteService(await settle(() => bridge().queue.plan({ targets: [...targets] })));
   },
   async add(post) {
     const r = noteService(await settle(() => bridge().queue.add(post)));

@@ -60,6 +60,7 @@ const SAMPLES: Samples = {
   'postGroups:thumbnail': (c) => ({ post_id: c.postId }),
   'postGroups:duplicate': (c) => ({ post_id: c.postId }),
   'postGroups:publishNow': (c) => ({ post_id: c.postId }),
+  'postGroups:retryDeliveries': (c) => ({ post_id: c.postId, when: { kind: 'now' } }),
   'calendar:range': { start: later(-1), end: later(30) },
   'calendar:reschedule': (c) => ({ id: c.deliveryId, scheduled_at: later(4) }),
   'media:add': (c) => ({ grants: [c.png] }),
@@ -145,6 +146,7 @@ const SAMPLES: Samples = {
     schedule: { timezone: 'Europe/Berlin', slots: [{ weekday: 1, time: '09:00' }] },
   }),
   'queue:upcoming': { count: 3 },
+  'queue:plan': (c) => ({ targets: [{ social_account_id: c.accountId, platform: c.platform }] }),
   'queue:add': (c) => ({
     caption: 'secrets scenario, queued',
     targets: [{ social_account_id: c.accountId, platform: c.platform }],

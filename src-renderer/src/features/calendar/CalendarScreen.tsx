@@ -167,11 +167,10 @@ export function CalendarScreen() {
         toast('error', `Not scheduled: ${describeError(r.error, 'update')}`);
         return;
       }
+      // The calendar and the side list follow the change itself (`posts:didChange`).
       toast('success', `Scheduled for ${formatDateTime(at.toISOString())}.`);
-      void reload();
-      void loadDrafts();
     },
-    [update, reload, loadDrafts],
+    [update],
   );
 
   const onDatesSet = useCallback(

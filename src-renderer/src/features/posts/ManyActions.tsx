@@ -259,7 +259,8 @@ export function RunResults({ groups }: { readonly groups: readonly PostGroup[] }
       {bad.length > 0 ? (
         <>
           <p>
-            {bad.length.toLocaleString()} {bad.length === 1 ? 'post was' : 'posts were'} not changed:
+            {bad.length.toLocaleString()} {bad.length === 1 ? 'post was' : 'posts were'}{' '}
+            {bad.every((o) => o.unknown) ? 'not confirmed by the service' : 'not changed, or not confirmed'}:
           </p>
           <ul className="many-results__list" aria-label="Not changed">
             {bad.slice(0, 50).map((o) => (

@@ -12,6 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import './posts.css';
+import { RetriedNote, RetryAllFailed, RetryDelivery } from './RetryFailed';
 import { toast } from '../../stores/use-toast-store';
 import { offersOn, offersOnPost, reachOf, whyNotOn, whyNotOnPost } from './delivery-actions';
 
@@ -191,6 +192,7 @@ export function PostDetail({
             >
               Duplicate as draft
             </button>
+            <RetryAllFailed group={g} />
             {open.length > 0 ? (
               confirm === 'publish' ? (
                 <>
@@ -255,7 +257,9 @@ export function PostDetail({
                 <span className="post-detail__when tabular">{when ? formatDateTime(when) : '—'}</span>
                 <span className="post-detail__reason">
                   {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
+                  <RetriedNote delivery={d} />
                 </span>
+                <RetryDelivery postId={g.post_id} delivery={d} name={name} />
                 {!offersOn(d, 'delete') ? (
                   <span className="post-detail__why muted" role="note">
                     {whyNotOn(d, 'delete')}

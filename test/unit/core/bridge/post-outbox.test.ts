@@ -72,3 +72,48 @@ it('reads a created post back with backoff, and logs why it answered without its
     true,
   );
 });
+
+it('shows exactly the entries not settled: a create that the service confirmed leaves the notice at once', async () => {
+  const lists: number[][] = [];
+  const port = createPostOutboxPort({
+    store,
+    client: () => client,
+    scope: () => 'sandbox',
+    onDidChangeQueued: (posts) => lists.push([posts.length]),
+  });
+  const created = await port.create({
+    caption: 'scheduled and confirmed',
+    scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+    targets: [{ platform: 'x', social_account_id: IDS.accounts.x }],
+  });
+  port.close();
+  expect(created.post.id).toBeTruthy();
+  // It was shown while it waited, and the last word, sent when it settled, is an empty notice.
+  expect(lists.length).toBeGreaterThan(1);
+  expect(lists.at(-1)).toEqual([0]);
+  expect(port.queued()).toEqual([]);
+});
+
+it('keeps an entry the service has not confirmed in the notice, and takes it out when it is sent later', async () => {
+  let last: readonly unknown[] = [];
+  const port = createPostOutboxPort({
+    store,
+    client: () => client,
+    scope: () => 'sandbox',
+    settleMs: 300,
+    onDidChangeQueued: (posts) => (last = posts),
+  });
+  await sb.control.faults({ error_rate: 1, paths: ['/api/cli/posts/bulk'] });
+  await expect(
+    port.create({
+      caption: 'saved for later',
+      action: 'draft',
+      targets: [{ platform: 'x', social_account_id: IDS.accounts.x }],
+    }),
+  ).rejects.toMatchObject({ code: 'OUTBOX_QUEUED' });
+  expect(last).toHaveLength(1);
+  await sb.control.faults({});
+  await port.replay();
+  port.close();
+  expect(last).toEqual([]);
+});

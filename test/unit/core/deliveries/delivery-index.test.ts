@@ -249,3 +249,35 @@ describe('the learning client', () => {
     expect(lessons.at(-1)).toEqual({ kind: 'removed', id: 'gone' });
   });
 });
+
+describe('the change feed: each lesson that changed something, told once and precisely', () => {
+  it('tells new and changed records, not the ones that came back unchanged, and the removed with their posts', () => {
+    const heard: unknown[] = [];
+    index.onDidChange((c) => heard.push(c));
+    index.learn('svc', { kind: 'records', deliveries: [delivery(10), delivery(11)] });
+    expect(heard).toEqual([
+      { scope: 'svc', source: 'answer', deliveries: [delivery(10), delivery(11)], removed: [] },
+    ]);
+    // The same records again (a refresh that found nothing new): nothing to tell.
+    index.learn('svc', {
+      kind: 'records',
+      deliveries: [delivery(11), delivery(10)],
+      listed: { query: { status: 'failed', limit: 100 }, startedAt: clock },
+    });
+    expect(heard).toHaveLength(1);
+    const moved = delivery(10, { scheduled_at: iso(T0 + 99 * 60_000), updated_at: iso(T0 + 50 * 60_000) });
+    index.learn('svc', { kind: 'records', deliveries: [moved] });
+    expect(heard[1]).toEqual({ scope: 'svc', source: 'answer', deliveries: [moved], removed: [] });
+    index.learn('svc', { kind: 'removed', id: 'p-5' });
+    expect(heard[2]).toEqual({
+      scope: 'svc',
+      source: 'removed',
+      deliveries: [],
+      removed: expect.arrayContaining([
+        { id: 'd-10', post_id: 'p-5' },
+        { id: 'd-11', post_id: 'p-5' },
+      ]),
+    });
+    expect(heard).toHaveLength(3);
+  });
+});

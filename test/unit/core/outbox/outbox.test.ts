@@ -246,7 +246,7 @@ describe('outbox', () => {
         )
         .run(client.baseUrl, JSON.stringify({ caption: 'kept', targets: [X] }));
       const outbox = createOutbox(old, client);
-      expect(old.version('outbox')).toBe(2);
+      expect(old.version('outbox')).toBe(OUTBOX_MIGRATIONS.length);
       expect(outbox.get('e1')).toMatchObject({ state: 'unconfirmed', request: { caption: 'kept' } });
       old.db.prepare(`UPDATE outbox_entries SET state = 'needs_decision' WHERE id = 'e1'`).run();
       expect(outbox.get('e1')?.state).toBe('needs_decision');

@@ -31,7 +31,9 @@ describe('placeInQueue', () => {
     ]);
   });
 
-  it('splits a post whose targets have different next free slots into one post per instant', () => {
+  it('keeps a post whole at the earliest slot every account has free, not at each account’s own first slot', () => {
+    // Berlin's 13:00 is 12:00 UTC in winter: the first instant both accounts share. A holds it on the 7th.
+    const taken = new Map([[A, new Set([Date.parse('2030-01-07T12:00:00Z')])]]);
     const placed = placeInQueue(
       [
         {
@@ -44,6 +46,32 @@ describe('placeInQueue', () => {
       {
         schedules: new Map([
           [A, BERLIN],
+          [B, UTC_NOON],
+        ]),
+        taken,
+        after: NOW,
+      },
+    );
+    expect(placed[0]?.map((p) => [p.at.toISOString(), p.targets.map((t) => t.social_account_id)])).toEqual([
+      ['2030-01-08T12:00:00.000Z', [A, B]],
+    ]);
+    expect(taken.get(B)?.has(Date.parse('2030-01-08T12:00:00Z'))).toBe(true);
+  });
+
+  it('splits a post whose accounts share no slot at all into one post per instant', () => {
+    const BERLIN_MORNING: QueueSchedule = { timezone: 'Europe/Berlin', slots: weekdays('09:00') };
+    const placed = placeInQueue(
+      [
+        {
+          targets: [
+            { platform: 'x', social_account_id: A },
+            { platform: 'linkedin', social_account_id: B },
+          ],
+        },
+      ],
+      {
+        schedules: new Map([
+          [A, BERLIN_MORNING],
           [B, UTC_NOON],
         ]),
         taken: new Map(),
