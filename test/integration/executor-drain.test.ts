@@ -169,9 +169,13 @@ describe('postdesk executor drain', () => {
       async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 1,
       'the next occurrence run by the other daemon',
     );
-    expect(
-      await other.metric(`postdesk_executor_runs_completed_total{automation_id="${AUTOMATION_ID}"}`),
-    ).toBe(1);
+    // The service has it completed a moment before the daemon counts it.
+    await waitFor(
+      async () =>
+        (await other.metric(`postdesk_executor_runs_completed_total{automation_id="${AUTOMATION_ID}"}`)) ===
+        1,
+      'the other daemon to count its run',
+    );
     expect(await busy.metric('postdesk_executor_running_agents')).toBe(1);
 
     // Released, the drained daemon's run completes; nothing new has started on it, it still says stopping.
@@ -264,6 +268,7 @@ describe('--metrics-host 0.0.0.0 (a pod)', () => {
         expect(local.status).toBe(202);
         expect(JSON.parse(local.body)).toEqual({ state: 'stopping', active_runs: 0 });
         expect(executor.status().state).toBe('stopping');
+        await expect(executor.runNow(AUTOMATION_ID)).rejects.toThrow(/draining/);
       } finally {
         await server.close();
       }

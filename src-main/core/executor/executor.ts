@@ -341,6 +341,9 @@ export class Executor {
 
   /** Starts one run of an automation now, outside its schedule (idempotency key with the current time). */
   async runNow(automationId: string): Promise<RunInfo> {
+    // Queued, it would never start: a draining executor starts no run (see `drain`).
+    if (this.draining)
+      throw new Error('this executor is draining: it finishes its runs and starts no new one');
     await this.init();
     const { sync, journal, pump, clock } = this;
     return queueRunNow({ sync, journal, pump, clock }, automationId);
