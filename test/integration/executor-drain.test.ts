@@ -5,7 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -274,4 +275,25 @@ describe('--metrics-host 0.0.0.0 (a pod)', () => {
       }
     },
   );
+});
+
+describe('postdesk executor drain, with nothing to drain', () => {
+  it('says so in words: no daemon (exit 1), nothing on the port (exit 4), a bad port (exit 2)', async () => {
+    h = await startHarness();
+    const env = { POSTDESK_DATA_DIR: join(h.dir, 'none'), NO_COLOR: '1', PATH: process.env.PATH };
+    const none = await runCliHere(['executor', 'drain'], env);
+    expect(none).toMatchObject({ code: 1 });
+    expect(none.err).toMatch(/no executor daemon is running for this data directory/);
+    // A port nothing listens on: the sandbox's own port is taken, so pick one just closed.
+    const server = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const port = String((server.address() as AddressInfo).port);
+    await new Promise((r) => server.close(r));
+    const closed = await runCliHere(['executor', 'drain', '--port', port], env);
+    expect(closed).toMatchObject({ code: 4 });
+    expect(closed.err).toMatch(new RegExp(`no executor answered on port ${port} of this machine`));
+    const bad = await runCliHere(['executor', 'drain', '--port', '70000'], env);
+    expect(bad).toMatchObject({ code: 2 });
+    expect(bad.err).toMatch(/--port.*a port number from 1 to 65535, got "70000"/);
+  });
 });
