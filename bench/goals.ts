@@ -9,7 +9,8 @@ import { z } from 'zod';
 const Goal = z.union([
   z.strictObject({
     what: z.string(),
-    at_most: z.number().positive(),
+    // 0 for counts that must be none (duplicated runs): any figure above it misses, whatever the tolerance.
+    at_most: z.number().nonnegative(),
     tolerance: z.number().min(0).max(1),
     unit: z.string(),
   }),

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [part…] [--check] [--goals FILE]`: runs each benchmark part, each printing its figures beside a
- * baseline measured in the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export. With no part,
- * all of them. `--check` then compares every figure with bench/goals.json (or FILE) and exits 1 when one misses
+ * baseline measured in the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export, fleet. With no
+ * part, all of them but fleet (a machine of its own at full size: bench/fleet.ts). `--check` then compares every figure with bench/goals.json (or FILE) and exits 1 when one misses
  * its goal by more than the goal's tolerance.
  */
 import { verdicts } from './goals';
@@ -15,6 +15,7 @@ const PARTS = {
   local: async () => (await import('./local')).benchLocal(),
   cli: async () => (await import('./cli')).benchCli(),
   export: async () => (await import('./export')).benchExport(),
+  fleet: async () => (await import('./fleet')).benchFleet(),
 } as const;
 
 type Part = keyof typeof PARTS;
@@ -37,7 +38,8 @@ if (unknown.length > 0) {
   console.error(`unknown bench part(s): ${unknown.join(', ')}; choose from ${Object.keys(PARTS).join(', ')}`);
   process.exit(2);
 }
-const parts = asked.length > 0 ? asked.filter(isPart) : (Object.keys(PARTS) as Part[]);
+const parts =
+  asked.length > 0 ? asked.filter(isPart) : (Object.keys(PARTS) as Part[]).filter((p) => p !== 'fleet');
 let failed = 0;
 for (const part of parts) {
   console.log(`\n=== bench: ${part} ===`);

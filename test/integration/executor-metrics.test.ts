@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src-main/core/config/settings';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
-import { AUTOMATION_ID, TEST_AGENT, startHarness, type Harness } from './executor-harness';
+import { AUTOMATION_ID, FIXTURE_NOW, TEST_AGENT, startHarness, type Harness } from './executor-harness';
 import { scaled } from '../helpers/timeouts';
 
 const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
@@ -121,6 +121,13 @@ describe('postdesk executor --metrics-port', () => {
     // Both runs started within a second of their occurrence (the latest of the three is the one that ran).
     expect(sample(text, 'postdesk_executor_start_delay_seconds_bucket{le="1"}')).toBe(2);
     expect(sample(text, 'postdesk_executor_running_agents')).toBe(0);
+    // When it last succeeded, on the executor's (sandbox's) clock: the second run, four hours on.
+    const lastOk = sample(text, series('postdesk_executor_automation_last_success_timestamp_seconds'));
+    const fourHours = Date.parse(FIXTURE_NOW) / 1000 + 4 * 3600;
+    expect(lastOk).toBeGreaterThanOrEqual(fourHours);
+    expect(lastOk).toBeLessThan(fourHours + 60);
+    expect(sample(text, 'postdesk_executor_state{state="idle"}')).toBe(1);
+    expect(sample(text, 'postdesk_executor_state{state="stopping"}')).toBe(0);
     expect(sample(text, 'postdesk_executor_last_sync_timestamp_seconds')).toBeGreaterThan(
       Date.parse('2020-01-01') / 1000,
     );

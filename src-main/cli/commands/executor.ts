@@ -4,7 +4,7 @@ import type { Logger } from '../../core/common/logger';
 import { createPolledClock, type Clock } from '../../core/executor/clock';
 import { folderAgentMain } from '../../core/executor/agents/folder-agent-main';
 import type { Executor } from '../../core/executor/executor';
-import { daemonStateFile, keepDaemonState } from '../../core/executor/daemon-state';
+import { daemonStateFile, drainRequestFile, keepDaemonState } from '../../core/executor/daemon-state';
 import { createExecutorFromCore } from '../../core/executor/from-core';
 import type { JournalRun } from '../../core/executor/journal';
 import { attachMetrics, metricsOf } from '../../core/executor/metrics';
@@ -15,6 +15,7 @@ import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import { truncate, type Output } from '../output';
+import { registerExecutorDrainCommand } from './executor-drain';
 import { registerExecutorServiceCommand } from './executor-service';
 import { registerExecutorStatusCommand } from './executor-status';
 import { runRow } from './runs';
@@ -32,6 +33,7 @@ interface ExecutorFlags {
   stopGrace?: string;
   sandboxClock?: boolean;
   metricsPort?: string;
+  metricsHost?: string;
 }
 
 const positive = (flag: string, v: string | undefined): number | undefined => {
@@ -116,7 +118,11 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
     )
     .option(
       '--metrics-port <port>',
-      'serve Prometheus metrics (/metrics) and a health check (/healthz) on 127.0.0.1 at this port (0: any free one)',
+      'serve Prometheus metrics (/metrics), a health check (/healthz) and drain (POST /drain, from this machine only) on 127.0.0.1 at this port (0: any free one)',
+    )
+    .option(
+      '--metrics-host <address>',
+      'listen on this address instead of 127.0.0.1, e.g. 0.0.0.0 in a container, where probes and Prometheus come from outside',
     )
     .action(async (flags: ExecutorFlags, self: Command) => {
       const out = deps.output(self);
@@ -150,7 +156,10 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       if (flags.metricsPort !== undefined) {
         const port = positive('--metrics-port', flags.metricsPort) ?? 0;
         const metrics = (metricsOf(executor) ?? attachMetrics(executor)).withProcessMetrics();
-        const server = await serveMetrics(metrics, Math.floor(port));
+        const server = await serveMetrics(metrics, Math.floor(port), {
+          host: flags.metricsHost,
+          drain: { drain: () => ({ state: 'stopping', ...executor.drain() }) },
+        });
         deps.onClose(() => server.close());
         out.note(`metrics on ${server.url}/metrics, health on ${server.url}/healthz`);
       }
@@ -180,6 +189,11 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
       // For `postdesk executor status` in another terminal: registering, idle, running… and since when.
       const stateFile = keepDaemonState(executor, daemonStateFile(executorDataDir(core.dataDir)), {
         onError: (err) => out.note(`could not write the daemon's state file: ${errorText(err)}`),
+        // `postdesk executor drain` without --port: the daemon of this data directory.
+        drain: {
+          file: drainRequestFile(executorDataDir(core.dataDir)),
+          onRequest: () => executor.drain(),
+        },
       });
       deps.onClose(() => stateFile.stop());
       executor.start();
@@ -215,5 +229,6 @@ export function registerExecutorCommand(program: Command, deps: CliDeps): void {
     });
 
   registerExecutorServiceCommand(cmd, deps);
+  registerExecutorDrainCommand(cmd, deps);
   registerExecutorStatusCommand(cmd, deps);
 }

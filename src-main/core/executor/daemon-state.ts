@@ -3,17 +3,7 @@ import { z } from 'zod';
 import { isProcessAlive } from '../common/process-alive';
 import { ensurePrivateDirSync, readTextFileSync, removePathSync, writePrivateFileSync } from '../files';
 import type { Executor } from './executor';
-import type { ExecutorState } from './executor-events';
-
-const STATES = [
-  'stopped',
-  'registering',
-  'idle',
-  'running',
-  'paused',
-  'offline',
-  'stopping',
-] as const satisfies readonly ExecutorState[];
+import { EXECUTOR_STATES } from './executor-events';
 
 /**
  * What a running `postdesk executor` daemon says of itself, for `postdesk executor status` in another process:
@@ -21,7 +11,7 @@ const STATES = [
  */
 export const DaemonState = z.object({
   pid: z.number().int().positive(),
-  state: z.enum(STATES),
+  state: z.enum(EXECUTOR_STATES),
   name: z.string(),
   executor_id: z.string().nullable(),
   last_sync_at: z.string().nullable(),
@@ -34,6 +24,40 @@ export type DaemonState = z.infer<typeof DaemonState>;
 
 /** The daemon's state file, in the executor's folder of the data directory. */
 export const daemonStateFile = (executorDir: string): string => join(executorDir, 'daemon.json');
+
+/**
+ * Where `postdesk executor drain` asks the daemon of this data directory to drain, without a network port:
+ * it names the daemon's pid, so a request left behind is not obeyed by the next daemon.
+ */
+export const drainRequestFile = (executorDir: string): string => join(executorDir, 'drain-request.json');
+
+const DrainRequest = z.object({ pid: z.number().int().positive() });
+
+export function requestDrain(file: string, pid: number): void {
+  ensurePrivateDirSync(dirname(file));
+  writePrivateFileSync(file, `${JSON.stringify({ pid })}\n`);
+}
+
+/** Whether a drain request for this process waits in the file; any request found is consumed. */
+function takeDrainRequest(file: string): boolean {
+  let text: string;
+  try {
+    text = readTextFileSync(file);
+  } catch {
+    return false;
+  }
+  removePathSync(file);
+  const parsed = DrainRequest.safeParse(
+    (() => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return null;
+      }
+    })(),
+  );
+  return parsed.success && parsed.data.pid === process.pid;
+}
 
 /**
  * Replaces the file in one step (a private temp file renamed over it), so a reader sees the old state or the
@@ -95,11 +119,19 @@ const snapshot = (executor: Executor, now: Date): DaemonState => {
 export function keepDaemonState(
   executor: Executor,
   file: string,
-  o: { readonly everyMs?: number; readonly onError?: (err: unknown) => void } = {},
+  o: {
+    readonly everyMs?: number;
+    readonly onError?: (err: unknown) => void;
+    /** The drain request file to watch (see `drainRequestFile`), and what to do when one names this process. */
+    readonly drain?: { readonly file: string; readonly onRequest: () => void };
+  } = {},
 ): { stop(): void } {
   let last = '';
   let failed = false;
+  // A request left by an earlier daemon is stale: this one starts fresh.
+  if (o.drain) takeDrainRequest(o.drain.file);
   const write = (): void => {
+    if (o.drain && takeDrainRequest(o.drain.file)) o.drain.onRequest();
     const state = snapshot(executor, new Date());
     const { updated_at: _at, ...what } = state;
     const key = JSON.stringify(what);

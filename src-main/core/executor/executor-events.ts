@@ -5,9 +5,20 @@ import type { JournalRun, ReasonCode } from './journal';
 import type { RunLogEvent, StepEvent } from './run-context';
 import type { RunOutcome } from './run-flow';
 
-/** `registering`: not yet known to the service, trying again with backoff until it answers. */
-export type ExecutorState =
-  'stopped' | 'registering' | 'idle' | 'running' | 'paused' | 'offline' | 'stopping';
+/**
+ * `registering`: not yet known to the service, trying again with backoff until it answers. `stopping`: shutting
+ * down, or draining (finishing its runs, starting no more).
+ */
+export const EXECUTOR_STATES = [
+  'stopped',
+  'registering',
+  'idle',
+  'running',
+  'paused',
+  'offline',
+  'stopping',
+] as const;
+export type ExecutorState = (typeof EXECUTOR_STATES)[number];
 
 export interface ExecutorStatus {
   readonly state: ExecutorState;

@@ -76,6 +76,8 @@ export class Executor {
   private current: ExecutorState = 'stopped';
   private paused = false;
   private stopping = false;
+  /** Asked to drain: finishes the runs in flight and starts no more, but keeps syncing until stopped. */
+  private draining = false;
   private syncWanted = false;
   private pruning: { stop(): void } | null = null;
   private missedHint: MissedContext | null = null;
@@ -139,7 +141,7 @@ export class Executor {
       journal: this.journal,
       logger: this.logger,
       concurrency: () => this.tuning.concurrency,
-      mayStart: () => !this.paused && !this.stopping,
+      mayStart: () => !this.paused && !this.stopping && !this.draining,
       automationFor: (row) => this.sync.automationFor(row),
       context: (row, a) => this.context(row, a),
       runQueued: (ctx) => this.runLocal(ctx),
@@ -150,7 +152,7 @@ export class Executor {
       ...common,
       pump: this.pump,
       leaseSeconds: () => this.tuning.leaseSeconds,
-      mayClaim: () => !this.stopping && !this.paused,
+      mayClaim: () => !this.stopping && !this.draining && !this.paused,
       started,
     });
     this.recovery = new Recovery({
@@ -310,7 +312,7 @@ export class Executor {
     if (!this.paused) return;
     this.paused = false;
     this.missedHint ??= { code: 'executor_paused', because: 'the executor was paused' };
-    this.setState(this.pump.active > 0 ? 'running' : 'idle');
+    this.setState(this.draining ? 'stopping' : this.pump.active > 0 ? 'running' : 'idle');
     this.pump.pump();
     this.syncNow();
   }
@@ -339,6 +341,9 @@ export class Executor {
 
   /** Starts one run of an automation now, outside its schedule (idempotency key with the current time). */
   async runNow(automationId: string): Promise<RunInfo> {
+    // Queued, it would never start: a draining executor starts no run (see `drain`).
+    if (this.draining)
+      throw new Error('this executor is draining: it finishes its runs and starts no new one');
     await this.init();
     const { sync, journal, pump, clock } = this;
     return queueRunNow({ sync, journal, pump, clock }, automationId);
@@ -353,6 +358,25 @@ export class Executor {
     if (!row) throw new Error(`no run ${id} in the journal`);
     if (await this.pump.cancel(row.id, new CancelReason('agent_cancelled', reason))) return;
     await this.recovery.abandon(row, reason, this.sync.executorId);
+  }
+
+  /**
+   * For a fleet: finishes the runs in flight and starts no more, neither planned occurrences nor legacy
+   * claims. The loop goes on syncing (the service still sees the executor, `/healthz` stays green), and the
+   * occurrences it leaves are started by the other executors, whose idempotent starts find them free. Shown
+   * as `stopping` until `stop()`; answers how many runs it is still waiting on.
+   */
+  drain(): { activeRuns: number } {
+    if (!this.draining) {
+      this.draining = true;
+      this.logger.info('draining: running runs finish, no new run starts here');
+      this.setState(this.settledState());
+    }
+    return { activeRuns: this.pump.active };
+  }
+
+  isDraining(): boolean {
+    return this.draining;
   }
 
   /**
@@ -388,7 +412,7 @@ export class Executor {
 
   private settledState(): ExecutorState {
     return settledState({
-      stopping: this.stopping,
+      stopping: this.stopping || this.draining,
       paused: this.paused,
       registering: this.registering,
       syncFailures: this.sync.failures,
@@ -433,6 +457,11 @@ export class Executor {
     if (!list) return;
     const seen = await this.sync.accept(list);
     if (this.stopping) return;
+    // Left unplanned, not recorded as not run: another executor starts them (see `drain`).
+    if (this.draining) {
+      this.setState(this.settledState());
+      return;
+    }
     if (this.paused) {
       this.setState('paused');
       return;
@@ -459,7 +488,7 @@ export class Executor {
    * however long the pass took, since the executor was at work, not away.
    */
   private catchUp(seen: ReadonlyMap<string, Automation>, since: Date, missed: MissedContext): void {
-    if (this.stopping || this.paused) return;
+    if (this.stopping || this.draining || this.paused) return;
     const end = this.clock.now();
     if (end.getTime() <= since.getTime()) return;
     for (const a of seen.values()) {

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ExecutorMetrics as ExecutorMetricsView } from '../../../src-shared/ipc/executor';
 import { systemClock, type Clock } from './clock';
 import type { Executor } from './executor';
+import { EXECUTOR_STATES } from './executor-events';
 
 /** Start delays in seconds: on time (under a second) up to a whole sync interval and the grace window. */
 const DELAY_BUCKETS = [0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900];
@@ -76,6 +77,24 @@ export class ExecutorMetrics {
         this.set(at ? Date.parse(at) / 1000 : 0);
       },
     });
+    const lastSuccess = new Gauge({
+      name: 'postdesk_executor_automation_last_success_timestamp_seconds',
+      help:
+        'When a run of the automation last completed on this executor (Unix time, executor clock). Across a ' +
+        'fleet take the max by automation_id: an alert can then say it has not succeeded in 2 hours.',
+      labelNames: ['automation_id'],
+      registers,
+    });
+    new Gauge({
+      name: 'postdesk_executor_state',
+      help: 'The executor state, one series per state, 1 for the current one (stopping: draining or shutting down).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const now = executor.status().state;
+        for (const s of EXECUTOR_STATES) this.set({ state: s }, s === now ? 1 : 0);
+      },
+    });
     new Gauge({
       name: 'postdesk_executor_running_agents',
       help: 'Runs in progress (their agents running, or their output being published).',
@@ -97,7 +116,10 @@ export class ExecutorMetrics {
           delay.observe(Math.max(0, late));
         }
       }),
-      executor.onDidFinishRun((r) => completed.inc(name(r))),
+      executor.onDidFinishRun((r) => {
+        completed.inc(name(r));
+        lastSuccess.set(name(r), this.clock.now().getTime() / 1000);
+      }),
       executor.onDidFailRun((r) => failed.inc({ ...name(r), reason: r.code })),
       executor.onDidMissRun((r) => missed.inc({ ...name(r), reason: r.code })),
     ];

@@ -16,6 +16,12 @@ describe('bench goals', () => {
     expect(compare('a', g, Number.NaN)).toMatchObject({ failed: true });
   });
 
+  it('an at-most 0 goal (a count that must be none) misses at the first one, whatever the tolerance', () => {
+    const g = { what: 'duplicates', at_most: 0, tolerance: 0.5, unit: '' };
+    expect(compare('d', g, 0)).toMatchObject({ met: true, failed: false });
+    expect(compare('d', g, 1)).toMatchObject({ met: false, failed: true });
+  });
+
   it('an at-least goal mirrors it', () => {
     const g = { what: 'x', at_least: 0.9, tolerance: 0.1, unit: 'x' };
     expect(compare('b', g, 0.95)).toMatchObject({ met: true, failed: false });
