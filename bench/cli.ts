@@ -15,34 +15,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startTestSandbox } from '../test/helpers/sandbox';
 import { goalOf, judge } from './goals';
+import { median, timeProcess } from './measure';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'postdesk.js');
 /** POSTDESK_BENCH_ROUNDS shortens a run (the --check test uses 1); the figures quoted in docs use 10. */
 const ROUNDS = Number(process.env.POSTDESK_BENCH_ROUNDS) || 10;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-interface Run {
-  readonly ms: number;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** One process, start to exit. Asynchronous, so the sandbox in this process keeps answering meanwhile. */
-function timed(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((done, fail) => {
-    const t = performance.now();
-    const child = spawn(process.execPath, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ ms: performance.now() - t, code, stdout, stderr }));
-  });
-}
 
 /** `npm run build:cli`: what `npm install` gives, so the figures are the built CLI's, not tsx's. */
 export function buildCli(): Promise<void> {
@@ -99,7 +77,7 @@ export async function benchCli(): Promise<void> {
     const times = cases.map(() => [] as number[]);
     for (let round = -1; round < ROUNDS; round++) {
       for (const [i, c] of cases.entries()) {
-        const r = await timed(c.args, c.env);
+        const r = await timeProcess(process.execPath, c.args, { env: c.env, cwd: ROOT });
         if (r.code !== 0) {
           throw new Error(`${c.name} exited ${r.code}: ${(r.stderr || r.stdout).slice(0, 400)}`);
         }

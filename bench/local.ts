@@ -18,35 +18,12 @@ import { readMp4Layout } from '../src-main/core/media/mp4-boxes';
 import { openStore } from '../src-main/core/store/store';
 import { findTool } from '../src-main/core/media/tools';
 import { writeTinyClip } from './tiny-clip';
+import { timeRounds, timeRoundsAsync } from './measure';
 
 const run = promisify(execFile);
 const ROWS = 10_000;
 const ROUNDS = 20;
 const MiB = 1024 * 1024;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function timed(rounds: number, fn: () => unknown): number {
-  fn(); // untimed: statements prepared, pages cached
-  const ms: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    fn();
-    ms.push(performance.now() - t);
-  }
-  return median(ms);
-}
-
-async function timedAsync(rounds: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  return median(ms);
-}
 
 const STATUSES = ['draft', 'scheduled', 'retry_scheduled', 'posted', 'failed'] as const;
 const PLATFORMS = ['tiktok', 'instagram', 'linkedin', 'x'] as const;
@@ -106,10 +83,10 @@ function benchDeliveryIndex(dir: string): void {
     }
 
     const rows: [string, number][] = [
-      ['full scan, filtered page (baseline)', timed(ROUNDS, scanFiltered)],
-      ['full scan, deep page (baseline)', timed(ROUNDS, scanDeep)],
-      ['index: status + platform, offset 400', timed(ROUNDS, () => index.queryDeliveries(filtered))],
-      ['index: offset 9,800, 200 rows', timed(ROUNDS, () => index.queryDeliveries(deep))],
+      ['full scan, filtered page (baseline)', timeRounds(ROUNDS, scanFiltered)],
+      ['full scan, deep page (baseline)', timeRounds(ROUNDS, scanDeep)],
+      ['index: status + platform, offset 400', timeRounds(ROUNDS, () => index.queryDeliveries(filtered))],
+      ['index: offset 9,800, 200 rows', timeRounds(ROUNDS, () => index.queryDeliveries(deep))],
     ];
     console.log(`delivery index, ${ROWS.toLocaleString('en')} rows, median of ${ROUNDS} (page + total):`);
     for (const [name, ms] of rows) console.log(`  ${name.padEnd(38)} ${ms.toFixed(2).padStart(8)} ms`);
@@ -137,7 +114,7 @@ async function benchMp4Layout(dir: string): Promise<void> {
   const rows: [string, number][] = [
     [
       'open + stat + close (floor)',
-      await timedAsync(ROUNDS, async () => {
+      await timeRoundsAsync(ROUNDS, async () => {
         const fh = await open(file);
         await fh.stat();
         await fh.close();
@@ -145,9 +122,9 @@ async function benchMp4Layout(dir: string): Promise<void> {
     ],
     [
       'ffprobe -show_format (baseline)',
-      await timedAsync(5, () => run(ffprobe, ['-v', 'error', '-show_format', file])),
+      await timeRoundsAsync(5, () => run(ffprobe, ['-v', 'error', '-show_format', file])),
     ],
-    ['readMp4Layout', await timedAsync(ROUNDS, () => readMp4Layout(file))],
+    ['readMp4Layout', await timeRoundsAsync(ROUNDS, () => readMp4Layout(file))],
   ];
   console.log('MP4 box walk of a 230 MiB file, median:');
   for (const [name, ms] of rows) console.log(`  ${name.padEnd(38)} ${ms.toFixed(2).padStart(8)} ms`);

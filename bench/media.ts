@@ -19,6 +19,7 @@ import { createUploader } from '../src-main/core/media/upload';
 import { openStore } from '../src-main/core/store/store';
 import { writeTinyClip } from './tiny-clip';
 import { judge } from './goals';
+import { median, timeProcess } from './measure';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
@@ -47,12 +48,11 @@ async function writeBenchFile(dir: string, path: string): Promise<void> {
   closeSync(fd);
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
+/** A command's wall time; like execFile, a failing command is an error, not a figure. */
 async function timeCommand(cmd: string, args: string[]): Promise<number> {
-  const t = performance.now();
-  await run(cmd, args, { maxBuffer: 1 << 20 });
-  return performance.now() - t;
+  const r = await timeProcess(cmd, args);
+  if (r.code !== 0) throw new Error(`${cmd} exited ${r.code}: ${r.stderr}`);
+  return r.ms;
 }
 
 async function benchHash(file: string): Promise<void> {

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { startSandbox } from '../src-sandbox/app';
 import { BODIES, type LoadJob, type Round, type Scenario } from './sandbox-load-worker';
 import { judge } from './goals';
+import { median, p99 } from './measure';
 
 const LOAD_WORKER = new URL('./sandbox-load-worker.ts', import.meta.url);
 
@@ -41,14 +42,6 @@ function load(base: string, key: string, s: Scenario): Promise<Round> {
   });
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
-};
-const p99 = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
-};
 const verdict = (met: boolean): string => (met ? 'MET' : 'NOT MET');
 /** The 1-minute load average: other work on the machine competes with both servers alike. */
 const load1 = (): string => loadavg()[0]!.toFixed(2);

@@ -11,6 +11,7 @@ import { CHROMIUM_ARGS } from '../playwright.config';
 import { openConnected } from '../test/e2e/support/page';
 import { sandboxApi, startWebHost, type WebHost } from '../test/e2e/support/web-host';
 import { judge } from './goals';
+import { median } from './measure';
 
 const DELIVERIES = 10_000;
 /** 3,200 posts to 3 accounts and 200 to 2: 10,000 deliveries grouped into 3,400 posts. */
@@ -299,7 +300,6 @@ async function switches(page: Page): Promise<number[]> {
   return times;
 }
 
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 export async function benchUi(): Promise<void> {

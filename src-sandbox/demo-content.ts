@@ -2,7 +2,7 @@ import { createArticle } from './articles/service';
 import type { SandboxContext } from './context';
 import { stmt } from './db';
 import { DEMO_ACCOUNTS } from './demo-fixture';
-import { createPost } from './posts/service';
+import { createPost } from './posts/create';
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
+import { LIMITS } from '../../src-shared/api/limits';
 import type { MediaRef } from '../../src-shared/api/posts';
 import { ValidationError } from '../core/api/errors';
 import { isTimeZone, parseScheduledAt } from '../core/bulk/fields';
@@ -114,6 +115,23 @@ export function parseTargets(values: readonly string[], field = 'target'): Targe
     }
     return { platform: platform as Platform, social_account_id: id };
   });
+}
+
+/** `--target` of a command that creates a post (`posts create`, `queue add`): at least one, each parsed. */
+export function requiredTargets(values: readonly string[]): Target[] {
+  if (values.length === 0) {
+    throw new ValidationError(
+      [
+        {
+          path: 'target',
+          message: `at least 1 and at most ${LIMITS.addTargetsPerUpdate} --target platform:account_id`,
+        },
+      ],
+      null,
+      'argument',
+    );
+  }
+  return parseTargets(values);
 }
 
 /** `--media`: a managed upload's asset id (uuid) or a public http(s) URL. */

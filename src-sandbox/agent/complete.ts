@@ -9,7 +9,7 @@ import type {
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError } from '../errors';
-import { createRunPost } from '../posts/service';
+import { createRunPost } from '../posts/create';
 import type { Caller } from './credentials';
 import type { AutomationRow, RunRow } from './records';
 import { automationTargets } from './records';

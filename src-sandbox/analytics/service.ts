@@ -3,7 +3,7 @@ import { AnalyticsQuery, type AnalyticsResponse, type Metrics, type Platform } f
 import type { SandboxContext } from '../context';
 import { stmt } from '../db';
 import { SandboxError, notFound } from '../errors';
-import { resolvePostId } from '../posts/service';
+import { resolvePostId } from '../posts/post-reads';
 import { parse } from '../validate';
 
 interface Row {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { OperationName } from '../../src-shared/api';
-import { BulkUpdateList, OPERATIONS } from '../../src-shared/api';
+import { BulkUpdateList, DELETABLE_STATUSES, LIMITS, OPERATIONS } from '../../src-shared/api';
+import { formatBytes } from '../../src-shared/format-bytes';
+
+// The numbers a tool's description names are the contract's limits (src-shared/api/limits.ts), read, never retyped.
+const { pageSizeMax, pageSizeDefault, addTargetsPerUpdate, bulkBatchSize, bulkUpdateSize } = LIMITS;
+const deletable = `${DELETABLE_STATUSES.slice(0, -1).join(', ')} or ${DELETABLE_STATUSES.at(-1)}`;
 
 /** One MCP tool: an operation of the contract, plus (for `{id}` paths) the id as an argument. */
 export interface ToolSpec {
@@ -23,7 +28,7 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'list_posts',
     operation: 'listPosts',
-    description: 'List post deliveries, filtered by status and platform (limit 1-100, default 50).',
+    description: `List post deliveries, filtered by status and platform (limit 1-${pageSizeMax}, default ${pageSizeDefault.posts}).`,
   },
   {
     name: 'create_post',
@@ -34,19 +39,17 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'update_post',
     operation: 'updatePost',
-    description:
-      'Update a post by delivery id or parent id: back to draft, caption, a future scheduled_at, or add_targets (max 12).',
+    description: `Update a post by delivery id or parent id: back to draft, caption, a future scheduled_at, or add_targets (max ${addTargetsPerUpdate}).`,
   },
   {
     name: 'delete_post',
     operation: 'deletePost',
-    description: 'Delete a delivery in draft, scheduled, retry_scheduled or failed.',
+    description: `Delete a delivery in ${deletable}.`,
   },
   {
     name: 'bulk_create_posts',
     operation: 'bulkCreate',
-    description:
-      'Create up to 100 drafts or schedules, idempotent per batch_id and item_key; media only by asset_id.',
+    description: `Create up to ${bulkBatchSize} drafts or schedules, idempotent per batch_id and item_key; media only by asset_id.`,
   },
   {
     name: 'bulk_inspect',
@@ -56,16 +59,14 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     name: 'bulk_update_posts',
     operation: 'bulkUpdate',
-    description:
-      'Apply 1-100 post updates, each {post_id, caption?, scheduled_at?, add_targets?}, independently: an invalid entry fails alone with its reason in results, the others are applied.',
+    description: `Apply 1-${bulkUpdateSize} post updates, each {post_id, caption?, scheduled_at?, add_targets?}, independently: an invalid entry fails alone with its reason in results, the others are applied.`,
     // The route judges each entry on its own; a strict tool schema would refuse the whole call for one bad entry.
     input: BulkUpdateList,
   },
   {
     name: 'reserve_media_upload',
     operation: 'reserveMedia',
-    description:
-      'Reserve a managed media upload (jpeg, png, webp up to 15 MiB; mp4 up to 200 MiB). PUT the bytes to upload_url, then complete it.',
+    description: `Reserve a managed media upload (jpeg, png, webp up to ${formatBytes(LIMITS.imageUploadBytes)}; mp4 up to ${formatBytes(LIMITS.mp4UploadBytes)}). PUT the bytes to upload_url, then complete it.`,
   },
   {
     name: 'complete_media_upload',

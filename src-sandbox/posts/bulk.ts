@@ -14,7 +14,10 @@ import { insertRows, stmt, transact } from '../db';
 import { SandboxError, zodToSandboxError } from '../errors';
 import { parse } from '../validate';
 import { hashBulkItem } from './item-hash';
-import { accountsById, insertParsedPost, updatePost, writePendingRows, type PendingRows } from './service';
+import { accountsById } from './accounts';
+import { insertParsedPost } from './create';
+import { updatePost } from './update';
+import { writePendingRows, type PendingRows } from './write-rows';
 
 interface ItemRow {
   item_key: string;

@@ -4,7 +4,10 @@ import type { SandboxContext } from '../context';
 import { serve } from '../operation-route';
 import { parse } from '../validate';
 import { listPostsText } from './delivery-page';
-import { createPost, deletePost, listAccounts, updatePost } from './service';
+import { listAccounts } from './accounts';
+import { createPost } from './create';
+import { deletePost } from './delete';
+import { updatePost } from './update';
 
 export function registerPostRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   serve(app, ctx, 'listAccounts', (_req, { ownerId }) => ({ accounts: listAccounts(ctx, ownerId) }));

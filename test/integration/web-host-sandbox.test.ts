@@ -326,6 +326,11 @@ describe('postdesk web --sandbox', () => {
       expect(asset.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
       expect(asset.headers.get('cache-control')).toBe('no-cache');
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      const part = await fetch(`${web.host.origin}/app.js`, { headers: { range: 'bytes=0-6' } });
+      expect(part.status).toBe(206);
+      expect(await part.text()).toBe('console');
+      const dotfile = await fetch(`${web.host.origin}/.env`);
+      expect(dotfile.status).toBe(404);
       const page = await fetch(`${web.host.origin}/calendar`);
       expect(page.headers.get('cache-control')).toBe('no-store');
       expect(page.headers.get('x-frame-options')).toBe('DENY');

@@ -15,6 +15,7 @@ import {
   parseTargets,
   positiveInt,
   postId,
+  requiredTargets,
   zoneNote,
 } from '../args';
 import type { CliDeps } from '../context';
@@ -192,21 +193,9 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
           'argument',
         );
       }
-      if (opts.target.length === 0) {
-        throw new ValidationError(
-          [
-            {
-              path: 'target',
-              message: `at least 1 and at most ${LIMITS.addTargetsPerUpdate} --target platform:account_id`,
-            },
-          ],
-          null,
-          'argument',
-        );
-      }
       const req: CreatePostRequest = {
         caption: opts.caption,
-        targets: parseTargets(opts.target),
+        targets: requiredTargets(opts.target),
         media: parseMedia(opts.media),
       };
       if (opts.title !== undefined) req.title = opts.title;

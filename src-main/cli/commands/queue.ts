@@ -7,7 +7,7 @@ import { NoQueueError } from '../../core/queue/place';
 import { createQueueService, type QueueService } from '../../core/queue/queue-service';
 import { parseSlotSpec } from '../../core/queue/slot-spec';
 import type { Core } from '../../core/services';
-import { collect, parseMedia, parseTargets, positiveInt } from '../args';
+import { collect, parseMedia, positiveInt, requiredTargets } from '../args';
 import type { CliDeps } from '../context';
 import { accountLabel, accountNames } from '../names';
 import { truncate } from '../output';
@@ -188,19 +188,7 @@ export function registerQueueCommand(program: Command, deps: CliDeps): void {
     .action(
       async (opts: { caption: string; target: string[]; media: string[]; title?: string }, cmd: Command) => {
         const out = deps.output(cmd);
-        if (opts.target.length === 0) {
-          throw new ValidationError(
-            [
-              {
-                path: 'target',
-                message: `at least 1 and at most ${LIMITS.addTargetsPerUpdate} --target platform:account_id`,
-              },
-            ],
-            null,
-            'argument',
-          );
-        }
-        const targets = parseTargets(opts.target);
+        const targets = requiredTargets(opts.target);
         const media = parseMedia(opts.media);
         const core = await deps.core(cmd);
         if ((await core.apiKeySource()) === 'none') {

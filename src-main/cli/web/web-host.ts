@@ -23,7 +23,7 @@ import { registerDownloadRoute } from './download-route';
 import type { DownloadShelf } from '../../core/bridge/downloads';
 import { contentSecurityPolicy } from '../../core/bridge/csp';
 import { guardRequests } from './http-guard';
-import { registerMediaPreviews, registerRenderer } from './static-files';
+import { registerMediaPreviews, registerRenderer } from './file-routes';
 import { ensurePrivateDir } from '../../core/files';
 
 export interface WebHostOptions {

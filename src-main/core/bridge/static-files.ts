@@ -20,8 +20,10 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The built file for a URL path, confined to `root` (after following symlinks), or the app's
- * index.html for a client-side route (a path without an extension). Null: not found.
+ * The one static-file server's rules, for both hosts of the built renderer (Electron's app scheme in
+ * src-main/app/window.ts, `postdesk web` in src-main/cli/web/file-routes.ts): the built file for a URL
+ * path, confined to `root` (after following symlinks), or the app's index.html for a client-side route
+ * (a path without an extension). No dotfile is served: a build has none a page needs. Null: not found.
  */
 export async function resolveStatic(root: string, urlPath: string): Promise<string | null> {
   let decoded: string;
@@ -31,6 +33,10 @@ export async function resolveStatic(root: string, urlPath: string): Promise<stri
     return null;
   }
   if (decoded.includes('\0')) return null;
+  if (
+    decoded.split(/[\\/]/).some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..')
+  )
+    return null;
   const realRoot = await realPath(root).catch(() => null);
   if (!realRoot) return null;
   const wanted = resolve(realRoot, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);

@@ -209,10 +209,10 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
             />
           </LabeledField>
         </div>
-        <fieldset className="destinations">
+        <fieldset className="choice-group destinations">
           <legend className="field__label">Destinations</legend>
           {DESTINATION_IDS.map((d) => (
-            <label key={d} className="destination">
+            <label key={d} className="choice">
               <input
                 type="checkbox"
                 checked={destinations.has(d)}

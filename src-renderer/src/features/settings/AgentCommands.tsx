@@ -13,7 +13,7 @@ export function AgentCommands({
   const edit = (i: number, patch: Partial<Draft['agent_commands'][number]>) =>
     onChange(value.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   return (
-    <fieldset className="agent-commands">
+    <fieldset className="choice-group">
       <legend className="field__label">Agent commands</legend>
       <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
       {value.map((c, i) => (

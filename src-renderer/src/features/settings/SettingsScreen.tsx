@@ -192,10 +192,10 @@ function SettingsForm({
               </span>
             </div>
           </div>
-          <fieldset className="policies">
+          <fieldset className="choice-group">
             <legend className="field__label">When runs were missed (sleep, off, offline)</legend>
             {POLICIES.map((p) => (
-              <label key={p.value} className="policy">
+              <label key={p.value} className="choice policy">
                 <input
                   type="radio"
                   name="missed-run-policy"
