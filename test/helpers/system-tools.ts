@@ -98,11 +98,11 @@ export function toolRequirement(
 
 /** The options of an `it` or `describe` that runs `commands`; see the top of this file. */
 export function needsTool(commands: string | readonly string[], why: string): TestOptions {
-  return toolRequirement(commands, why, { present: (c) => onPath(c), ci: toolsRequired() });
+  return toolRequirement(commands, why, { present: (c) => onPath(c), ci: toolsRequired(process.env.CI) });
 }
 
 /** Whether a missing tool fails rather than skips: under CI, on Linux, where CI installs the list. */
-export function toolsRequired(ci = process.env.CI, platform: NodeJS.Platform = process.platform): boolean {
+export function toolsRequired(ci: string | undefined, platform: NodeJS.Platform = process.platform): boolean {
   return isCi(ci) && platform === 'linux';
 }
 

@@ -15,6 +15,7 @@ import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { runCliHere } from '../helpers/cli-process';
 import { AUTOMATION_ID, TEST_AGENT, startHarness, type Harness } from './executor-harness';
+import { scaled } from '../helpers/timeouts';
 
 const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 const HOUR = 3_600_000;
@@ -26,7 +27,11 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function waitFor(cond: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+async function waitFor(
+  cond: () => boolean | Promise<boolean>,
+  what: string,
+  ms = scaled(30_000),
+): Promise<void> {
   const until = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -72,6 +77,9 @@ function daemon(harness: Harness, name: string): Daemon {
   const gate = join(harness.dir, `${name}.gate`);
   const store = openStore(storeFile(dataDir));
   updateSettings(store, {
+    // The gate lives in the test's folder, which a confined agent may not write (bubblewrap, where installed,
+    // confines it by default); confinement has its own tests (executor-confinement.test.ts).
+    agentConfinement: 'off',
     agentCommands: {
       'test-agent': { command: process.execPath, args: [TEST_AGENT, '--mode', 'wait', '--gate', gate] },
     },
