@@ -14,7 +14,8 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
-import { formatDateTime, localZone } from '../../app/format';
+import { formatDateTime, fromLocalInput, hour12, localZone, toLocalInput } from '../../app/format';
+import { usePreferencesStore } from '../../app/preferences';
 import { PLATFORM_META } from '../../app/platforms';
 import { IconRefresh } from '../../components/icons';
 import { Freshness } from '../../components/Freshness';
@@ -34,6 +35,7 @@ import { PostDialog } from '../posts/PostDialog';
 import { offersOn } from '../posts/delivery-actions';
 import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
+import { namedZones } from './named-zones';
 import './calendar.css';
 
 prepareFullCalendarStyles();
@@ -49,8 +51,8 @@ const VIEWS = [
  * cancel is one to move). The service moves its whole post's scheduled deliveries together.
  */
 const draggable = (d: Delivery) => offersOn(d, 'edit') && offersOn(d, 'cancel');
-/** The hour a draft dropped on a day (month view, no time) is scheduled at, local time. */
-const DEFAULT_HOUR = 9;
+/** The time a draft dropped on a day (month view, no time) is scheduled at, in the shown zone. */
+const DEFAULT_TIME = '09:00';
 
 /** One status for a post's event colour: failed first, then retrying, scheduled, posted. */
 function statusOf(ds: readonly Delivery[]): string {
@@ -77,6 +79,20 @@ export function CalendarScreen() {
   const [view, setView] = useState<View>('dayGridMonth');
   const [title, setTitle] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
+  const { timeZone, weekStart, clock } = usePreferencesStore(
+    useShallow((s) => ({ timeZone: s.timeZone, weekStart: s.weekStart, clock: s.clock })),
+  );
+  // One object per clock: FullCalendar re-renders on a new option object.
+  const timeFormat = useMemo(
+    () =>
+      ({
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: clock === 'auto' ? undefined : hour12(),
+        meridiem: 'short',
+      }) as const,
+    [clock],
+  );
 
   useEffect(() => {
     void ensureAccounts();
@@ -155,9 +171,11 @@ export function CalendarScreen() {
     async (arg: DropArg) => {
       const id = arg.draggedEl.dataset.deliveryId;
       if (!id) return;
-      const at = new Date(arg.date);
-      // A day without a time (month view) is scheduled at 09:00 local time.
-      if (arg.allDay) at.setHours(DEFAULT_HOUR, 0, 0, 0);
+      // A day without a time (month view) is scheduled at 09:00 in the shown zone.
+      const day = arg.allDay
+        ? fromLocalInput(`${toLocalInput(arg.date).slice(0, 10)}T${DEFAULT_TIME}`)
+        : null;
+      const at = day ? new Date(day) : new Date(arg.date);
       if (at.getTime() <= Date.now()) {
         toast('warning', 'Drafts can only be scheduled in the future.');
         return;
@@ -319,11 +337,12 @@ export function CalendarScreen() {
         <section className="card calendar__card" aria-label="Calendar">
           <FullCalendar
             ref={calendar}
-            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, namedZones]}
+            timeZone={timeZone ?? 'local'}
             initialView={view}
             headerToolbar={false}
             height="100%"
-            firstDay={1}
+            firstDay={weekStart === 'sunday' ? 0 : 1}
             nowIndicator
             allDaySlot={false}
             dayMaxEvents={4}
@@ -336,7 +355,8 @@ export function CalendarScreen() {
             defaultTimedEventDuration="00:30:00"
             // Tall enough in the week view for the time, the accounts and two lines of caption.
             eventMinHeight={52}
-            eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
+            eventTimeFormat={timeFormat}
+            slotLabelFormat={timeFormat}
             events={events}
             datesSet={onDatesSet}
             eventDrop={(arg) => void onDrop(arg)}
