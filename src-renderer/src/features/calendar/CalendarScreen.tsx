@@ -3,6 +3,7 @@ import type {
   EventClickArg,
   EventContentArg,
   EventDropArg,
+  EventHoveringArg,
   EventInput,
 } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
@@ -12,6 +13,7 @@ import timeGridPlugin from '@fullcalendar/timegrid';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
+import { accountColour } from '../../app/account-colour';
 import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, fromLocalInput, hour12, localZone, toLocalInput } from '../../app/format';
@@ -54,6 +56,26 @@ const draggable = (d: Delivery) => offersOn(d, 'edit') && offersOn(d, 'cancel');
 /** The time a draft dropped on a day (month view, no time) is scheduled at, in the shown zone. */
 const DEFAULT_TIME = '09:00';
 
+/**
+ * Where the week view opens: at the hour of the week's earliest post, else at the hour now when the week holds
+ * it, else at 08:00; hours in the shown zone (`toLocalInput`).
+ */
+function openingTime(starts: readonly string[], now: Date, week: { start: Date; end: Date }): string {
+  const earliest = starts.reduce<string | null>(
+    (min, s) => (min === null || Date.parse(s) < Date.parse(min) ? s : min),
+    null,
+  );
+  const at = earliest ?? (now >= week.start && now < week.end ? now.toISOString() : null);
+  return at ? `${toLocalInput(at).slice(11, 13)}:00:00` : '08:00:00';
+}
+
+/** What the hover preview shows, and where: beside the event's box. */
+interface Preview {
+  readonly group: { post_id: string; deliveries: Delivery[] };
+  readonly start: string;
+  readonly box: { top: number; bottom: number; left: number };
+}
+
 /** One status for a post's event colour: failed first, then retrying, scheduled, posted. */
 function statusOf(ds: readonly Delivery[]): string {
   for (const s of ['failed', 'retry_scheduled', 'scheduled', 'draft', 'posted'] as const) {
@@ -79,6 +101,9 @@ export function CalendarScreen() {
   const [view, setView] = useState<View>('dayGridMonth');
   const [title, setTitle] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const card = useRef<HTMLElement>(null);
+  const [range, setRangeKey] = useState<{ start: Date; end: Date } | null>(null);
   const { timeZone, weekStart, clock } = usePreferencesStore(
     useShallow((s) => ({ timeZone: s.timeZone, weekStart: s.weekStart, clock: s.clock })),
   );
@@ -139,14 +164,29 @@ export function CalendarScreen() {
           classNames: [
             'cal-event',
             `cal-event--${first.platform}`,
+            `cal-event--account-${accountColour(first.social_account_id)}`,
             `cal-event--${statusOf(group.deliveries)}`,
             ...(selected.has(group.post_id) ? ['is-selected'] : []),
           ],
-          extendedProps: { group },
+          extendedProps: { group, start },
         };
       }),
     [groups, selected],
   );
+  // The week opens at its earliest post (or now), once per week shown: a reload does not move the view.
+  const openedFor = useRef<Date | null>(null);
+  useEffect(() => {
+    if (view !== 'timeGridWeek' || !range || deliveries.loading || deliveries.data === null) return;
+    if (openedFor.current === range.start) return;
+    openedFor.current = range.start;
+    const starts = groups
+      .map((g) => g.start)
+      .filter((s) => {
+        const t = Date.parse(s);
+        return t >= range.start.getTime() && t < range.end.getTime();
+      });
+    calendar.current?.getApi().scrollToTime(openingTime(starts, new Date(), range));
+  }, [view, range, groups, deliveries.loading, deliveries.data]);
   const order = useMemo(() => groups.map((g) => g.group.post_id), [groups]);
   const shownGroups: PostGroup[] = useMemo(() => groups.map((g) => g.group), [groups]);
 
@@ -195,7 +235,16 @@ export function CalendarScreen() {
   const onDatesSet = useCallback(
     (arg: DatesSetArg) => {
       setTitle(arg.view.title);
+      setPreview(null);
+      setRangeKey({ start: arg.start, end: arg.end });
       void setRange(arg.start.toISOString(), arg.end.toISOString());
+      // Month view: today's row in sight, whatever the window's height.
+      if (arg.view.type === 'dayGridMonth')
+        requestAnimationFrame(() =>
+          card.current
+            ?.querySelector('.fc-day-today')
+            ?.scrollIntoView({ block: 'nearest', inline: 'nearest' }),
+        );
     },
     [setRange],
   );
@@ -334,7 +383,7 @@ export function CalendarScreen() {
       <ManyActions accounts={accounts.data ?? []} />
       <RunResults groups={shownGroups} />
       <div className="calendar__body">
-        <section className="card calendar__card" aria-label="Calendar">
+        <section ref={card} className="card calendar__card" aria-label="Calendar">
           <FullCalendar
             ref={calendar}
             plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, namedZones]}
@@ -351,7 +400,6 @@ export function CalendarScreen() {
             eventDurationEditable={false}
             snapDuration="00:15:00"
             slotDuration="00:30:00"
-            scrollTime="08:00:00"
             defaultTimedEventDuration="00:30:00"
             // Tall enough in the week view for the time, the accounts and two lines of caption.
             eventMinHeight={52}
@@ -364,6 +412,13 @@ export function CalendarScreen() {
             droppable
             drop={(arg) => void onExternalDrop(arg)}
             eventContent={renderEvent}
+            eventMouseEnter={(arg: EventHoveringArg) => {
+              const r = arg.el.getBoundingClientRect();
+              const { group, start } = arg.event.extendedProps as Pick<Preview, 'group' | 'start'>;
+              setPreview({ group, start, box: { top: r.top, bottom: r.bottom, left: r.left } });
+            }}
+            eventMouseLeave={() => setPreview(null)}
+            eventDragStart={() => setPreview(null)}
             // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
             // cell's name; the date stays a link of its own, and the cell is named by what it holds.
             dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
@@ -408,9 +463,49 @@ export function CalendarScreen() {
           Nothing scheduled in this range. Compose a post and pick “Schedule” to see it here.
         </p>
       ) : null}
+      {preview ? <EventPreview preview={preview} names={names} /> : null}
       {open ? (
         <PostDialog delivery={open} accounts={accounts.data ?? []} onClose={() => setOpenId(null)} />
       ) : null}
+    </div>
+  );
+}
+
+const PREVIEW_WIDTH = 320;
+const PREVIEW_ROOM = 220;
+
+/** The hover preview: the whole caption, each account with its colour, and the time in the shown zone. */
+function EventPreview({
+  preview,
+  names,
+}: {
+  readonly preview: Preview;
+  readonly names: ReadonlyMap<string, string>;
+}) {
+  const { group, start, box } = preview;
+  const first = group.deliveries[0] as Delivery;
+  // Below the event, or above it near the window's bottom; never past the right edge.
+  const below = box.bottom + PREVIEW_ROOM < window.innerHeight;
+  const left = Math.max(8, Math.min(box.left, window.innerWidth - PREVIEW_WIDTH - 8));
+  const place = below ? { top: box.bottom + 6, left } : { bottom: window.innerHeight - box.top + 6, left };
+  return (
+    <div className="cal-preview" role="tooltip" style={place}>
+      <span className="cal-preview__time">{formatDateTime(start)}</span>
+      <p className="cal-preview__caption" dir="auto">
+        {first.caption ? plainName(first.caption) : '(no caption)'}
+      </p>
+      <ul className="cal-preview__accounts">
+        {group.deliveries.map((d) => (
+          <li key={d.id}>
+            <span
+              className={`cal-preview__swatch cal-preview__swatch--${accountColour(d.social_account_id)}`}
+              aria-hidden="true"
+            />
+            <PlatformMark platform={d.platform} decorative />
+            {names.get(d.social_account_id) ?? PLATFORM_META[d.platform].label}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
