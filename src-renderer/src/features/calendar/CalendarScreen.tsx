@@ -11,6 +11,7 @@ import interactionPlugin, { Draggable, type DropArg } from '@fullcalendar/intera
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { create } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import { accountColour } from '../../app/account-colour';
@@ -76,6 +77,10 @@ interface Preview {
   readonly box: { top: number; bottom: number; left: number };
 }
 
+/** The preview shown, kept apart from the screen's state: hovering re-renders only the preview, never the calendar. */
+const usePreview = create<{ readonly preview: Preview | null }>()(() => ({ preview: null }));
+const setPreview = (preview: Preview | null) => usePreview.setState({ preview });
+
 /** One status for a post's event colour: failed first, then retrying, scheduled, posted. */
 function statusOf(ds: readonly Delivery[]): string {
   for (const s of ['failed', 'retry_scheduled', 'scheduled', 'draft', 'posted'] as const) {
@@ -101,7 +106,6 @@ export function CalendarScreen() {
   const [view, setView] = useState<View>('dayGridMonth');
   const [title, setTitle] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
-  const [preview, setPreview] = useState<Preview | null>(null);
   const card = useRef<HTMLElement>(null);
   const [range, setRangeKey] = useState<{ start: Date; end: Date } | null>(null);
   const { timeZone, weekStart, clock } = usePreferencesStore(
@@ -299,6 +303,23 @@ export function CalendarScreen() {
     [names, selected],
   );
 
+  // The preview, off while a post is dragged. Stable handlers, so FullCalendar sees no option change.
+  const dragging = useRef(false);
+  const onEventEnter = useCallback((arg: EventHoveringArg) => {
+    if (dragging.current) return;
+    const r = arg.el.getBoundingClientRect();
+    const { group, start } = arg.event.extendedProps as Pick<Preview, 'group' | 'start'>;
+    setPreview({ group, start, box: { top: r.top, bottom: r.bottom, left: r.left } });
+  }, []);
+  const onEventLeave = useCallback(() => setPreview(null), []);
+  const onDragStart = useCallback(() => {
+    dragging.current = true;
+    setPreview(null);
+  }, []);
+  const onDragStop = useCallback(() => {
+    dragging.current = false;
+  }, []);
+
   const onEventClick = useCallback(
     (arg: EventClickArg) => {
       const g = arg.event.extendedProps.group as { post_id: string };
@@ -412,13 +433,10 @@ export function CalendarScreen() {
             droppable
             drop={(arg) => void onExternalDrop(arg)}
             eventContent={renderEvent}
-            eventMouseEnter={(arg: EventHoveringArg) => {
-              const r = arg.el.getBoundingClientRect();
-              const { group, start } = arg.event.extendedProps as Pick<Preview, 'group' | 'start'>;
-              setPreview({ group, start, box: { top: r.top, bottom: r.bottom, left: r.left } });
-            }}
-            eventMouseLeave={() => setPreview(null)}
-            eventDragStart={() => setPreview(null)}
+            eventMouseEnter={onEventEnter}
+            eventMouseLeave={onEventLeave}
+            eventDragStart={onDragStart}
+            eventDragStop={onDragStop}
             // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
             // cell's name; the date stays a link of its own, and the cell is named by what it holds.
             dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
@@ -463,7 +481,7 @@ export function CalendarScreen() {
           Nothing scheduled in this range. Compose a post and pick “Schedule” to see it here.
         </p>
       ) : null}
-      {preview ? <EventPreview preview={preview} names={names} /> : null}
+      <EventPreview names={names} />
       {open ? (
         <PostDialog delivery={open} accounts={accounts.data ?? []} onClose={() => setOpenId(null)} />
       ) : null}
@@ -475,13 +493,10 @@ const PREVIEW_WIDTH = 320;
 const PREVIEW_ROOM = 220;
 
 /** The hover preview: the whole caption, each account with its colour, and the time in the shown zone. */
-function EventPreview({
-  preview,
-  names,
-}: {
-  readonly preview: Preview;
-  readonly names: ReadonlyMap<string, string>;
-}) {
+function EventPreview({ names }: { readonly names: ReadonlyMap<string, string> }) {
+  const preview = usePreview((s) => s.preview);
+  useEffect(() => () => setPreview(null), []);
+  if (!preview) return null;
   const { group, start, box } = preview;
   const first = group.deliveries[0] as Delivery;
   // Below the event, or above it near the window's bottom; never past the right edge.
