@@ -51,7 +51,6 @@ export function setDatePreferences(p: DatePreferences): void {
   prefs = { timeZone: p.timeZone, clock: p.clock };
   f = formattersFor(prefs);
 }
-export const datePreferences = (): DatePreferences => prefs;
 /** For FullCalendar and other formatters of their own: 12-hour (true), 24-hour (false), or the language's. */
 export const hour12 = (): boolean | undefined => hour12Of(prefs.clock);
 
