@@ -39,6 +39,7 @@ import { offersOn } from '../posts/delivery-actions';
 import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import { namedZones } from './named-zones';
+import { openingTime } from './opening-time';
 import './calendar.css';
 
 prepareFullCalendarStyles();
@@ -56,19 +57,6 @@ const VIEWS = [
 const draggable = (d: Delivery) => offersOn(d, 'edit') && offersOn(d, 'cancel');
 /** The time a draft dropped on a day (month view, no time) is scheduled at, in the shown zone. */
 const DEFAULT_TIME = '09:00';
-
-/**
- * Where the week view opens: at the hour of the week's earliest post, else at the hour now when the week holds
- * it, else at 08:00; hours in the shown zone (`toLocalInput`).
- */
-function openingTime(starts: readonly string[], now: Date, week: { start: Date; end: Date }): string {
-  const earliest = starts.reduce<string | null>(
-    (min, s) => (min === null || Date.parse(s) < Date.parse(min) ? s : min),
-    null,
-  );
-  const at = earliest ?? (now >= week.start && now < week.end ? now.toISOString() : null);
-  return at ? `${toLocalInput(at).slice(11, 13)}:00:00` : '08:00:00';
-}
 
 /** What the hover preview shows, and where: beside the event's box. */
 interface Preview {
