@@ -85,6 +85,32 @@ export const AUTOMATION_FOLDERS_MAX = 500;
 export const AGENT_CONFINEMENT_MODES = ['off', 'auto', 'required'] as const;
 export type AgentConfinementMode = (typeof AGENT_CONFINEMENT_MODES)[number];
 
+/** How the screens show dates and look (the Preferences card). `null` zone: the computer's. */
+export const WEEK_STARTS = ['monday', 'sunday'] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
+/** `auto`: the computer's language decides between 12- and 24-hour time. */
+export const CLOCKS = ['auto', '12h', '24h'] as const;
+export type Clock = (typeof CLOCKS)[number];
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+export const DENSITIES = ['comfortable', 'compact'] as const;
+export type Density = (typeof DENSITIES)[number];
+const isTimeZone = (tz: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** An IANA time zone name this computer knows (like Europe/Paris). */
+export const TimeZoneName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(isTimeZone, 'must be a time zone name like Europe/Paris');
+
 const HttpUrl = z.url({ protocol: /^https?$/ });
 const ToolPath = z.string().trim().min(1).max(PATH_MAX);
 const atMost =
@@ -98,6 +124,12 @@ const atMost =
  * `PAGE_SETTINGS` below, and `postdesk config` lists these keys.
  */
 export const Settings = z.object({
+  /** The zone dates are shown and picked in; null: the computer's. */
+  timeZone: TimeZoneName.nullable().default(null),
+  weekStart: z.enum(WEEK_STARTS).default('monday'),
+  clock: z.enum(CLOCKS).default('auto'),
+  theme: z.enum(THEMES).default('system'),
+  density: z.enum(DENSITIES).default('comfortable'),
   /** The service. Null until chosen: `--base-url`, `postdesk config set baseUrl …` or `--sandbox`. */
   baseUrl: HttpUrl.nullable().default(null),
   /** Fallback host tried when the base host cannot be connected to. */
@@ -182,6 +214,11 @@ export const SETTING_KEYS = Object.keys(Settings.shape) as SettingKey[];
  * A setting not listed here stays off the page: only `postdesk config` shows and sets it.
  */
 export const PAGE_SETTINGS = {
+  timeZone: 'edit',
+  weekStart: 'edit',
+  clock: 'edit',
+  theme: 'edit',
+  density: 'edit',
   baseUrl: 'confirm',
   aliasUrl: 'confirm',
   proxyUrl: 'confirm',

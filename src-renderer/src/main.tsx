@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { installWebBridge } from '../../src-shared/ipc/ws-client';
 import { readLaunchCode } from '../../src-shared/ipc/ws-protocol';
 import { App, NoBridge } from './app/App';
+import { installTheme } from './app/preferences';
 import { useLinkStore } from './stores/use-link-store';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -10,6 +11,7 @@ import './styles/components.css';
 import './styles/layout.css';
 import './styles/screens.css';
 
+installTheme();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 const mount = createRoot(root);

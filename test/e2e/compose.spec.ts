@@ -51,7 +51,11 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   await page.getByRole('radio', { name: 'Schedule' }).click();
   await page.getByLabel(/Date and time/).fill(`${day}T10:00`);
   const utc = new Date(when).toISOString().replace('.000Z', 'Z');
-  await expect(page.getByText(`Sent to the service as ${utc} (UTC).`)).toBeVisible();
+  // People read the time in their zone; the stamp the service gets stays in the details.
+  await expect(page.locator('#compose-when-utc')).toHaveText(/^Goes out .+ time \(in \d+ days\)\.$/);
+  const sent = page.locator('details').filter({ hasText: 'As sent to the service' });
+  await sent.getByText('As sent to the service').click();
+  await expect(sent).toContainText(`${utc} (UTC)`);
   await screenshot(page, 'compose');
 
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();

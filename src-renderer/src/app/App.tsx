@@ -10,6 +10,7 @@ import { useDeepLinksStore } from '../stores/use-deep-links-store';
 import { useDeliveryFailuresStore } from '../stores/use-delivery-failures-store';
 import { useLinkStore } from '../stores/use-link-store';
 import { useOutboxStore } from '../stores/use-outbox-store';
+import { useSettingsStore } from '../stores/use-settings-store';
 import { Shell } from './Shell';
 import { prefetchScreens } from './routes';
 
@@ -27,6 +28,9 @@ export function App() {
     const offNotices = useAppStore.getState().listen();
     const offFailures = useDeliveryFailuresStore.getState().listen();
     const offOutbox = useOutboxStore.getState().listen();
+    // The Preferences (zone, clock, theme, density) apply on every screen from the start.
+    const offSettings = useSettingsStore.getState().listen();
+    void useSettingsStore.getState().load();
     // After the other subscriptions: a deep link may open a screen at once.
     const offLinks = useDeepLinksStore.getState().listen();
     void load();
@@ -38,6 +42,7 @@ export function App() {
       offNotices();
       offFailures();
       offOutbox();
+      offSettings();
       offLinks();
     };
   }, [load, listen]);

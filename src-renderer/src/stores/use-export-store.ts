@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { BridgeError, ExportFormat, ExportResult, ExportWhat } from '../../../src-shared/ipc';
 import { bridge, settle } from './bridge';
 import { noteService } from './use-service-store';
+import { localZone } from '../app/format';
 
 /** One export at a time per screen's kind: what runs, how far it is, how the last one ended. */
 export interface ExportRun {
@@ -38,7 +39,7 @@ export const useExportStore = create<ExportState>()((set, get) => ({
           what,
           format,
           export_id: id,
-          timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+          timezone: localZone(),
         }),
       ),
     );

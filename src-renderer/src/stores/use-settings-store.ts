@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeResult, MediaTools, SettingsPatch, SettingsView } from '../../../src-shared/ipc';
+import { applyPreferences } from '../app/preferences';
 import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface SettingsState {
@@ -25,16 +26,21 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async load() {
     set({ settings: loading(get().settings) });
     const r = await settle(() => bridge().settings.get());
+    if (r.ok) applyPreferences(r.value);
     set({ settings: settleInto(get().settings, r) });
   },
   async update(patch) {
     set({ saving: true });
     const r = await settle(() => bridge().settings.update(patch));
+    if (r.ok) applyPreferences(r.value);
     set({ saving: false, ...(r.ok ? { settings: loaded(r.value) } : {}) });
     if (r.ok && (patch.ffmpeg_path !== undefined || patch.ffprobe_path !== undefined)) void get().loadTools();
     return r;
   },
   listen() {
-    return bridge().settings.onDidChange((s) => set({ settings: loaded(s) }));
+    return bridge().settings.onDidChange((s) => {
+      applyPreferences(s);
+      set({ settings: loaded(s) });
+    });
   },
 }));

@@ -40,6 +40,11 @@ function stored(): Settings {
 
 /** A value other than the default for every setting the page shows, with what the store keeps for it. */
 const CHANGES: { [K in keyof Required<SettingsPatch>]: readonly [SettingsView[K], unknown] } = {
+  time_zone: ['Asia/Kolkata', 'Asia/Kolkata'],
+  week_start: ['sunday', 'sunday'],
+  clock: ['24h', '24h'],
+  theme: ['dark', 'dark'],
+  density: ['compact', 'compact'],
   base_url: ['https://service.example/', 'https://service.example/'],
   alias_url: ['https://alias.example/', 'https://alias.example/'],
   proxy_url: ['http://proxy.example:3128/', 'http://proxy.example:3128/'],
@@ -91,6 +96,13 @@ describe('the settings the page sees', () => {
     expect(() => SettingsPatch.parse({})).toThrow();
     // The host's facts are read-only: a patch naming only one changes nothing and is refused.
     expect(() => SettingsPatch.parse({ log_file: '/tmp/elsewhere.log' })).toThrow();
+  });
+
+  it('a time zone must be one this computer knows; none means the computer’s own', () => {
+    expect(SettingsPatch.parse({ time_zone: 'Europe/Paris' })).toEqual({ time_zone: 'Europe/Paris' });
+    expect(SettingsPatch.parse({ time_zone: null })).toEqual({ time_zone: null });
+    expect(() => SettingsPatch.parse({ time_zone: 'Mars/Olympus_Mons' })).toThrow(/time zone name/);
+    expect(() => SettingsPatch.parse({ week_start: 'wednesday' })).toThrow();
   });
 
   it('a setting off the page cannot be changed from it', async () => {

@@ -53,9 +53,12 @@ export function AccountsScreen() {
                     automations only
                   </span>
                 ) : null}
-                <code className="faint account-row__id" title="Account id (for CSV targets: platform:id)">
-                  {a.id}
-                </code>
+                <details className="account-row__id">
+                  <summary className="faint">Id for CSV targets</summary>
+                  <code>
+                    {a.platform}:{a.id}
+                  </code>
+                </details>
                 <button
                   type="button"
                   className="btn btn--small btn--ghost"
@@ -63,7 +66,7 @@ export function AccountsScreen() {
                   onClick={() =>
                     void navigator.clipboard
                       .writeText(`${a.platform}:${a.id}`)
-                      .then(() => toast('success', `Copied ${a.platform}:${a.id}`))
+                      .then(() => toast('success', `Copied the id of ${a.name}, for CSV targets.`))
                       .catch(() =>
                         toast('warning', 'The clipboard is not available here; select the id instead.'),
                       )

@@ -1,16 +1,9 @@
-import { useSyncExternalStore } from 'react';
+import { usePreferencesStore } from '../../app/preferences';
 
 /**
  * SVG presentation attributes cannot use CSS variables, so read the theme's chart colours once per
- * theme and re-read them when the OS switches between light and dark.
+ * theme and re-read them when the theme on screen changes (the preference, or the OS's with `system`).
  */
-const query = () => window.matchMedia('(prefers-color-scheme: dark)');
-const subscribe = (cb: () => void) => {
-  const mq = query();
-  mq.addEventListener('change', cb);
-  return () => mq.removeEventListener('change', cb);
-};
-const snapshot = () => (query().matches ? 'dark' : 'light');
 
 const read = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
@@ -25,7 +18,7 @@ export interface ChartColors {
 const cache = new Map<string, ChartColors>();
 
 export function useChartColors(): ChartColors {
-  const theme = useSyncExternalStore(subscribe, snapshot);
+  const theme = usePreferencesStore((s) => s.shownTheme);
   let colors = cache.get(theme);
   if (!colors) {
     colors = {

@@ -170,7 +170,11 @@ function AutomationRow({
           </span>
         </div>
         <div className="automation__meta muted">
-          <code>{a.schedule.cron}</code> · {a.schedule.timezone}
+          {/* No cron-to-words library here (cronstrue is not a dependency): the expression stays in details. */}
+          <details className="automation__schedule">
+            <summary>Schedule, {a.schedule.timezone} time</summary>
+            <code>{a.schedule.cron}</code>
+          </details>
           {a.targets.length > 0 ? (
             <span className="automation__targets">
               {a.targets.map((t) => (

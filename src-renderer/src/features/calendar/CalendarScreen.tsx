@@ -3,6 +3,7 @@ import type {
   EventClickArg,
   EventContentArg,
   EventDropArg,
+  EventHoveringArg,
   EventInput,
 } from '@fullcalendar/core';
 import dayGridPlugin from '@fullcalendar/daygrid';
@@ -10,11 +11,14 @@ import interactionPlugin, { Draggable, type DropArg } from '@fullcalendar/intera
 import FullCalendar from '@fullcalendar/react';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
+import { create } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { Delivery } from '../../../../src-shared/api/posts';
+import { accountColour } from '../../app/account-colour';
 import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
-import { formatDateTime, localZone } from '../../app/format';
+import { formatDateTime, fromLocalInput, hour12, localZone, toLocalInput } from '../../app/format';
+import { usePreferencesStore } from '../../app/preferences';
 import { PLATFORM_META } from '../../app/platforms';
 import { IconRefresh } from '../../components/icons';
 import { Freshness } from '../../components/Freshness';
@@ -34,6 +38,8 @@ import { PostDialog } from '../posts/PostDialog';
 import { offersOn } from '../posts/delivery-actions';
 import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
+import { namedZones } from './named-zones';
+import { openingTime } from './opening-time';
 import './calendar.css';
 
 prepareFullCalendarStyles();
@@ -49,8 +55,19 @@ const VIEWS = [
  * cancel is one to move). The service moves its whole post's scheduled deliveries together.
  */
 const draggable = (d: Delivery) => offersOn(d, 'edit') && offersOn(d, 'cancel');
-/** The hour a draft dropped on a day (month view, no time) is scheduled at, local time. */
-const DEFAULT_HOUR = 9;
+/** The time a draft dropped on a day (month view, no time) is scheduled at, in the shown zone. */
+const DEFAULT_TIME = '09:00';
+
+/** What the hover preview shows, and where: beside the event's box. */
+interface Preview {
+  readonly group: { post_id: string; deliveries: Delivery[] };
+  readonly start: string;
+  readonly box: { top: number; bottom: number; left: number };
+}
+
+/** The preview shown, kept apart from the screen's state: hovering re-renders only the preview, never the calendar. */
+const usePreview = create<{ readonly preview: Preview | null }>()(() => ({ preview: null }));
+const setPreview = (preview: Preview | null) => usePreview.setState({ preview });
 
 /** One status for a post's event colour: failed first, then retrying, scheduled, posted. */
 function statusOf(ds: readonly Delivery[]): string {
@@ -77,6 +94,22 @@ export function CalendarScreen() {
   const [view, setView] = useState<View>('dayGridMonth');
   const [title, setTitle] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
+  const card = useRef<HTMLElement>(null);
+  const [range, setRangeKey] = useState<{ start: Date; end: Date } | null>(null);
+  const { timeZone, weekStart, clock } = usePreferencesStore(
+    useShallow((s) => ({ timeZone: s.timeZone, weekStart: s.weekStart, clock: s.clock })),
+  );
+  // One object per clock: FullCalendar re-renders on a new option object.
+  const timeFormat = useMemo(
+    () =>
+      ({
+        hour: 'numeric',
+        minute: '2-digit',
+        hour12: clock === 'auto' ? undefined : hour12(),
+        meridiem: 'short',
+      }) as const,
+    [clock],
+  );
 
   useEffect(() => {
     void ensureAccounts();
@@ -123,14 +156,29 @@ export function CalendarScreen() {
           classNames: [
             'cal-event',
             `cal-event--${first.platform}`,
+            `cal-event--account-${accountColour(first.social_account_id)}`,
             `cal-event--${statusOf(group.deliveries)}`,
             ...(selected.has(group.post_id) ? ['is-selected'] : []),
           ],
-          extendedProps: { group },
+          extendedProps: { group, start },
         };
       }),
     [groups, selected],
   );
+  // The week opens at its earliest post (or now), once per week shown: a reload does not move the view.
+  const openedFor = useRef<Date | null>(null);
+  useEffect(() => {
+    if (view !== 'timeGridWeek' || !range || deliveries.loading || deliveries.data === null) return;
+    if (openedFor.current === range.start) return;
+    openedFor.current = range.start;
+    const starts = groups
+      .map((g) => g.start)
+      .filter((s) => {
+        const t = Date.parse(s);
+        return t >= range.start.getTime() && t < range.end.getTime();
+      });
+    calendar.current?.getApi().scrollToTime(openingTime(starts, new Date(), range));
+  }, [view, range, groups, deliveries.loading, deliveries.data]);
   const order = useMemo(() => groups.map((g) => g.group.post_id), [groups]);
   const shownGroups: PostGroup[] = useMemo(() => groups.map((g) => g.group), [groups]);
 
@@ -155,9 +203,11 @@ export function CalendarScreen() {
     async (arg: DropArg) => {
       const id = arg.draggedEl.dataset.deliveryId;
       if (!id) return;
-      const at = new Date(arg.date);
-      // A day without a time (month view) is scheduled at 09:00 local time.
-      if (arg.allDay) at.setHours(DEFAULT_HOUR, 0, 0, 0);
+      // A day without a time (month view) is scheduled at 09:00 in the shown zone.
+      const day = arg.allDay
+        ? fromLocalInput(`${toLocalInput(arg.date).slice(0, 10)}T${DEFAULT_TIME}`)
+        : null;
+      const at = day ? new Date(day) : new Date(arg.date);
       if (at.getTime() <= Date.now()) {
         toast('warning', 'Drafts can only be scheduled in the future.');
         return;
@@ -176,7 +226,16 @@ export function CalendarScreen() {
   const onDatesSet = useCallback(
     (arg: DatesSetArg) => {
       setTitle(arg.view.title);
+      setPreview(null);
+      setRangeKey({ start: arg.start, end: arg.end });
       void setRange(arg.start.toISOString(), arg.end.toISOString());
+      // Month view: today's row in sight, whatever the window's height.
+      if (arg.view.type === 'dayGridMonth')
+        requestAnimationFrame(() =>
+          card.current
+            ?.querySelector('.fc-day-today')
+            ?.scrollIntoView({ block: 'nearest', inline: 'nearest' }),
+        );
     },
     [setRange],
   );
@@ -230,6 +289,23 @@ export function CalendarScreen() {
     },
     [names, selected],
   );
+
+  // The preview, off while a post is dragged. Stable handlers, so FullCalendar sees no option change.
+  const dragging = useRef(false);
+  const onEventEnter = useCallback((arg: EventHoveringArg) => {
+    if (dragging.current) return;
+    const r = arg.el.getBoundingClientRect();
+    const { group, start } = arg.event.extendedProps as Pick<Preview, 'group' | 'start'>;
+    setPreview({ group, start, box: { top: r.top, bottom: r.bottom, left: r.left } });
+  }, []);
+  const onEventLeave = useCallback(() => setPreview(null), []);
+  const onDragStart = useCallback(() => {
+    dragging.current = true;
+    setPreview(null);
+  }, []);
+  const onDragStop = useCallback(() => {
+    dragging.current = false;
+  }, []);
 
   const onEventClick = useCallback(
     (arg: EventClickArg) => {
@@ -315,14 +391,15 @@ export function CalendarScreen() {
       <ManyActions accounts={accounts.data ?? []} />
       <RunResults groups={shownGroups} />
       <div className="calendar__body">
-        <section className="card calendar__card" aria-label="Calendar">
+        <section ref={card} className="card calendar__card" aria-label="Calendar">
           <FullCalendar
             ref={calendar}
-            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
+            plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, namedZones]}
+            timeZone={timeZone ?? 'local'}
             initialView={view}
             headerToolbar={false}
             height="100%"
-            firstDay={1}
+            firstDay={weekStart === 'sunday' ? 0 : 1}
             nowIndicator
             allDaySlot={false}
             dayMaxEvents={4}
@@ -331,11 +408,11 @@ export function CalendarScreen() {
             eventDurationEditable={false}
             snapDuration="00:15:00"
             slotDuration="00:30:00"
-            scrollTime="08:00:00"
             defaultTimedEventDuration="00:30:00"
             // Tall enough in the week view for the time, the accounts and two lines of caption.
             eventMinHeight={52}
-            eventTimeFormat={{ hour: 'numeric', minute: '2-digit', meridiem: 'short' }}
+            eventTimeFormat={timeFormat}
+            slotLabelFormat={timeFormat}
             events={events}
             datesSet={onDatesSet}
             eventDrop={(arg) => void onDrop(arg)}
@@ -343,6 +420,10 @@ export function CalendarScreen() {
             droppable
             drop={(arg) => void onExternalDrop(arg)}
             eventContent={renderEvent}
+            eventMouseEnter={onEventEnter}
+            eventMouseLeave={onEventLeave}
+            eventDragStart={onDragStart}
+            eventDragStop={onDragStop}
             // FullCalendar names each day cell by its date alone, hiding the posts inside it from the
             // cell's name; the date stays a link of its own, and the cell is named by what it holds.
             dayCellDidMount={(arg) => arg.el.removeAttribute('aria-labelledby')}
@@ -387,9 +468,46 @@ export function CalendarScreen() {
           Nothing scheduled in this range. Compose a post and pick “Schedule” to see it here.
         </p>
       ) : null}
+      <EventPreview names={names} />
       {open ? (
         <PostDialog delivery={open} accounts={accounts.data ?? []} onClose={() => setOpenId(null)} />
       ) : null}
+    </div>
+  );
+}
+
+const PREVIEW_WIDTH = 320;
+const PREVIEW_ROOM = 220;
+
+/** The hover preview: the whole caption, each account with its colour, and the time in the shown zone. */
+function EventPreview({ names }: { readonly names: ReadonlyMap<string, string> }) {
+  const preview = usePreview((s) => s.preview);
+  useEffect(() => () => setPreview(null), []);
+  if (!preview) return null;
+  const { group, start, box } = preview;
+  const first = group.deliveries[0] as Delivery;
+  // Below the event, or above it near the window's bottom; never past the right edge.
+  const below = box.bottom + PREVIEW_ROOM < window.innerHeight;
+  const left = Math.max(8, Math.min(box.left, window.innerWidth - PREVIEW_WIDTH - 8));
+  const place = below ? { top: box.bottom + 6, left } : { bottom: window.innerHeight - box.top + 6, left };
+  return (
+    <div className="cal-preview" role="tooltip" style={place}>
+      <span className="cal-preview__time">{formatDateTime(start)}</span>
+      <p className="cal-preview__caption" dir="auto">
+        {first.caption ? plainName(first.caption) : '(no caption)'}
+      </p>
+      <ul className="cal-preview__accounts">
+        {group.deliveries.map((d) => (
+          <li key={d.id}>
+            <span
+              className={`cal-preview__swatch cal-preview__swatch--${accountColour(d.social_account_id)}`}
+              aria-hidden="true"
+            />
+            <PlatformMark platform={d.platform} decorative />
+            {names.get(d.social_account_id) ?? PLATFORM_META[d.platform].label}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

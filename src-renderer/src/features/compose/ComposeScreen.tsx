@@ -5,7 +5,14 @@ import type { BridgeError } from '../../../../src-shared/ipc';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import { checkPost } from '../../../../src-shared/platform-check';
 import { describeError } from '../../app/describe-error';
-import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
+import {
+  formatDateTime,
+  formatRelative,
+  fromLocalInput,
+  localZone,
+  plural,
+  toLocalInput,
+} from '../../app/format';
 import { navigate } from '../../app/router';
 import { useNow } from '../../app/use-now';
 import { PLATFORM_META } from '../../app/platforms';
@@ -279,9 +286,15 @@ export function ComposeScreen() {
                   />
                   <span className="field__hint" id="compose-when-utc">
                     {scheduledAt
-                      ? `Sent to the service as ${scheduledAt.replace('.000Z', 'Z')} (UTC).`
+                      ? `Goes out ${formatDateTime(scheduledAt)}, ${localZone()} time (${formatRelative(scheduledAt, now)}).`
                       : 'Pick a date and time.'}
                   </span>
+                  {scheduledAt ? (
+                    <details className="field__details">
+                      <summary>As sent to the service</summary>
+                      <code>{scheduledAt.replace('.000Z', 'Z')}</code> (UTC)
+                    </details>
+                  ) : null}
                 </div>
               ) : (
                 <p className="muted">

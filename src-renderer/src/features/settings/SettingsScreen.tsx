@@ -18,6 +18,7 @@ import { LogFileNote } from './LogFileNote';
 import { MediaToolsInUse } from './MediaToolsInUse';
 import { AgentCommands } from './AgentCommands';
 import { ConnectionCard } from './ConnectionCard';
+import { PreferencesCard } from './PreferencesCard';
 import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 
@@ -51,8 +52,9 @@ export function SettingsScreen() {
     <div className="page">
       <PageHeader
         title="Settings"
-        subtitle="Where Postdesk connects, how its executor runs automations, and how it updates."
+        subtitle="How Postdesk shows dates and looks, where it connects, how its executor runs automations, and how it updates."
       />
+      {settings.data ? <PreferencesCard settings={settings.data} /> : null}
       <ConnectionCard />
       {settings.data === null && settings.loading ? (
         <LoadingState label="Loading settings…" />
