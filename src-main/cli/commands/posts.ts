@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { LIMITS } from '../../../src-shared/api/limits';
-import { DELETABLE_STATUSES, updateAction } from '../../../src-shared/api/delivery-transitions';
+import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORMS, type Target } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type CreatePostRequest, UpdatePostRequest } from '../../../src-shared/api/posts';
 import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
@@ -19,10 +19,10 @@ import {
 } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { deleteOnePost, updateOnePost } from './posts-change';
 import { retryPosts, type RetryOptions } from './posts-retry';
 import { shiftPosts } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
-import { refuseLocally } from '../transition-check';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -342,20 +342,12 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
             'argument',
           );
         }
-        const out = deps.output(cmd);
         const body: UpdatePostRequest = { id };
         if (opts.caption !== undefined) body.caption = opts.caption;
         if (opts.at !== undefined) body.scheduled_at = futureDateTime(opts.at, 'at');
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
-        const core = await deps.core(cmd);
-        // Refused here, in the app's words, when the transition table refuses it (exit 2, nothing sent).
-        await out.spin('checking the post', () => refuseLocally(core, id, updateAction(body)));
-        const res = await out.spin('updating', () => core.client.updatePost(body));
-        out.result(res, () => {
-          out.line(`${out.colors.green('✓')} updated post ${res.post_id}`);
-          printDeliveries(out, res.social_posts);
-        });
+        await updateOnePost(deps, cmd, body);
       },
     );
 
@@ -380,10 +372,6 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .description(`delete a delivery (${DELETABLE_STATUSES.join(', ')})`)
     .action(async (given: string, _opts: unknown, cmd: Command) => {
       const id = postId(given, 'id');
-      const out = deps.output(cmd);
-      const core = await deps.core(cmd);
-      await out.spin('checking the post', () => refuseLocally(core, id, 'delete'));
-      const res = await out.spin('deleting', () => core.client.deletePost(id));
-      out.result({ ...res, id }, () => out.line(`${out.colors.green('✓')} deleted ${id}`));
+      await deleteOnePost(deps, cmd, id);
     });
 }
