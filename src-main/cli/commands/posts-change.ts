@@ -56,9 +56,7 @@ export async function updateOnePost(deps: CliDeps, cmd: Command, body: UpdatePos
   out.result(json, () => {
     const c = out.colors;
     if (o.state === 'done') {
-      out.line(
-        `${c.green('✓')} updated post ${o.answer?.post_id ?? body.id}${o.answer ? '' : ' (read back from the service)'}`,
-      );
+      out.line(`${c.green('✓')} updated post ${o.answer?.post_id ?? body.id}`);
       if (o.answer) printDeliveries(out, o.answer.social_posts);
     } else if (o.state === 'failed')
       out.warn(`${c.red('✗')} the service refused the update: ${o.error ?? ''}`);

@@ -28,6 +28,7 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { createPostGroupHandlers } from './post-groups';
+import { changeOnePost } from './post-change';
 import { composeUnavailable } from './compose-port';
 import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
@@ -204,9 +205,21 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         // Through the outbox when wired (both hosts): in the store before it is sent, never sent twice.
         return core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
       },
-      // The index takes each answer and tells the pages what changed (src-main/core/post-state).
-      update: async (body) => (await api()).updatePost(body),
-      delete: async (body) => (await api()).deletePost(body),
+      // Through the outbox's change record: a lost answer is read back, never reported as a refusal nor applied
+      // twice. The index takes each answer and tells the pages what changed (src-main/core/post-state).
+      update: async (body) => {
+        const client = await api();
+        const res = await changeOnePost(core.posts, { op: 'update', body }, () => client.updatePost(body));
+        return res ?? { post_id: body.id, social_posts: [] };
+      },
+      delete: async (body) => {
+        const client = await api();
+        await changeOnePost(core.posts, { op: 'delete', id: body.id }, async () => {
+          await client.deletePost(body);
+          return null;
+        });
+        return { success: true };
+      },
       checkFailures: async () => {
         await api(); // not connected: say so rather than answer "no failures"
         return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };

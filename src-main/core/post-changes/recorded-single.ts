@@ -14,7 +14,7 @@ export interface SingleOutcome {
   /** Why it was refused, or why no answer came. */
   readonly error: string | null;
   readonly code: string | null;
-  /** The service's answer to the update (none for a delete, nor when it was settled by reading back). */
+  /** The post after the update: the service's answer, or what its lists showed (none for a delete). */
   readonly answer: UpdatePostResponse | null;
   /** An earlier run left this same change unfinished, and this one finished it. */
   readonly resumed: boolean;
@@ -50,7 +50,7 @@ const codeOf = (err: unknown) => (err instanceof ApiError ? (err.wireCode ?? Str
 export async function readBack(
   client: Pick<ApiClient, 'listPosts'>,
   body: Extract<SingleChange, { op: 'update' }>['body'],
-): Promise<'applied' | 'not_applied' | 'not_seen'> {
+): Promise<{ shown: 'applied' | 'not_applied' | 'not_seen'; post: UpdatePostResponse | null }> {
   const seen: Delivery[] = [];
   // The editable statuses: where an update leaves a post. One after another, newest first each.
   for (const status of EDITABLE_STATUSES) {
@@ -58,7 +58,7 @@ export async function readBack(
     seen.push(...posts);
   }
   const parent = seen.find((d) => d.id === body.id || d.post_id === body.id)?.post_id;
-  if (!parent) return 'not_seen';
+  if (!parent) return { shown: 'not_seen', post: null };
   const mine = seen.filter((d) => d.post_id === parent);
   const at = body.scheduled_at ?? body.scheduled_time;
   const ok =
@@ -67,7 +67,7 @@ export async function readBack(
     (at === undefined ||
       mine.some((d) => d.status === 'scheduled' && Date.parse(d.scheduled_at ?? '') === Date.parse(at))) &&
     (body.add_targets ?? []).every((t) => mine.some((d) => d.social_account_id === t.social_account_id));
-  return ok ? 'applied' : 'not_applied';
+  return { shown: ok ? 'applied' : 'not_applied', post: { post_id: parent, social_posts: mine } };
 }
 
 /** The record's intent for one post's change: the same change asked again while unfinished is finished, not redone. */
@@ -107,10 +107,12 @@ export async function changeOne(
     if (round > 0) await new Promise((r) => setTimeout(r, delayMs * 2 ** (round - 1)));
     // Sent before and no answer kept: the service may have applied it.
     const lost = it.state === 'unknown' || it.attempts > 0;
-    let shown: Awaited<ReturnType<typeof readBack>> | null = null;
+    let shown: Awaited<ReturnType<typeof readBack>>['shown'] | null = null;
     if (lost && change.op === 'update') {
       try {
-        shown = await readBack(client, change.body);
+        const read = await readBack(client, change.body);
+        shown = read.shown;
+        if (shown === 'applied') answer = read.post;
       } catch (err) {
         settle('unknown', errorText(err), codeOf(err));
         continue;
