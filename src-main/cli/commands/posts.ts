@@ -11,6 +11,7 @@ import {
   collect,
   futureDateTime,
   localZoneOf,
+  parseDateTime,
   parseMedia,
   parseTargets,
   positiveInt,
@@ -19,6 +20,7 @@ import {
 } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { serviceNow } from '../service-now';
 import { deleteOnePost, updateOnePost } from './posts-change';
 import { retryPosts, type RetryOptions } from './posts-retry';
 import { shiftPosts } from './posts-shift';
@@ -212,9 +214,12 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       if (opts.title !== undefined) req.title = opts.title;
       if (opts.draft) req.action = 'draft';
       const zone = localZoneOf(deps.io.env);
-      if (opts.at !== undefined) req.scheduled_at = futureDateTime(opts.at, 'at', zone);
+      // A time that cannot be read is refused before anything else; a past one by the service's clock, below.
+      if (opts.at !== undefined) parseDateTime(opts.at, 'at', { zone });
 
       const core = await deps.core(cmd);
+      if (opts.at !== undefined)
+        req.scheduled_at = futureDateTime(opts.at, 'at', zone, await serviceNow(core.client, !opts.queue));
       // Without a key nothing could be sent: say so now rather than queue a post that waits for a login.
       if ((await core.apiKeySource()) === 'none') {
         throw new CredentialMissingError(
@@ -344,9 +349,16 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
         }
         const body: UpdatePostRequest = { id };
         if (opts.caption !== undefined) body.caption = opts.caption;
-        if (opts.at !== undefined) body.scheduled_at = futureDateTime(opts.at, 'at');
+        if (opts.at !== undefined) parseDateTime(opts.at, 'at');
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
+        if (opts.at !== undefined)
+          body.scheduled_at = futureDateTime(
+            opts.at,
+            'at',
+            undefined,
+            await serviceNow((await deps.core(cmd)).client),
+          );
         await updateOnePost(deps, cmd, body);
       },
     );
