@@ -2,6 +2,7 @@ import { reasonInWords } from '../bulk/service-reason';
 import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { HostKind } from '../../../src-shared/ipc/common';
+import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE, type SettingsPatch } from '../../../src-shared/ipc/settings';
@@ -144,9 +145,28 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
     }
   };
-  const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
-    events.emit('connection:didChange', status as never);
-    return status;
+  /**
+   * The status with the service's clock offset (src-shared/ipc/connection.ts), learned from its answers; when none
+   * has said its time yet, one cheap read asks (a failure leaves the offset out: the page uses its own clock).
+   */
+  const withClock = async (status: ConnectionStatus): Promise<ConnectionStatus> => {
+    if (status.state !== 'connected') return status;
+    try {
+      const client = await api();
+      const clock = client.clock;
+      if (!clock) return status;
+      if (!clock.known()) await client.listAccounts().catch(() => undefined);
+      return clock.known()
+        ? { ...status, clock_offset_ms: Math.round(clock.now().getTime() - Date.now()) }
+        : status;
+    } catch {
+      return status;
+    }
+  };
+  const connectionChanged = async (status: ConnectionStatus): Promise<ConnectionStatus> => {
+    const told = await withClock(status);
+    events.emit('connection:didChange', told);
+    return told;
   };
 
   return {
@@ -167,7 +187,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       pendingRoute: async () => ({ route: deps.routes?.take() ?? null }),
     },
     connection: {
-      status: () => core.connection.status(),
+      status: async () => withClock(await core.connection.status()),
       connect: async ({ base_url, api_key }) => {
         // A new service address is confirmed like one typed into Settings, before anything is sent there.
         if (!(await core.connection.isKnownAddress(base_url))) await confirmGuarded({ base_url });

@@ -56,6 +56,7 @@ export type BridgeApi = Pick<
   | 'listAutomations'
   | 'mcpFetch'
   | 'baseUrl'
+  | 'clock'
 >;
 
 export interface ConnectionPort {

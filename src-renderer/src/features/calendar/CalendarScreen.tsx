@@ -35,6 +35,7 @@ import { offersOn } from '../posts/delivery-actions';
 import { ExportButton } from '../export/ExportButton';
 import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import './calendar.css';
+import { serviceNow } from '../../app/use-now';
 
 prepareFullCalendarStyles();
 
@@ -158,7 +159,7 @@ export function CalendarScreen() {
       const at = new Date(arg.date);
       // A day without a time (month view) is scheduled at 09:00 local time.
       if (arg.allDay) at.setHours(DEFAULT_HOUR, 0, 0, 0);
-      if (at.getTime() <= Date.now()) {
+      if (at.getTime() <= serviceNow()) {
         toast('warning', 'Drafts can only be scheduled in the future.');
         return;
       }
@@ -184,7 +185,7 @@ export function CalendarScreen() {
   const onDrop = useCallback(
     async (arg: EventDropArg) => {
       const start = arg.event.start;
-      if (!start || start.getTime() <= Date.now()) {
+      if (!start || start.getTime() <= serviceNow()) {
         arg.revert();
         toast('warning', 'Posts can only move to a time in the future.');
         return;
