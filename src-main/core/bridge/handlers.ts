@@ -282,7 +282,13 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
           .sort((a, b) => Date.parse(whenOf(a) ?? '') - Date.parse(whenOf(b) ?? ''));
         return { deliveries };
       },
-      reschedule: async ({ id, scheduled_at }) => (await api()).updatePost({ id, scheduled_at }),
+      // A drag is an update like any other: recorded as the time it sets, a lost answer read back.
+      reschedule: async ({ id, scheduled_at }) => {
+        const client = await api();
+        const body = { id, scheduled_at };
+        const res = await changeOnePost(core.posts, { op: 'update', body }, () => client.updatePost(body));
+        return res ?? { post_id: id, social_posts: [] };
+      },
     },
     compose: deps.compose ?? composeUnavailable(),
     files: {

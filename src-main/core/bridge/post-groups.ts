@@ -253,7 +253,10 @@ export function createPostGroupHandlers(
       let removed = 0;
       for (const d of open) {
         try {
-          await client.deletePost(d.id);
+          await changeOnePost(posts, { op: 'delete', id: d.id }, async () => {
+            await client.deletePost(d.id);
+            return null;
+          });
           removed += 1;
         } catch (err) {
           if (err instanceof ApiError && err.status === 404) removed += 1;
