@@ -13,6 +13,12 @@ export const ConnectionStatus = z.object({
   has_key: z.boolean(),
   /** Why the last attempt failed, for `error`. */
   message: z.string().nullable(),
+  /**
+   * How far the service's clock is ahead of this computer's (ms, negative: behind), learned from the `Date` of its
+   * answers (the sandbox's virtual clock included). The pages judge "in the past" by this computer's time plus it,
+   * as the service judges a schedule. Absent until the service has answered.
+   */
+  clock_offset_ms: z.number().int().optional(),
 });
 export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
 

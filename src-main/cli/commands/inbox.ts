@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { Journal } from '../../core/executor/journal';
 import { errorText } from '../../core/common/error-text';
 import { createInbox, type Inbox, type InboxResult, type KnownRun } from '../../core/inbox/inbox';
-import { futureDateTime, localZoneOf, postId } from '../args';
+import { futureDateTime, localZoneOf, parseDateTime, postId } from '../args';
+import { serviceNow } from '../service-now';
 import { ValidationError } from '../../core/api/errors';
 import { queueSlotFor } from '../../core/inbox/queue-slot';
 import { queueServiceFor } from './queue';
@@ -201,9 +202,14 @@ export function registerInboxCommand(program: Command, deps: CliDeps): void {
       }
       const approveDrafts = async (): Promise<readonly InboxResult[]> => {
         if (drafts.length === 0) return [];
-        const at =
-          flags.at === undefined ? undefined : futureDateTime(flags.at, 'at', localZoneOf(deps.io.env));
+        const zone = localZoneOf(deps.io.env);
+        if (flags.at !== undefined) parseDateTime(flags.at, 'at', { zone });
         const inbox = await inboxOf(deps, self);
+        // Past or not by the service's clock, which judges the schedule.
+        const at =
+          flags.at === undefined
+            ? undefined
+            : futureDateTime(flags.at, 'at', zone, await serviceNow((await deps.core(self)).client));
         if (!flags.queue) return inbox.approve(drafts, at);
         const queue = queueServiceFor(await deps.core(self));
         return inbox.approveEach(drafts, (draft) => queueSlotFor(queue, draft));

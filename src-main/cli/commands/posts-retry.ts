@@ -10,7 +10,8 @@ import {
   RetryRefusedError,
   type RetryResult,
 } from '../../core/post-state/retry';
-import { futureDateTime } from '../args';
+import { futureDateTime, parseDateTime } from '../args';
+import { serviceNow } from '../service-now';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
 import { queueServiceFor } from './queue';
@@ -50,8 +51,12 @@ export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: 
       null,
       'argument',
     );
-  const at = opts.at === undefined ? undefined : futureDateTime(opts.at, 'at');
+  if (opts.at !== undefined) parseDateTime(opts.at, 'at');
   const core = await deps.core(cmd);
+  const at =
+    opts.at === undefined
+      ? undefined
+      : futureDateTime(opts.at, 'at', undefined, await serviceNow(core.client));
   const scope = recordScope(core);
   const feed = createDeliveryFeed({ store: core.store, client: () => client, scope: () => scope });
   const client = feed.observe(core.client, () => scope);

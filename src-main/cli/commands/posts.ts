@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { LIMITS } from '../../../src-shared/api/limits';
-import { DELETABLE_STATUSES, updateAction } from '../../../src-shared/api/delivery-transitions';
+import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORMS, type Target } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type CreatePostRequest, UpdatePostRequest } from '../../../src-shared/api/posts';
 import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
@@ -11,6 +11,7 @@ import {
   collect,
   futureDateTime,
   localZoneOf,
+  parseDateTime,
   parseMedia,
   parseTargets,
   positiveInt,
@@ -20,10 +21,11 @@ import {
 } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import { serviceNow } from '../service-now';
+import { deleteOnePost, updateOnePost } from './posts-change';
 import { retryPosts, type RetryOptions } from './posts-retry';
 import { shiftPosts } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
-import { refuseLocally } from '../transition-check';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -201,9 +203,12 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
       if (opts.title !== undefined) req.title = opts.title;
       if (opts.draft) req.action = 'draft';
       const zone = localZoneOf(deps.io.env);
-      if (opts.at !== undefined) req.scheduled_at = futureDateTime(opts.at, 'at', zone);
+      // A time that cannot be read is refused before anything else; a past one by the service's clock, below.
+      if (opts.at !== undefined) parseDateTime(opts.at, 'at', { zone });
 
       const core = await deps.core(cmd);
+      if (opts.at !== undefined)
+        req.scheduled_at = futureDateTime(opts.at, 'at', zone, await serviceNow(core.client, !opts.queue));
       // Without a key nothing could be sent: say so now rather than queue a post that waits for a login.
       if ((await core.apiKeySource()) === 'none') {
         throw new CredentialMissingError(
@@ -331,20 +336,19 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
             'argument',
           );
         }
-        const out = deps.output(cmd);
         const body: UpdatePostRequest = { id };
         if (opts.caption !== undefined) body.caption = opts.caption;
-        if (opts.at !== undefined) body.scheduled_at = futureDateTime(opts.at, 'at');
+        if (opts.at !== undefined) parseDateTime(opts.at, 'at');
         if (opts.status !== undefined) body.status = opts.status;
         if (opts.addTarget.length) body.add_targets = parseTargets(opts.addTarget, 'add-target');
-        const core = await deps.core(cmd);
-        // Refused here, in the app's words, when the transition table refuses it (exit 2, nothing sent).
-        await out.spin('checking the post', () => refuseLocally(core, id, updateAction(body)));
-        const res = await out.spin('updating', () => core.client.updatePost(body));
-        out.result(res, () => {
-          out.line(`${out.colors.green('✓')} updated post ${res.post_id}`);
-          printDeliveries(out, res.social_posts);
-        });
+        if (opts.at !== undefined)
+          body.scheduled_at = futureDateTime(
+            opts.at,
+            'at',
+            undefined,
+            await serviceNow((await deps.core(cmd)).client),
+          );
+        await updateOnePost(deps, cmd, body);
       },
     );
 
@@ -369,10 +373,6 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .description(`delete a delivery (${DELETABLE_STATUSES.join(', ')})`)
     .action(async (given: string, _opts: unknown, cmd: Command) => {
       const id = postId(given, 'id');
-      const out = deps.output(cmd);
-      const core = await deps.core(cmd);
-      await out.spin('checking the post', () => refuseLocally(core, id, 'delete'));
-      const res = await out.spin('deleting', () => core.client.deletePost(id));
-      out.result({ ...res, id }, () => out.line(`${out.colors.green('✓')} deleted ${id}`));
+      await deleteOnePost(deps, cmd, id);
     });
 }

@@ -2,6 +2,7 @@ import { reasonInWords } from '../bulk/service-reason';
 import { CALENDAR_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { HostKind } from '../../../src-shared/ipc/common';
+import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
 import type { MediaCheck } from '../../../src-shared/ipc/media';
 import type { AutomationView } from '../../../src-shared/ipc/automations';
 import { NOT_CONFIRMED_CODE, type SettingsPatch } from '../../../src-shared/ipc/settings';
@@ -28,6 +29,7 @@ import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
 import { createPostGroupHandlers } from './post-groups';
+import { changeOnePost } from './post-change';
 import { composeUnavailable } from './compose-port';
 import { createInboxHandlers } from './inbox-handlers';
 import { createScheduleHandlers } from './schedule-handlers';
@@ -143,9 +145,28 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       throw new BridgeFault('forbidden', reason, undefined, { code: NOT_CONFIRMED_CODE });
     }
   };
-  const connectionChanged = <T extends Parameters<BridgeEvents['emit']>[1]>(status: T): T => {
-    events.emit('connection:didChange', status as never);
-    return status;
+  /**
+   * The status with the service's clock offset (src-shared/ipc/connection.ts), learned from its answers; when none
+   * has said its time yet, one cheap read asks (a failure leaves the offset out: the page uses its own clock).
+   */
+  const withClock = async (status: ConnectionStatus): Promise<ConnectionStatus> => {
+    if (status.state !== 'connected') return status;
+    try {
+      const client = await api();
+      const clock = client.clock;
+      if (!clock) return status;
+      if (!clock.known()) await client.listAccounts().catch(() => undefined);
+      return clock.known()
+        ? { ...status, clock_offset_ms: Math.round(clock.now().getTime() - Date.now()) }
+        : status;
+    } catch {
+      return status;
+    }
+  };
+  const connectionChanged = async (status: ConnectionStatus): Promise<ConnectionStatus> => {
+    const told = await withClock(status);
+    events.emit('connection:didChange', told);
+    return told;
   };
 
   return {
@@ -166,7 +187,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
       pendingRoute: async () => ({ route: deps.routes?.take() ?? null }),
     },
     connection: {
-      status: () => core.connection.status(),
+      status: async () => withClock(await core.connection.status()),
       connect: async ({ base_url, api_key }) => {
         // A new service address is confirmed like one typed into Settings, before anything is sent there.
         if (!(await core.connection.isKnownAddress(base_url))) await confirmGuarded({ base_url });
@@ -204,9 +225,21 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         // Through the outbox when wired (both hosts): in the store before it is sent, never sent twice.
         return core.posts ? await core.posts.create(body) : await (await api()).createPost(body);
       },
-      // The index takes each answer and tells the pages what changed (src-main/core/post-state).
-      update: async (body) => (await api()).updatePost(body),
-      delete: async (body) => (await api()).deletePost(body),
+      // Through the outbox's change record: a lost answer is read back, never reported as a refusal nor applied
+      // twice. The index takes each answer and tells the pages what changed (src-main/core/post-state).
+      update: async (body) => {
+        const client = await api();
+        const res = await changeOnePost(core.posts, { op: 'update', body }, () => client.updatePost(body));
+        return res ?? { post_id: body.id, social_posts: [] };
+      },
+      delete: async (body) => {
+        const client = await api();
+        await changeOnePost(core.posts, { op: 'delete', id: body.id }, async () => {
+          await client.deletePost(body);
+          return null;
+        });
+        return { success: true };
+      },
       checkFailures: async () => {
         await api(); // not connected: say so rather than answer "no failures"
         return { failed: [...(await need(core.deliveries, 'Watching deliveries').checkNow())] };
@@ -249,7 +282,13 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
           .sort((a, b) => Date.parse(whenOf(a) ?? '') - Date.parse(whenOf(b) ?? ''));
         return { deliveries };
       },
-      reschedule: async ({ id, scheduled_at }) => (await api()).updatePost({ id, scheduled_at }),
+      // A drag is an update like any other: recorded as the time it sets, a lost answer read back.
+      reschedule: async ({ id, scheduled_at }) => {
+        const client = await api();
+        const body = { id, scheduled_at };
+        const res = await changeOnePost(core.posts, { op: 'update', body }, () => client.updatePost(body));
+        return res ?? { post_id: id, social_posts: [] };
+      },
     },
     compose: deps.compose ?? composeUnavailable(),
     files: {

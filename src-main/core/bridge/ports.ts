@@ -9,6 +9,9 @@ import type { MediaUploaded, UploadProgress } from '../../../src-shared/ipc/medi
 import type { Automation } from '../../../src-shared/api/automations';
 import type { UploadContentType } from '../../../src-shared/api/media';
 import type { CreatePostRequest, Delivery } from '../../../src-shared/api/posts';
+import type { BulkUpdate } from '../../../src-shared/api/bulk';
+import type { ChangePlan, SingleChange } from '../outbox/change-plans';
+import type { SingleOutcome } from '../post-changes/recorded-single';
 import type { RetryOf } from '../outbox/outbox';
 import type { RetryResult, RetryWhen } from '../post-state/retry';
 import type {
@@ -53,6 +56,7 @@ export type BridgeApi = Pick<
   | 'listAutomations'
   | 'mcpFetch'
   | 'baseUrl'
+  | 'clock'
 >;
 
 export interface ConnectionPort {
@@ -111,6 +115,13 @@ export interface PostCreatePort {
   retried?(): ReadonlyMap<string, RetryOf>;
   /** The person's answer for a `needs_decision` post; false when it is not waiting for one. */
   decide(entryId: string, decision: QueuedDecision['decision']): Promise<boolean>;
+  /**
+   * One post's update or delete through the outbox's change record: recorded as its result before it is sent, a
+   * lost answer read back before anything is said (src-main/core/post-changes/recorded-single.ts).
+   */
+  change?(change: SingleChange): Promise<SingleOutcome>;
+  /** Updates of many posts that carry their results (absolute times), recorded, then sent until each is settled. */
+  changeMany?(updates: readonly BulkUpdate[]): Promise<{ plan: ChangePlan; requests: number }>;
 }
 
 /** The desktop updater; absent in `postdesk web`, which answers phase `unsupported`. */

@@ -6,8 +6,10 @@ import { recreateRequest as recreateFrom } from '../post-state/recreate';
 import { failedOf, withRetryHistory } from '../post-state/retry';
 import type { ChangeOutcome, ManyChange, RetryOutcome } from '../../../src-shared/ipc/post-groups';
 import { ApiError } from '../api/errors';
+import type { ChangePlan } from '../outbox/change-plans';
 import {
   applyEach,
+  ChangeUnanswered,
   planShift,
   planSpread,
   scheduledTimeOf,
@@ -21,7 +23,45 @@ import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fau
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handler-types';
 import type { BridgeApi, BridgeCore } from './ports';
+import { changeOnePost, UNANSWERED_CODE } from './post-change';
 import { createThumbnails } from './thumbnails';
+
+/**
+ * The outcomes of a recorded send of absolute updates, one per update in order: an entry the service never
+ * answered is `unknown` (it may have been applied), never a refusal.
+ */
+async function recordedOutcomes(
+  updates: readonly BulkUpdate[],
+  send: (u: readonly BulkUpdate[]) => Promise<{ plan: ChangePlan; requests: number }>,
+  count: (n: number) => void,
+): Promise<UpdateOutcome[]> {
+  const { plan, requests } = await send(updates);
+  count(requests);
+  return plan.items.map((item) =>
+    item.state === 'done'
+      ? { post_id: item.postId, ok: true, error: null, code: null, deliveries: [] }
+      : item.state === 'failed'
+        ? { post_id: item.postId, ok: false, error: item.error, code: item.code, deliveries: [] }
+        : {
+            post_id: item.postId,
+            ok: false,
+            error: UNKNOWN_WORDS,
+            code: 'UNKNOWN',
+            deliveries: [],
+            unknown: true,
+          },
+  );
+}
+
+/** A change the service never answered, as `applyEach` counts it: unknown, never a refusal. */
+async function unanswered<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof BridgeFault && err.code === UNANSWERED_CODE) throw new ChangeUnanswered();
+    throw err;
+  }
+}
 
 /** Why one post was not changed, for a person: no field paths, no status codes, no commands. */
 export function outcomeWords(o: Pick<UpdateOutcome, 'error' | 'code'>): string {
@@ -93,7 +133,15 @@ export function createPostGroupHandlers(
     };
     // Every plan sent here carries absolute results, except added targets: only those are never sent again.
     const absolute = plan.updates.every((u) => u.add_targets === undefined);
-    const sent = await updateInBatches(counted, plan.updates, undefined, absolute ? { resendLost: 3 } : {});
+    const recorder = core.posts?.changeMany;
+    const sent =
+      absolute && recorder && plan.updates.length > 0
+        ? await recordedOutcomes(
+            plan.updates,
+            (u) => recorder(u),
+            (n) => (requests += n),
+          )
+        : await updateInBatches(counted, plan.updates, undefined, absolute ? { resendLost: 3 } : {});
     const outcomes = [
       ...sent.map((o, i) => toOutcome(o, plan.updates[i])),
       ...plan.skipped.map((o) => toOutcome(o)),
@@ -205,7 +253,10 @@ export function createPostGroupHandlers(
       let removed = 0;
       for (const d of open) {
         try {
-          await client.deletePost(d.id);
+          await changeOnePost(posts, { op: 'delete', id: d.id }, async () => {
+            await client.deletePost(d.id);
+            return null;
+          });
           removed += 1;
         } catch (err) {
           if (err instanceof ApiError && err.status === 404) removed += 1;
@@ -319,7 +370,14 @@ export function createPostGroupHandlers(
         const skip = new Set(refused.map((r) => r.post_id));
         const out = await applyEach(
           ids.filter((id) => !skip.has(id)),
-          async (id) => (await client.updatePost({ id, status: 'draft' })).social_posts,
+          async (id) =>
+            (
+              await unanswered(() =>
+                changeOnePost(core.posts, { op: 'update', body: { id, status: 'draft' } }, () =>
+                  client.updatePost({ id, status: 'draft' }),
+                ),
+              )
+            )?.social_posts ?? [],
         );
         return { outcomes: [...out.map((o) => toOutcome(o)), ...refused], requests: 0 };
       }
@@ -340,7 +398,12 @@ export function createPostGroupHandlers(
           const each = await applyEach(
             deletable.map((d) => d.id),
             async (id) => {
-              await client.deletePost(id);
+              await unanswered(() =>
+                changeOnePost(core.posts, { op: 'delete', id }, async () => {
+                  await client.deletePost(id);
+                  return null;
+                }),
+              );
               return [];
             },
           );

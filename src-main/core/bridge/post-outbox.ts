@@ -6,6 +6,9 @@ import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { createOutbox, type Outbox, type OutboxEntry } from '../outbox/outbox';
+import { intentOf, openChangePlans } from '../outbox/change-plans';
+import { changeOne } from '../post-changes/recorded-single';
+import { sendRecorded } from '../post-changes/recorded-update';
 import { removeRetried, retryDelivery, RetryFailedError, RetryRefusedError } from '../post-state/retry';
 import type { Store } from '../store/store';
 import { BridgeFault, notConnected, serviceWords } from './bridge-fault';
@@ -198,6 +201,27 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       const queued = ob.retry(entryId);
       if (queued) flushLater(ob);
       return queued;
+    },
+    async change(change) {
+      const client = o.client();
+      if (!client) throw notConnected();
+      return changeOne(client, openChangePlans(o.store, o.scope(client)), change);
+    },
+    async changeMany(updates) {
+      const client = o.client();
+      if (!client) throw notConnected();
+      const plans = openChangePlans(o.store, o.scope(client));
+      // The same updates asked again while an earlier ask is unfinished finish it rather than start a second.
+      const intent = intentOf({ command: 'postGroups.changeMany', updates });
+      const plan =
+        plans.unfinished(intent) ??
+        plans.record(
+          intent,
+          updates.map((u) => ({ postId: u.post_id, update: u, before: null })),
+        );
+      const sent = await sendRecorded(client, plans, plan.id, { attempts: 4 });
+      if (sent.plan.state === 'settled') plans.reported(plan.id);
+      return sent;
     },
     /** Sends what a previous session left queued (on start and after each switch of connection). */
     async replay() {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
+import type { UpdatePostRequest } from '../../../src-shared/api/posts';
 import type { Store } from '../store/store';
 import { OUTBOX_MIGRATIONS, OUTBOX_NAMESPACE } from './migrations';
 
@@ -9,11 +10,21 @@ import { OUTBOX_MIGRATIONS, OUTBOX_NAMESPACE } from './migrations';
  */
 export type ChangeItemState = 'pending' | 'unknown' | 'done' | 'failed';
 
+/**
+ * One post changed on its own (`posts update <id>`, `posts delete <id>`, the app's edit and delete): an update is
+ * recorded as the result it sets (caption, time, status, the targets it adds), never a step.
+ */
+export type SingleChange =
+  | { readonly op: 'update'; readonly body: UpdatePostRequest }
+  | { readonly op: 'delete'; readonly id: string };
+
 export interface ChangeItem {
   readonly seq: number;
   readonly postId: string;
   /** The exact entry sent: its result (`scheduled_at` is absolute), never "+1 day". */
   readonly update: BulkUpdate;
+  /** For a change of one post on its own: what it asks (then `update` is not used). */
+  readonly single: SingleChange | null;
   /** The post's time when the change was planned, to report what moved. */
   readonly before: string | null;
   readonly state: ChangeItemState;
@@ -37,7 +48,7 @@ export interface ChangePlans {
   /** Records the plan in one transaction, before anything is sent. */
   record(
     intent: string,
-    items: readonly { postId: string; update: BulkUpdate; before: string | null }[],
+    items: readonly { postId: string; update: BulkUpdate | SingleChange; before: string | null }[],
   ): ChangePlan;
   get(id: string): ChangePlan | null;
   /** Records one item's outcome; the plan becomes `settled` once no item is pending or unknown. */
@@ -102,16 +113,20 @@ export function openChangePlans(store: Store, scope: string, now: () => number =
       intent: p.intent,
       state: p.state,
       createdAt: p.created_at,
-      items: itemRows.all(id).map((r) => ({
-        seq: r.seq,
-        postId: r.post_id,
-        update: JSON.parse(r.request) as BulkUpdate,
-        before: r.before,
-        state: r.state,
-        error: r.error,
-        code: r.code,
-        attempts: r.attempts,
-      })),
+      items: itemRows.all(id).map((r) => {
+        const request = JSON.parse(r.request) as BulkUpdate | SingleChange;
+        return {
+          seq: r.seq,
+          postId: r.post_id,
+          update: request as BulkUpdate,
+          single: 'op' in request ? request : null,
+          before: r.before,
+          state: r.state,
+          error: r.error,
+          code: r.code,
+          attempts: r.attempts,
+        };
+      }),
     };
   }
 

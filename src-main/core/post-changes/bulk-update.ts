@@ -19,6 +19,14 @@ export interface UpdateOutcome {
   readonly unknown?: boolean;
 }
 
+/** Thrown by an `applyEach` step whose change was sent and never answered: its outcome is unknown, not failed. */
+export class ChangeUnanswered extends Error {
+  constructor() {
+    super(UNKNOWN_WORDS);
+    this.name = 'ChangeUnanswered';
+  }
+}
+
 /** Why an outcome is unknown, for a person. */
 export const UNKNOWN_WORDS =
   'The service did not answer, so it may have applied this change. Retry sends the same time again; nothing moves twice.';
@@ -193,6 +201,8 @@ export async function applyEach(
           const deliveries = await apply(id);
           return { post_id: id, ok: true, error: null, code: null, deliveries };
         } catch (err) {
+          if (err instanceof ChangeUnanswered)
+            return { ...failed(id, UNKNOWN_WORDS, 'UNKNOWN'), unknown: true };
           const code = err instanceof ApiError ? (err.wireCode ?? String(err.status)) : null;
           return failed(id, errorText(err), code);
         } finally {

@@ -41,6 +41,7 @@ import { prepareFullCalendarStyles } from './fullcalendar-styles';
 import { namedZones } from './named-zones';
 import { openingTime } from './opening-time';
 import './calendar.css';
+import { serviceNow } from '../../app/use-now';
 
 prepareFullCalendarStyles();
 
@@ -208,7 +209,7 @@ export function CalendarScreen() {
         ? fromLocalInput(`${toLocalInput(arg.date).slice(0, 10)}T${DEFAULT_TIME}`)
         : null;
       const at = day ? new Date(day) : new Date(arg.date);
-      if (at.getTime() <= Date.now()) {
+      if (at.getTime() <= serviceNow()) {
         toast('warning', 'Drafts can only be scheduled in the future.');
         return;
       }
@@ -243,7 +244,7 @@ export function CalendarScreen() {
   const onDrop = useCallback(
     async (arg: EventDropArg) => {
       const start = arg.event.start;
-      if (!start || start.getTime() <= Date.now()) {
+      if (!start || start.getTime() <= serviceNow()) {
         arg.revert();
         toast('warning', 'Posts can only move to a time in the future.');
         return;

@@ -14,7 +14,7 @@ import {
   toLocalInput,
 } from '../../app/format';
 import { navigate } from '../../app/router';
-import { useNow } from '../../app/use-now';
+import { useServiceNow } from '../../app/use-now';
 import { PLATFORM_META } from '../../app/platforms';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
@@ -92,7 +92,7 @@ export function ComposeScreen() {
   const selected = useMemo(() => new Set(draft.accountIds), [draft.accountIds]);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
-  const now = useNow();
+  const now = useServiceNow();
 
   useEffect(() => void ensureAccounts(), [ensureAccounts]);
   useEffect(() => listenMedia(), [listenMedia]);

@@ -6,7 +6,7 @@ import type { Delivery } from '../../../../src-shared/api/posts';
 import type { BridgeError } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
 import { formatDateTime, fromLocalInput, localZone, toLocalInput } from '../../app/format';
-import { useNow } from '../../app/use-now';
+import { useServiceNow } from '../../app/use-now';
 import { hrefOf } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
 import { Dialog } from '../../components/Dialog';
@@ -52,7 +52,7 @@ export function PostDialog({
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<{ action: Action; error: Readonly<BridgeError> } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const now = useNow();
+  const now = useServiceNow();
 
   const account = accounts.find((a) => a.id === delivery.social_account_id);
   // What the transition table allows this delivery; a missing action says why where it would have been.

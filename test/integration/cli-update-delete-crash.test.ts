@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { storeFile } from '../../src-main/core/paths';
+import { openStore } from '../../src-main/core/store/store';
+import type { Delivery } from '../../src-shared/api/posts';
+import { runCli } from '../helpers/cli-process';
+import {
+  FIXTURE_NOW,
+  IDS,
+  TEST_KEYS,
+  demoFixture,
+  startTestSandbox,
+  type TestSandbox,
+} from '../helpers/sandbox';
+
+/**
+ * `posts update <id>` and `posts delete <id>`, each killed with SIGKILL at random points while the service drops
+ * answers it has committed (`reset_rate` on `/api/cli/posts`: the update, the delete and the lists read back), then
+ * run again as a person would until it reports. Every change must be applied exactly once and none reported failed
+ * that the service applied. The changes that a second application would turn into a refusal are in it: a cancel
+ * (the post is a draft by then), an added target (the account is on the post by then), a delete (gone by then).
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const N = 12;
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const at = (ms: number) => new Date(Date.parse(FIXTURE_NOW) + ms).toISOString();
+
+/** Every delivery the service holds, read around the faults (a dropped answer is asked again). */
+async function all(): Promise<Delivery[]> {
+  for (;;) {
+    try {
+      const out: Delivery[] = [];
+      for (const status of ['draft', 'scheduled']) {
+        const res = await sb.api('GET', `/api/cli/posts?status=${status}&limit=100`);
+        if (res.status !== 200) throw new Error(String(res.status));
+        out.push(...(res.body.posts as Delivery[]));
+      }
+      return out;
+    } catch {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+function openPlans(dataDir: string): number {
+  const store = openStore(storeFile(dataDir));
+  try {
+    return (
+      store.db.prepare(`SELECT COUNT(*) AS n FROM outbox_changes WHERE state = 'open'`).get() as { n: number }
+    ).n;
+  } finally {
+    store.close();
+  }
+}
+
+interface Report {
+  state: 'done' | 'failed' | 'unknown';
+  resumed: boolean;
+  requests: number;
+}
+
+/**
+ * What a run said, by its exit code (0 done; 4 no answer, it may have been applied; 2 or 3 refused), and from its
+ * JSON whether it finished an earlier run's change and how many requests it sent.
+ */
+function reportOf(run: { code: number | null; out: string }): Report {
+  const state = run.code === 0 ? 'done' : run.code === 4 ? 'unknown' : 'failed';
+  let said: Partial<Report> = {};
+  try {
+    said = JSON.parse(run.out) as Partial<Report>;
+  } catch {
+    // Not JSON: an error in words.
+  }
+  if (said.state !== undefined) expect(said.state).toBe(state);
+  return { state, resumed: said.resumed === true, requests: said.requests ?? 1 };
+}
+
+type Change = { args: string[]; applied: (ds: Delivery[]) => boolean };
+
+it(`updates and deletes ${N} posts exactly once under kill -9 and lost answers, none reported failed`, async () => {
+  await sb.control.faults({});
+  await sb.control.reset(demoFixture());
+  const items = Array.from({ length: N }, (_, i) => ({
+    item_key: `k${i}`,
+    caption: `crash change ${i}`,
+    targets: [{ platform: 'x' as const, social_account_id: IDS.accounts.x }],
+    scheduled_at: at(DAY + i * HOUR),
+  }));
+  const seeded = await sb.api('POST', '/api/cli/posts/bulk', { body: { batch_id: randomUUID(), items } });
+  expect(seeded.status).toBe(201);
+  const posts = (seeded.body.items as { index: number; post_id: string; social_post_ids: string[] }[]).sort(
+    (a, b) => a.index - b.index,
+  );
+
+  // Four kinds, in turn: a new caption and time (absolute), a cancel, an added target, a delete.
+  const changes: Change[] = posts.map((p, i) => {
+    const mine = (ds: Delivery[]) => ds.filter((d) => d.post_id === p.post_id);
+    switch (i % 4) {
+      case 0: {
+        const when = at(3 * DAY + i * HOUR);
+        return {
+          args: ['update', p.post_id, '--caption', `edited ${i}`, '--at', when],
+          applied: (ds) =>
+            mine(ds).length === 1 &&
+            mine(ds)[0]!.caption === `edited ${i}` &&
+            Date.parse(mine(ds)[0]!.scheduled_at!) === Date.parse(when),
+        };
+      }
+      case 1:
+        return {
+          args: ['update', p.social_post_ids[0]!, '--status', 'draft'],
+          applied: (ds) => mine(ds).length === 1 && mine(ds)[0]!.status === 'draft',
+        };
+      case 2:
+        return {
+          args: ['update', p.post_id, '--add-target', `linkedin:${IDS.accounts.linkedin}`],
+          applied: (ds) =>
+            mine(ds).length === 2 &&
+            mine(ds).filter((d) => d.social_account_id === IDS.accounts.linkedin).length === 1,
+        };
+      default:
+        return {
+          args: ['delete', p.social_post_ids[0]!],
+          applied: (ds) => mine(ds).length === 0,
+        };
+    }
+  });
+
+  const rnd = random(31);
+  let killedAfterApplied = 0;
+  let readBackOrResent = 0;
+  let resumed = 0;
+  for (const [i, change] of changes.entries()) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pd-change-crash-'));
+    try {
+      const cli = () =>
+        runCli(['posts', ...change.args, '--json'], {
+          baseUrl: sb.url,
+          dataDir,
+          apiKey: TEST_KEYS.a,
+          env: { POSTDESK_HTTP_RETRIES: '0' },
+        });
+      const faults = (seed: number, latency: number) =>
+        sb.control.faults({ reset_rate: 0.5, latency_ms: latency, paths: ['/api/cli/posts'], seed });
+      await faults(300 + i, 200);
+      const first = cli();
+      let exited = false;
+      void first.done.then(() => (exited = true));
+      if (i % 2 === 0) {
+        // Killed the moment the service shows the change applied: its answer is on its way, or lost.
+        while (!exited && !change.applied(await all())) await new Promise((r) => setTimeout(r, 10));
+        first.child.kill('SIGKILL');
+      } else {
+        const timer = setTimeout(() => first.child.kill('SIGKILL'), 100 + Math.floor(rnd() * 900));
+        void first.done.then(() => clearTimeout(timer));
+      }
+      const ended = await first.done;
+      let report: Report | null = null;
+      if (ended.signal === 'SIGKILL') {
+        await sb.control.faults({});
+        if (change.applied(await all()) && openPlans(dataDir) > 0) killedAfterApplied += 1;
+        await faults(400 + i, 30);
+      } else {
+        report = reportOf(ended);
+        // Never a refusal of what the service applied: done, or unknown (exit 4) and finished by the next run.
+        expect(report.state, `${change.args.join(' ')}: ${ended.out}`).not.toBe('failed');
+      }
+      for (let again = 0; again < 8 && (!report || report.state !== 'done'); again++) {
+        const run = await cli().done;
+        expect(run.signal).toBeNull();
+        // A run that could not even read the post first (its list answer lost) says so, exit 4, and records nothing.
+        report = reportOf(run);
+        expect(report.state, `${change.args.join(' ')}: ${run.out}`).not.toBe('failed');
+        if (report.resumed) resumed += 1;
+        if (report.resumed || report.requests > 1) readBackOrResent += 1;
+      }
+      expect(report?.state, change.args.join(' ')).toBe('done');
+      await sb.control.faults({});
+      expect(change.applied(await all()), change.args.join(' ')).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  // Exactly once, counted on the service: each cancel left one draft, each added target one delivery more, each
+  // delete one delivery fewer.
+  const kinds = [0, 1, 2, 3].map((k) => changes.filter((_, i) => i % 4 === k).length);
+  expect(await sb.control.state()).toMatchObject({
+    deliveries: { scheduled: kinds[0]! + 2 * kinds[2]!, draft: kinds[1] },
+  });
+  // The faults bit: kills after the service applied a change, and runs that finished what an earlier one left.
+  expect(killedAfterApplied).toBeGreaterThan(0);
+  expect(resumed).toBeGreaterThan(0);
+  expect(readBackOrResent).toBeGreaterThan(0);
+}, 240_000);
