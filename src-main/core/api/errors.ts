@@ -173,3 +173,19 @@ export function toFieldIssue(issue: z.core.$ZodIssue): FieldIssue {
   }
   return { path, message };
 }
+
+/**
+ * The request itself was refused, by the service (a 4xx other than a timeout or a rate limit) or before it left
+ * (invalid input): the same request would be refused again, and no answer was lost. Every sender that must tell
+ * a refusal from a lost answer (the outbox, recorded changes, many-at-once) asks this, so they agree.
+ */
+export function isRefusal(err: unknown): boolean {
+  return (
+    err instanceof ValidationError ||
+    (err instanceof ApiError &&
+      err.status >= 400 &&
+      err.status < 500 &&
+      err.status !== 408 &&
+      err.status !== 429)
+  );
+}

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { CreatePostRequest } from '../../../src-shared/api/posts';
 import type { BulkItem } from '../../../src-shared/api/bulk';
 import type { ApiClient } from '../api/client';
-import { ApiError, CredentialMissingError, NetworkError, ValidationError } from '../api/errors';
+import { ApiError, CredentialMissingError, NetworkError, ValidationError, isRefusal } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { Emitter } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
@@ -347,13 +347,7 @@ export function createOutbox(store: Store, client: ApiClient, options: OutboxOpt
       move(r.id, 'sending', 'pending', { owner: null, sent_at: null, attempts: r.attempts, error });
       throw new Blocked(failureOf(err).message);
     }
-    const refused =
-      err instanceof ValidationError ||
-      (err instanceof ApiError &&
-        err.status >= 400 &&
-        err.status < 500 &&
-        err.status !== 429 &&
-        err.status !== 408);
+    const refused = isRefusal(err);
     if (refused) {
       move(r.id, 'sending', 'failed', { owner: null, error });
     } else if (mayHaveLanded && r.kind === 'single') {

@@ -3,7 +3,7 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import type { BulkUpdate } from '../../../src-shared/api/bulk';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import { ApiError, isRefusal } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { createLimit } from '../common/limit';
 
@@ -65,7 +65,7 @@ export async function updateInBatches(
       try {
         return await client.bulkUpdate({ updates: batch });
       } catch (err) {
-        if (refusal(err) || attempt >= (opts.resendLost ?? 0)) throw err;
+        if (isRefusal(err) || attempt >= (opts.resendLost ?? 0)) throw err;
         await new Promise((r) => setTimeout(r, (opts.delayMs ?? 250) * 2 ** attempt));
       }
     }
@@ -90,7 +90,7 @@ export async function updateInBatches(
       });
     } catch (err) {
       const code = err instanceof ApiError ? (err.wireCode ?? String(err.status)) : null;
-      const lost = !refusal(err);
+      const lost = !isRefusal(err);
       for (const u of batch)
         outcomes.push(
           lost
@@ -101,17 +101,6 @@ export async function updateInBatches(
     onProgress?.({ done: outcomes.length, total: updates.length });
   }
   return outcomes;
-}
-
-/** The service refused the request itself (4xx but timeouts and rate limits): no answer was lost. */
-function refusal(err: unknown): boolean {
-  return (
-    err instanceof ApiError &&
-    err.status >= 400 &&
-    err.status < 500 &&
-    err.status !== 408 &&
-    err.status !== 429
-  );
 }
 
 export function failed(post_id: string, error: string, code: string | null): UpdateOutcome {

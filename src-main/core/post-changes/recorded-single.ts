@@ -2,7 +2,7 @@ import { EDITABLE_STATUSES } from '../../../src-shared/api/delivery-transitions'
 import { LIMITS } from '../../../src-shared/api/limits';
 import type { Delivery, UpdatePostResponse } from '../../../src-shared/api/posts';
 import type { ApiClient } from '../api/client';
-import { ApiError, ValidationError } from '../api/errors';
+import { ApiError, isRefusal } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { intentOf, type ChangeItem, type ChangePlans, type SingleChange } from '../outbox/change-plans';
 
@@ -27,18 +27,6 @@ export interface SingleOptions {
   /** How many sends (or reads back) before a change whose answer was lost is left `unknown` (default 4). */
   readonly attempts?: number;
   readonly delayMs?: number;
-}
-
-/** The service refused the request itself: the same request would be refused again. */
-function refused(err: unknown): boolean {
-  return (
-    err instanceof ValidationError ||
-    (err instanceof ApiError &&
-      err.status >= 400 &&
-      err.status < 500 &&
-      err.status !== 408 &&
-      err.status !== 429)
-  );
 }
 
 const codeOf = (err: unknown) => (err instanceof ApiError ? (err.wireCode ?? String(err.status)) : null);
@@ -129,7 +117,7 @@ export async function changeOne(
       else await client.deletePost({ id: change.id });
       settle('done');
     } catch (err) {
-      if (!refused(err)) settle('unknown', errorText(err), codeOf(err));
+      if (!isRefusal(err)) settle('unknown', errorText(err), codeOf(err));
       else if (lost && change.op === 'delete' && err instanceof ApiError && err.status === 404)
         settle('done'); // the lost send deleted it
       else if (lost && shown !== 'not_applied')

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client';
-import { ApiError, ValidationError } from '../api/errors';
+import { ApiError, isRefusal } from '../api/errors';
 import { errorText } from '../common/error-text';
 import type { ChangePlan, ChangePlans } from '../outbox/change-plans';
 import { batches, type BatchProgress } from './bulk-update';
@@ -11,18 +11,6 @@ export interface RecordedSendOptions {
   readonly delayMs?: number;
   readonly onProgress?: (p: BatchProgress) => void;
   readonly signal?: AbortSignal;
-}
-
-/** The service refused the request itself: sending it again would be refused again. */
-function refused(err: unknown): boolean {
-  return (
-    err instanceof ValidationError ||
-    (err instanceof ApiError &&
-      err.status >= 400 &&
-      err.status < 500 &&
-      err.status !== 408 &&
-      err.status !== 429)
-  );
 }
 
 /**
@@ -76,7 +64,7 @@ export async function sendRecorded(
         });
       } catch (err) {
         const code = err instanceof ApiError ? (err.wireCode ?? String(err.status)) : null;
-        const state = refused(err) ? 'failed' : 'unknown';
+        const state = isRefusal(err) ? 'failed' : 'unknown';
         for (const item of batch) plans.settle(planId, item.seq, { state, error: errorText(err), code });
       }
       settledSoFar += batch.length;
