@@ -14,6 +14,9 @@ import type { Output } from '../output';
 import { truncate } from '../output';
 import { AssistantLedger, isProposalId } from '../../core/assistant/proposals';
 import { sendApproved } from '../../core/assistant/gate';
+import { openChangePlans } from '../../core/outbox/change-plans';
+import { changeOne } from '../../core/post-changes/recorded-single';
+import { UNKNOWN_WORDS } from '../../core/post-changes/bulk-update';
 
 const resultJson = (r: InboxResult) => ({
   post_id: r.post_id,
@@ -26,8 +29,18 @@ const resultJson = (r: InboxResult) => ({
 async function inboxOf(deps: CliDeps, self: Command): Promise<Inbox> {
   const core = await deps.core(self);
   const journal = new Journal(deps.local().store, null);
+  const plans = openChangePlans(core.store, core.endpoint.sandbox ? 'sandbox' : core.endpoint.baseUrl);
   return createInbox({
     client: async () => core.client,
+    // Each approval and rejection as every other change to a post: recorded before it is sent, a lost answer read
+    // back, and the same command run again finishes it rather than sending it twice.
+    change: async (c) => {
+      const o = await changeOne(core.client, plans, c);
+      if (o.state === 'done') return o.answer;
+      if (o.state === 'failed')
+        throw o.cause ?? new Error(o.error ?? 'the service did not apply this change');
+      throw new Error(UNKNOWN_WORDS);
+    },
     runs: async (ids) => {
       const known = new Map<string, KnownRun>();
       for (const id of ids) {

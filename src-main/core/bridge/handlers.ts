@@ -476,6 +476,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
     },
     inbox: createInboxHandlers({
       api,
+      posts: core.posts,
       executor: core.executor,
       events,
       now,

@@ -14,7 +14,8 @@ import { queueSlotFor, SlotsDifferError } from '../inbox/queue-slot';
 import type { QueueService } from '../queue/queue-service';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handler-types';
-import type { BridgeApi, ExecutorPort } from './ports';
+import type { BridgeApi, ExecutorPort, PostCreatePort } from './ports';
+import { changeOnePost } from './post-change';
 
 export interface InboxHandlerDeps {
   readonly api: () => Promise<BridgeApi>;
@@ -24,6 +25,8 @@ export interface InboxHandlerDeps {
   readonly events: BridgeEvents;
   readonly now: () => Date;
   readonly fetch?: typeof fetch;
+  /** The outbox, through whose change record approvals, edits and rejections go (absent in tests of the inbox alone). */
+  readonly posts?: PostCreatePort | undefined;
 }
 
 export const knownRun = (r: RunRecord): KnownRun => ({
@@ -79,7 +82,19 @@ function queueSlotOf(queue: (() => QueueService) | undefined) {
 
 /** `inbox:*`: the agent inbox over the bridge (src-main/core/inbox). */
 export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
-  const inbox = createInbox({ client: deps.api, now: deps.now, runs: executorRunLookup(deps.executor) });
+  const inbox = createInbox({
+    client: deps.api,
+    now: deps.now,
+    runs: executorRunLookup(deps.executor),
+    // Each approval, edit and rejection as every other change to a post: recorded, a lost answer read back.
+    change: (c) =>
+      changeOnePost(deps.posts, c, async () => {
+        const client = await deps.api();
+        if (c.op === 'update') return client.updatePost(c.body);
+        await client.deletePost({ id: c.id });
+        return null;
+      }),
+  });
   const changed = async () => {
     const { total } = await inbox.list().catch(() => ({ total: null }));
     if (total !== null) deps.events.emit('inbox:didChange', { total });

@@ -8,6 +8,7 @@ import { BridgeFault, notConnected } from './bridge-fault';
 import type { Handlers } from './handler-types';
 import { QUEUED_CODE } from './post-outbox';
 import type { PostCreatePort } from './ports';
+import { changeOnePost } from './post-change';
 
 export interface QueuePortOptions {
   readonly store: Store;
@@ -37,10 +38,12 @@ export function createQueuePort(o: QueuePortOptions): QueueService {
         throw e;
       }
     },
+    // A move as every other change to a post: recorded as its result, a lost answer read back, never twice.
     reschedule: async (id, at) => {
       const client = o.client();
       if (!client) throw notConnected();
-      await client.updatePost({ id, scheduled_at: at });
+      const body = { id, scheduled_at: at };
+      await changeOnePost(o.posts, { op: 'update', body }, () => client.updatePost(body));
     },
     // A create the outbox holds unconfirmed (queued, or waiting for a decision) keeps its slot.
     pending: () => (o.client() ? o.posts.queued() : []),

@@ -1,8 +1,9 @@
 import { LIMITS } from '../../../src-shared/api/limits';
-import type { Delivery } from '../../../src-shared/api/posts';
+import type { Delivery, UpdatePostRequest } from '../../../src-shared/api/posts';
 import type { InboxDraft, InboxGroup, InboxList, InboxMedia, InboxRun } from '../../../src-shared/ipc/inbox';
 import type { ApiClient } from '../api/client';
 import { createLimit } from '../common/limit';
+import type { SingleChange } from '../outbox/change-plans';
 
 /**
  * The agent inbox: the drafts automation runs made, waiting for a person. A draft belongs here when its
@@ -28,6 +29,12 @@ export interface InboxDeps {
   /** The local executor's runs by service run id (those it does not know are absent). */
   readonly runs: (runIds: readonly string[]) => Promise<ReadonlyMap<string, KnownRun>>;
   readonly now?: () => Date;
+  /**
+   * Sends one post's update or delete through the outbox's change record (recorded before it is sent, a lost
+   * answer read back, never applied twice), throwing a refusal or a lost answer; without it, straight to the
+   * client (tests of the inbox alone).
+   */
+  readonly change?: (change: SingleChange) => Promise<unknown>;
 }
 
 /** One draft's outcome; `error` is what was thrown, for the caller to word (bridge or terminal). */
@@ -150,6 +157,11 @@ export function createInbox(deps: InboxDeps): Inbox {
   };
 
   /** Runs `act` on each draft still in the inbox; the others fail alone, as `NotInInboxError`. */
+  const update = (client: InboxClient, body: UpdatePostRequest): Promise<unknown> =>
+    deps.change ? deps.change({ op: 'update', body }) : client.updatePost(body);
+  const remove = (client: InboxClient, id: string): Promise<unknown> =>
+    deps.change ? deps.change({ op: 'delete', id }) : client.deletePost({ id });
+
   const each = async (
     postIds: readonly string[],
     act: (client: InboxClient, draft: Omit<InboxDraft, 'run'>) => Promise<Partial<InboxResult>>,
@@ -207,7 +219,7 @@ export function createInbox(deps: InboxDeps): Inbox {
     async approve(postIds, at) {
       const when = at ?? new Date((await serviceNow()).getTime() + APPROVE_NOW_LEAD_MS).toISOString();
       return each(postIds, async (client, draft) => {
-        await client.updatePost({ id: draft.post_id, status: 'scheduled', scheduled_at: when });
+        await update(client, { id: draft.post_id, status: 'scheduled', scheduled_at: when });
         return { scheduled_at: when };
       });
     },
@@ -217,7 +229,7 @@ export function createInbox(deps: InboxDeps): Inbox {
         postIds,
         async (client, draft) => {
           const at = await when(draft);
-          await client.updatePost({ id: draft.post_id, status: 'scheduled', scheduled_at: at });
+          await update(client, { id: draft.post_id, status: 'scheduled', scheduled_at: at });
           return { scheduled_at: at };
         },
         1,
@@ -227,14 +239,14 @@ export function createInbox(deps: InboxDeps): Inbox {
     reject(postIds) {
       // The contract deletes by delivery id: one call per delivery of the draft, in turn.
       return each(postIds, async (client, draft) => {
-        for (const t of draft.targets) await client.deletePost({ id: t.delivery_id });
+        for (const t of draft.targets) await remove(client, t.delivery_id);
         return {};
       });
     },
 
     async edit(postId, caption) {
       const [result] = await each([postId], async (client, draft) => {
-        await client.updatePost({ id: draft.post_id, caption });
+        await update(client, { id: draft.post_id, caption });
         return {};
       });
       return result as InboxResult;
