@@ -18,9 +18,13 @@ const newestFirst = (a: RunRecord, b: RunRecord): number =>
 const FINAL = new Set<RunRecord['state']>(['completed', 'failed', 'skipped', 'missed']);
 
 export const useRunsStore = create<RunsState>()((set, get) => {
+  // Reads of the selected run can cross: the read a click starts may answer after a newer one that a finished
+  // run's event started, and would show the run as still running. Only the newest read is applied.
+  let reads = 0;
   const refresh = async (id: string) => {
+    const mine = ++reads;
     const r = await settle(() => bridge().runs.get({ id }));
-    if (r.ok && get().selectedId === id) set({ detail: loaded(r.value) });
+    if (r.ok && mine === reads && get().selectedId === id) set({ detail: loaded(r.value) });
   };
   return {
     runs: idle(),
@@ -34,8 +38,9 @@ export const useRunsStore = create<RunsState>()((set, get) => {
     async select(id) {
       set({ selectedId: id, detail: id ? loading(idle()) : idle() });
       if (!id) return;
+      const mine = ++reads;
       const r = await settle(() => bridge().runs.get({ id }));
-      if (get().selectedId !== id) return;
+      if (get().selectedId !== id || mine !== reads) return;
       set({ detail: settleInto(get().detail, r) });
     },
     listen() {
@@ -51,6 +56,10 @@ export const useRunsStore = create<RunsState>()((set, get) => {
           set({ detail: { ...get().detail, data: { ...detail, run } } });
           // A finished run: read it once more for its complete steps and the logs the executor kept.
           if (FINAL.has(run.state)) void refresh(run.id);
+        } else if (get().selectedId === run.id && FINAL.has(run.state)) {
+          // Finished while its detail was still loading (a run that fails at once): the read under way may
+          // predate the end, so read it again; the newer read wins.
+          void refresh(run.id);
         }
       });
       const offStep = b.onDidStepRun((e) => {
