@@ -25,6 +25,8 @@ class OneShotProvider implements OAuthClientProvider {
 
   constructor(
     private readonly apiKey: string,
+    /** Where the person connected: the only origin the key may go to (docs/security.md, Destinations). */
+    private readonly origin: string,
     private readonly step: (line: string) => void,
   ) {}
 
@@ -60,6 +62,13 @@ class OneShotProvider implements OAuthClientProvider {
     return this.verifier;
   }
   async redirectToAuthorization(url: URL): Promise<void> {
+    // The authorization address comes from the server's metadata, that is from the network: the key goes with it
+    // only when it is the address the person connected to, never to a host the metadata names.
+    if (url.origin !== this.origin) {
+      throw new Error(
+        `the server sent authorization to another address (${url.origin}); your API key was not sent there`,
+      );
+    }
     const res = await fetch(url, { headers: { authorization: `Bearer ${this.apiKey}` }, redirect: 'manual' });
     const location = res.headers.get('location');
     const back = location ? new URL(location) : null;
@@ -80,7 +89,7 @@ export async function testAssistantConnection(
 ): Promise<AssistantTest> {
   const steps: string[] = [];
   const step = (line: string) => void steps.push(line);
-  const provider = new OneShotProvider(apiKey, step);
+  const provider = new OneShotProvider(apiKey, new URL(mcpUrl).origin, step);
   try {
     // What every client meets first: a 401 whose challenge names the resource metadata (RFC 9728).
     const bare = await fetch(mcpUrl, {
