@@ -11,28 +11,17 @@ const NEVER = '9999-12-31T23:59:59.999Z';
  * one was per-request work that can be done once: it keeps the earliest time anything falls due and settles
  * only once the clock reaches it.
  *
- * That time only moves earlier when a row starts waiting: a delivery written as scheduled or retrying, an
- * upload address reserved. Temporary triggers (this connection's own, never stored in the file) report each
- * such row as it is written, whichever code writes it, so a write costs no query here; a draft or a posted
- * delivery reports nothing. A report from a transaction that then rolled back, or of a row since deleted,
- * only makes the next request look again.
+ * That time only moves earlier when a row is written, so it is read again (one indexed query) whenever the
+ * connection has written anything since it was last read: SQLite's `total_changes()` counts every row any
+ * statement changed, whichever code wrote it. This replaced a trigger on every delivery row, which a
+ * 100-item bulk ran 200 times (docs/sandbox.md, Benchmark); a read-only request now costs one look at the
+ * counter. A write that rolled back, or of a row since deleted, only makes the next request look again.
  */
 export function createDueBeforeRead(ctx: SandboxContext, settle: (now: Date) => void): () => void {
   let nothingDueBefore = '';
+  let changesSeen = -1;
   const db = ctx.db;
-  db.function('sandbox_waits_until', { deterministic: false }, (at: unknown) => {
-    if (typeof at === 'string' && at < nothingDueBefore) nothingDueBefore = at;
-    return null;
-  });
-  const delivery = `WHEN NEW.status IN (${STILL_SCHEDULED_SQL})
-    BEGIN SELECT sandbox_waits_until(NEW.next_attempt_at); END`;
-  const upload = `WHEN NEW.status = 'pending' AND NEW.bytes_received = 0
-    BEGIN SELECT sandbox_waits_until(NEW.upload_expires_at); END`;
-  db.exec(`
-    CREATE TEMP TRIGGER IF NOT EXISTS due_delivery_insert AFTER INSERT ON main.deliveries ${delivery};
-    CREATE TEMP TRIGGER IF NOT EXISTS due_delivery_update AFTER UPDATE ON main.deliveries ${delivery};
-    CREATE TEMP TRIGGER IF NOT EXISTS due_upload_insert AFTER INSERT ON main.media_assets ${upload};
-    CREATE TEMP TRIGGER IF NOT EXISTS due_upload_update AFTER UPDATE ON main.media_assets ${upload};`);
+  const changes = (): number => (stmt(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
   const earliestDue = (): string =>
     (
       stmt(
@@ -44,14 +33,17 @@ export function createDueBeforeRead(ctx: SandboxContext, settle: (now: Date) => 
       ).get() as { at: string | null }
     ).at ?? NEVER;
   return () => {
+    const written = changes();
+    if (written !== changesSeen) {
+      changesSeen = written;
+      nothingDueBefore = earliestDue();
+    }
     const now = ctx.clock.now();
     const nowIso = now.toISOString();
     if (nowIso < nothingDueBefore) return;
-    // First use, or the clock reached the earliest time reported: read what really waits.
+    // The clock reached the earliest time anything waits: settle, then read what still waits.
+    settle(now);
+    changesSeen = changes();
     nothingDueBefore = earliestDue();
-    if (nothingDueBefore <= nowIso) {
-      settle(now);
-      nothingDueBefore = earliestDue();
-    }
   };
 }
