@@ -28,7 +28,7 @@ import { InvalidJsonBody, SandboxError } from './errors';
 import { createDueBeforeRead } from './due-before-read';
 import { timeOrderedUuid } from './ids';
 import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-depth';
-import { Faults, type FaultDecision } from './faults';
+import { Faults, matchedPath, type FaultDecision } from './faults';
 import { loadFixture } from './fixture';
 import { isInnerMcpCall } from './inner-call';
 import { registerMcp } from './mcp/server';
@@ -206,7 +206,10 @@ export function buildApp(
     // In real time the 1 s tick may lag; due deliveries and expiries are settled before a request reads them.
     if (path.startsWith('/api/cli/') && !ctx.clock.isVirtual) deps.runDue();
     // A tool's call to a REST route is part of its /api/mcp request, whose fault was decided already.
-    const fault = isInnerMcpCall(req) ? null : deps.faults.decide(path);
+    // Faults too decide on the matched route, never the raw URL: `/api/cli/%70osts` is the posts route.
+    const fault = isInnerMcpCall(req)
+      ? null
+      : deps.faults.decide(matchedPath(req.routeOptions.url, req.params));
     req.sandboxFault = fault;
     if (fault?.error)
       throw new SandboxError(503, 'SANDBOX_FAULT', 'injected fault: service unavailable, retry');

@@ -50,8 +50,12 @@ export class Faults {
     return (s.error_rate ?? 0) > 0 || (s.reset_rate ?? 0) > 0 || (s.latency_ms ?? 0) > 0;
   }
 
-  decide(path: string): FaultDecision | null {
-    if (!this.active() || !path.startsWith('/api/')) return null;
+  /**
+   * `path` is the matched route's (matchedPath): the router decodes `%70osts` into `posts`, so the raw URL
+   * would let a spelling of a route slip past the faults set for it (docs/security.md, Guards).
+   */
+  decide(path: string | null): FaultDecision | null {
+    if (path === null || !this.active() || !path.startsWith('/api/')) return null;
     const { paths } = this.settings;
     if (paths && paths.length > 0 && !paths.some((p) => path.startsWith(p))) return null;
     const errorDraw = this.random();
@@ -63,4 +67,18 @@ export class Faults {
       latencyMs: this.settings.latency_ms ?? 0,
     };
   }
+}
+
+/**
+ * The path the router matched, as it read it: the route's pattern with each parameter replaced by the decoded
+ * value it was given (`/api/skills/:id` with `id` "a b" is `/api/skills/a b`). Null when no route matched: a
+ * request nothing serves changes nothing, and its 404 needs no fault.
+ */
+export function matchedPath(route: string | undefined, params: unknown): string | null {
+  if (route === undefined) return null;
+  const values = (params ?? {}) as Record<string, unknown>;
+  return route.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
+    const value = values[name ?? '*'];
+    return typeof value === 'string' ? value : whole;
+  });
 }

@@ -211,9 +211,11 @@ describe('every guard is one of these', () => {
     const gate = readFileSync(join(ROOT, 'src-main/cli/web/http-guard.ts'), 'utf8');
     expect(gate).not.toMatch(/\breq(uest)?\.(raw\.)?url\b/);
     expect(gate).toMatch(/req\.routeOptions\.config\.guard/);
-    // The sandbox's hook reads the raw path only to log it and to pick injected faults; its guard, the route.
+    // The sandbox's hook reads the raw path only to log it; its guard and its injected faults, the route
+    // (sandbox-faults-route.test.ts sends the spellings).
     const app = readFileSync(join(ROOT, 'src-sandbox/app.ts'), 'utf8');
     expect(app).toMatch(/isControlRoute\(req\.routeOptions\.url\)/);
+    expect(app).toMatch(/faults\.decide\(matchedPath\(req\.routeOptions\.url, req\.params\)\)/);
     expect(app).not.toMatch(/path\.startsWith\('\/_sandbox/);
   });
 });
