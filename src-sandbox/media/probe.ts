@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { delimiter, join, resolve as resolvePath } from 'node:path';
 import { SNIFF_BYTES, detectBytes, isMediaInput, probeArgv } from '../../src-shared/media-input';
-import { isExecutableFileSync, openForReading } from '../../src-main/core/files';
+import { isExecutableFileSync, readFileHead } from '../../src-main/core/files';
 
 let ffprobeBin: string | null | undefined;
 
@@ -45,17 +45,6 @@ const fps = (rate: string | undefined): number | null => {
   return n && d ? Math.round((n / d) * 1000) / 1000 : null;
 };
 
-async function sniff(file: string): Promise<ReturnType<typeof detectBytes>> {
-  const fh = await openForReading(file);
-  try {
-    const buf = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
-    return detectBytes(buf.subarray(0, bytesRead));
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
  * Width, height, duration, codecs and format of a stored object, read with ffprobe (no shell) through the
  * media input door (src-shared/media-input.ts): bytes that are not a container on its allowlist (a playlist
@@ -68,7 +57,9 @@ export async function probeMedia(
   const bin = ffprobePath();
   if (!bin) return { probe_error: 'ffprobe is not available' };
   const path = resolvePath(file);
-  const detected = await sniff(path).catch(() => null);
+  const detected = await readFileHead(path, SNIFF_BYTES)
+    .then(detectBytes)
+    .catch(() => null);
   if (!detected || !isMediaInput(detected.format))
     return { probe_error: 'the bytes are not a picture or video ffprobe is given' };
   const argv = probeArgv(detected, path);

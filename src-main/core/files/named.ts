@@ -96,6 +96,21 @@ export function openForReading(path: string): Promise<FileHandle> {
   return open(path, 'r');
 }
 
+/**
+ * Up to `length` bytes from the start of a file (fewer when it is shorter): what a sniff of its type reads
+ * (`detectBytes` in src-shared/media-input.ts), for core's media checks and the sandbox's probe alike.
+ */
+export async function readFileHead(path: string, length: number): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = new Uint8Array(length);
+    const { bytesRead } = await fh.read(buf, 0, length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
 /** A stream of a file's bytes (`end` inclusive), for sending or hashing it without holding it whole. */
 export function createFileReadStream(
   path: string,
