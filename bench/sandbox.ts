@@ -12,7 +12,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { startSandbox } from '../src-sandbox/app';
 import { BODIES, type LoadJob, type Round, type Scenario } from './sandbox-load-worker';
-import { judge } from './goals';
+import { goalOf, judge } from './goals';
 import { median, p99 } from './measure';
 
 const LOAD_WORKER = new URL('./sandbox-load-worker.ts', import.meta.url);
@@ -20,16 +20,22 @@ const LOAD_WORKER = new URL('./sandbox-load-worker.ts', import.meta.url);
 const CONCURRENCY = 16;
 const ROUNDS = 5;
 
-/** The goals of the issue that asked for a faster sandbox (docs/sandbox.md, Benchmark). */
-const GOALS = {
-  /** list and create: sandbox req/s at least 1/3 of the bare handler's. */
-  maxSlowdown: 3,
-  /** 100-item bulk at concurrency 16. */
-  bulkP99Ms: 100,
-} as const;
+/**
+ * The 100-item bulk's budget at concurrency 16 (issue #29): its p99 is judged as a ratio to it
+ * (`sandbox.bulk_p99_ratio` in bench/goals.json), like the fleet's start delay against its 2 s.
+ */
+const BULK_P99_BUDGET_MS = 100;
 
 /** One round, driven from a worker thread (bench/sandbox-load-worker.ts) so the client has its own event loop. */
-function load(base: string, key: string, s: Scenario): Promise<Round> {
+async function load(base: string, key: string, s: Scenario): Promise<Round & { cpuMs: number }> {
+  // The servers' thread only (both run on this one; the client has its own): what a round cost them.
+  const cpu0 = process.threadCpuUsage();
+  const round = await loadInWorker(base, key, s);
+  const cpu = process.threadCpuUsage(cpu0);
+  return { ...round, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+function loadInWorker(base: string, key: string, s: Scenario): Promise<Round> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD_WORKER, {
       workerData: { base, key, scenario: s, concurrency: CONCURRENCY } satisfies LoadJob,
@@ -42,7 +48,6 @@ function load(base: string, key: string, s: Scenario): Promise<Round> {
   });
 }
 
-const verdict = (met: boolean): string => (met ? 'MET' : 'NOT MET');
 /** The 1-minute load average: other work on the machine competes with both servers alike. */
 const load1 = (): string => loadavg()[0]!.toFixed(2);
 
@@ -121,8 +126,8 @@ export async function benchSandbox(): Promise<void> {
     const spread: string[] = [];
     const loadBefore = load1();
     for (const s of scenarios) {
-      const sb: Round[] = [];
-      const base: Round[] = [];
+      const sb: (Round & { cpuMs: number })[] = [];
+      const base: (Round & { cpuMs: number })[] = [];
       // A warm-up round each, then alternating measured rounds.
       await load(sandbox.url, key, { ...s, requests: Math.ceil(s.requests / 10) });
       await load(bare.url, key, { ...s, requests: Math.ceil(s.requests / 10) });
@@ -136,8 +141,11 @@ export async function benchSandbox(): Promise<void> {
       const baseRps = median(base.map((r) => r.rps));
       const sbP99 = p99(sb.flatMap((r) => r.latencies));
       const slowdown = baseRps / sbRps;
+      // CPU per request on the servers' thread: steadier than wall time when the machine is shared.
+      const cpuPer = (rounds: (Round & { cpuMs: number })[]) =>
+        median(rounds.map((r) => r.cpuMs / r.latencies.length));
       spread.push(
-        `  ${s.name}: per round ${sb.map((r, i) => `${(base[i]!.rps / r.rps).toFixed(1)}x`).join(' ')}; sandbox p99 per round ${sb.map((r) => p99(r.latencies).toFixed(0)).join(' ')} ms`,
+        `  ${s.name}: per round ${sb.map((r, i) => `${(base[i]!.rps / r.rps).toFixed(1)}x`).join(' ')}; sandbox p99 per round ${sb.map((r) => p99(r.latencies).toFixed(0)).join(' ')} ms; CPU per request ${cpuPer(sb).toFixed(2)} ms sandbox, ${cpuPer(base).toFixed(2)} ms bare`,
       );
       rows.push([
         s.name,
@@ -148,12 +156,14 @@ export async function benchSandbox(): Promise<void> {
         `${slowdown.toFixed(1)}x`,
       ]);
       if (s.path === '/api/cli/posts/bulk') {
+        const ratio = sbP99 / BULK_P99_BUDGET_MS;
         goals.push(
-          `goal: ${s.name} p99 <= ${GOALS.bulkP99Ms} ms at concurrency ${CONCURRENCY}: ${sbP99.toFixed(0)} ms: ${verdict(sbP99 <= GOALS.bulkP99Ms)}`,
+          `goal: ${s.name} p99 at concurrency ${CONCURRENCY} against its ${BULK_P99_BUDGET_MS} ms budget ${goalOf('sandbox.bulk_p99_ratio')}: ${sbP99.toFixed(0)} ms, ${ratio.toFixed(2)}x: ${judge('sandbox.bulk_p99_ratio', ratio)}`,
         );
       } else {
+        const id = s.method === 'GET' ? 'sandbox.list_slowdown' : 'sandbox.create_slowdown';
         goals.push(
-          `goal: ${s.name} within ${GOALS.maxSlowdown}x the bare handler: ${slowdown.toFixed(1)}x: ${judge(s.method === 'GET' ? 'sandbox.list_slowdown' : 'sandbox.create_slowdown', slowdown)}`,
+          `goal: ${s.name} against the bare handler ${goalOf(id)}: ${slowdown.toFixed(1)}x: ${judge(id, slowdown)}`,
         );
       }
     }
