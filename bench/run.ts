@@ -1,10 +1,16 @@
 /**
- * `npm run bench [part…] [--check] [--goals FILE]`: runs each benchmark part, each printing its figures beside a
- * baseline measured in the same run. Parts: sandbox, media, bulk, executor, ui, local, cli, export, fleet. With no
- * part, all of them but fleet (a machine of its own at full size: bench/fleet.ts). `--check` then compares every figure with bench/goals.json (or FILE) and exits 1 when one misses
- * its goal by more than the goal's tolerance.
+ * `npm run bench [part…] [--check] [--goals FILE] [--markdown] [--save FILE] [--label NAME]`: runs each benchmark
+ * part, each printing its figures beside a baseline measured in the same run. Parts: sandbox, media, bulk,
+ * executor, ui, local, cli, export, fleet. With no part, all of them but fleet (a machine of its own at full size:
+ * bench/fleet.ts). `--check` then compares every figure with bench/goals.json (or FILE) and exits 1 when one misses
+ * its goal by more than the goal's tolerance. `--markdown` prints the verdicts as a table for docs/bench.md;
+ * `--save FILE` keeps them with the load average (NAME labels the run, e.g. quiet or stressed) for
+ * bench/table.ts, which sets saved runs side by side (bench/report.ts).
  */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { verdicts } from './goals';
+import { markdownTable, savedRun } from './report';
 
 const PARTS = {
   sandbox: async () => (await import('./sandbox')).benchSandbox(),
@@ -23,16 +29,25 @@ const isPart = (s: string): s is Part => Object.hasOwn(PARTS, s);
 
 const argv = process.argv.slice(2);
 const check = argv.includes('--check');
-const goalsAt = argv.indexOf('--goals');
-if (goalsAt >= 0) {
-  const file = argv[goalsAt + 1];
-  if (!file || file.startsWith('--')) {
-    console.error('--goals needs a file: npm run bench -- --check --goals FILE');
+const markdown = argv.includes('--markdown');
+/** An option's value (`--goals FILE`): absent, or exits 2 when the option is given without one. */
+const valueOf = (option: string, what: string): string | undefined => {
+  const at = argv.indexOf(option);
+  if (at < 0) return undefined;
+  const value = argv[at + 1];
+  if (!value || value.startsWith('--')) {
+    console.error(`${option} needs ${what}: npm run bench -- --check ${option} ${what.toUpperCase()}`);
     process.exit(2);
   }
-  process.env.POSTDESK_BENCH_GOALS = file;
-}
-const asked = argv.filter((a, i) => a !== '--check' && a !== '--goals' && argv[i - 1] !== '--goals');
+  return value;
+};
+const goalsFile = valueOf('--goals', 'a file');
+if (goalsFile) process.env.POSTDESK_BENCH_GOALS = goalsFile;
+const saveFile = valueOf('--save', 'a file');
+const label = valueOf('--label', 'a name') ?? 'run';
+const WITH_VALUE = new Set(['--goals', '--save', '--label']);
+const FLAGS = new Set(['--check', '--markdown', ...WITH_VALUE]);
+const asked = argv.filter((a, i) => !FLAGS.has(a) && !WITH_VALUE.has(argv[i - 1] ?? ''));
 const unknown = asked.filter((a) => !isPart(a));
 if (unknown.length > 0) {
   console.error(`unknown bench part(s): ${unknown.join(', ')}; choose from ${Object.keys(PARTS).join(', ')}`);
@@ -41,6 +56,7 @@ if (unknown.length > 0) {
 const parts =
   asked.length > 0 ? asked.filter(isPart) : (Object.keys(PARTS) as Part[]).filter((p) => p !== 'fleet');
 let failed = 0;
+const loadBefore = loadavg()[0]!;
 for (const part of parts) {
   console.log(`\n=== bench: ${part} ===`);
   try {
@@ -68,5 +84,13 @@ if (check) {
     failed += 1;
   }
 }
+if (markdown) {
+  console.log(
+    `\n=== bench --markdown (${label}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after) ===`,
+  );
+  console.log(markdownTable(verdicts()));
+}
+if (saveFile)
+  writeFileSync(saveFile, `${JSON.stringify(savedRun(label, loadBefore, verdicts()), null, 2)}\n`);
 process.exit(failed > 0 ? 1 : 0);
 export {};

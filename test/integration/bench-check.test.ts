@@ -35,9 +35,42 @@ it('bench --check fails when a goal is changed to one the code misses, and names
   const file = join(dir, 'goals.json');
   writeFileSync(file, JSON.stringify(goals));
 
-  const r = await bench(['cli', '--check', '--goals', file]);
+  const saved = join(dir, 'quiet.json');
+  const r = await bench([
+    'cli',
+    '--check',
+    '--goals',
+    file,
+    '--markdown',
+    '--save',
+    saved,
+    '--label',
+    'quiet',
+  ]);
   expect(r.out).toMatch(/cli\.help_ratio\s+\d+\.\d+\s+goal <= 0\.5x\s+MISSED/);
   expect(r.out).toMatch(/cli\.accounts_ratio\s+\d+\.\d+\s+goal <= 1000x\s+MET/);
   expect(r.err).toContain('1 goal(s) missed past tolerance: cli.help_ratio');
   expect(r.code).toBe(1);
+
+  // The same verdicts as the table docs/bench.md pastes, and saved for bench/table.ts to set beside another run.
+  expect(r.out).toMatch(
+    /\| `cli\.help_ratio` \| help \| <= 0\.5x \| \d+(\.\d+)? \| NOT MET \(past tolerance\) \|/,
+  );
+  expect(r.out).toMatch(/\| `cli\.accounts_ratio` \| accounts \| <= 1000x \| \d+(\.\d+)? \| MET \|/);
+  const run = JSON.parse(readFileSync(saved, 'utf8')) as { label: string; verdicts: { id: string }[] };
+  expect(run.label).toBe('quiet');
+  expect(run.verdicts.map((v) => v.id)).toEqual(['cli.help_ratio', 'cli.accounts_ratio']);
+  const table = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/table.ts', saved, saved], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+  expect(table).toMatch(
+    /\| `cli\.help_ratio` \| help \| <= 0\.5x \| [\d.]+ \| NOT MET \(past tolerance\) \| [\d.]+ \| NOT MET \(past tolerance\) \|/,
+  );
 }, 180_000);
