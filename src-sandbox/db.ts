@@ -46,6 +46,16 @@ export function wipeDatabase(db: Database.Database): void {
   })();
 }
 
+/** `map`'s value for `key`, made and kept the first time it is asked for: each per-database cache below. */
+function memo<K, V>(map: { get(k: K): V | undefined; set(k: K, v: V): unknown }, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
 const transactions = new WeakMap<Database.Database, (fn: () => unknown) => unknown>();
 
 /**
@@ -54,11 +64,7 @@ const transactions = new WeakMap<Database.Database, (fn: () => unknown) => unkno
  * built once per database and handed the work to do.
  */
 export function transact<T>(db: Database.Database, fn: () => T): T {
-  let run = transactions.get(db);
-  if (!run) {
-    run = db.transaction((work: () => unknown) => work());
-    transactions.set(db, run);
-  }
+  const run = memo(transactions, db, () => db.transaction((work: () => unknown) => work()));
   return run(fn) as T;
 }
 
@@ -72,13 +78,8 @@ const KEPT_READS = 1000;
  * makes it, so what is kept is never older than the store. Bounded: it is emptied when full.
  */
 export function keptReads<V>(db: Database.Database, table: string): Map<string, V> {
-  let byTable = keptByTable.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    keptByTable.set(db, byTable);
-  }
-  let kept = byTable.get(table);
-  if (!kept) {
+  const byTable = memo(keptByTable, db, () => new Map<string, Map<string, unknown>>());
+  const kept = memo(byTable, table, () => {
     const map = new Map<string, unknown>();
     const fn = `sandbox_${table}_written`;
     db.function(fn, { deterministic: false }, () => {
@@ -90,9 +91,8 @@ export function keptReads<V>(db: Database.Database, table: string): Map<string, 
       CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_insert AFTER INSERT ${body};
       CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_update AFTER UPDATE ${body};
       CREATE TEMP TRIGGER IF NOT EXISTS ${table}_kept_delete AFTER DELETE ${body};`);
-    byTable.set(table, map);
-    kept = map;
-  }
+    return map;
+  });
   if (kept.size >= KEPT_READS) kept.clear();
   return kept as Map<string, V>;
 }
@@ -101,17 +101,8 @@ const cache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** A prepared statement, prepared once per database. */
 export function stmt(db: Database.Database, sql: string): Database.Statement {
-  let byDb = cache.get(db);
-  if (!byDb) {
-    byDb = new Map();
-    cache.set(db, byDb);
-  }
-  let s = byDb.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    byDb.set(sql, s);
-  }
-  return s;
+  const byDb = memo(cache, db, () => new Map<string, Database.Statement>());
+  return memo(byDb, sql, () => db.prepare(sql));
 }
 
 const insertSql = new WeakMap<readonly string[], Map<string, string>>();
@@ -135,11 +126,7 @@ export function insertRows(
   const width = columns.length;
   const rows = values.length / width;
   if (rows === 0) return;
-  let byShape = insertSql.get(columns);
-  if (!byShape) {
-    byShape = new Map();
-    insertSql.set(columns, byShape);
-  }
+  const byShape = memo(insertSql, columns, () => new Map<string, string>());
   // Which columns hold one value in every row (none when there is one row: nothing is saved).
   const same: boolean[] = columns.map(() => rows > 1);
   for (let c = 0; c < width; c++) {
@@ -161,12 +148,10 @@ export function insertRows(
     let n = 1;
     while (n * 2 <= rows - at) n *= 2;
     const key = `${table}:${n}:${sharedKey}`;
-    let sql = byShape.get(key);
-    if (sql === undefined) {
+    const sql = memo(byShape, key, () => {
       const one = `(${columns.map((_, c) => (same[c] ? `@c${c}` : '?')).join(', ')})`;
-      sql = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => one).join(', ')}`;
-      byShape.set(key, sql);
-    }
+      return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${Array.from({ length: n }, () => one).join(', ')}`;
+    });
     const slice = n === rows ? bound : bound.slice(at * rowWidth, (at + n) * rowWidth);
     if (varying) stmt(db, sql).run(slice, shared);
     else stmt(db, sql).run(slice);

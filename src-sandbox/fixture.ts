@@ -4,8 +4,11 @@ import { loadAgentFixture } from './agent/fixture';
 import { CLOCK_MAX_MS, CLOCK_MIN_MS, isClockTime } from './clock';
 import { hashApiKey } from './auth';
 import type { SandboxContext } from './context';
-import { nextSeq, stmt, wipeDatabase } from './db';
+import { insertRows, nextSeq, stmt, wipeDatabase } from './db';
 import { zodToSandboxError } from './errors';
+
+const SKILL_COLUMNS = ['id', 'name', 'description', 'seq'] as const;
+const SKILL_VERSION_COLUMNS = ['skill_id', 'version', 'markdown', 'seq'] as const;
 
 /** The fixture format of sandbox-control.md; agent parts are validated by agent/fixture.ts. */
 export const FixtureApiKey = z.object({
@@ -122,19 +125,14 @@ function loadInTransaction(
       loadAgentFixture(ctx, owner.id, agentPart);
     }
     for (const skill of fixture.skills) {
-      stmt(db, 'INSERT INTO skills (id, name, description, seq) VALUES (?, ?, ?, ?)').run(
-        skill.id,
-        skill.name,
-        skill.description,
-        nextSeq(db),
-      );
+      insertRows(db, 'skills', SKILL_COLUMNS, [skill.id, skill.name, skill.description, nextSeq(db)]);
       for (const version of skill.versions) {
-        stmt(db, 'INSERT INTO skill_versions (skill_id, version, markdown, seq) VALUES (?, ?, ?, ?)').run(
+        insertRows(db, 'skill_versions', SKILL_VERSION_COLUMNS, [
           skill.id,
           version.version,
           version.markdown,
           nextSeq(db),
-        );
+        ]);
       }
     }
   })();

@@ -5,15 +5,24 @@ import type { AutomationRow, DirectUploadRow, EventRow, ExecutorRow, RunRow } fr
 
 /** Owner-scoped lookups: a foreign id answers exactly as a missing one does. */
 
-export function findAutomation(ctx: SandboxContext, ownerId: string, id: string): AutomationRow | undefined {
-  return stmt(ctx.db, 'SELECT * FROM agent_automations WHERE id = ? AND owner_id = ?').get(id, ownerId) as
-    AutomationRow | undefined;
+type OwnedTable = 'agent_automations' | 'agent_runs' | 'agent_executors';
+
+/** A row of `table` by id, if it is the owner's. */
+const ownedRow = <R>(ctx: SandboxContext, table: OwnedTable, ownerId: string, id: string): R | undefined =>
+  stmt(ctx.db, `SELECT * FROM ${table} WHERE id = ? AND owner_id = ?`).get(id, ownerId) as R | undefined;
+
+/** The row, or the 404 that names what is missing. */
+function present<R>(row: R | undefined, code: 'NOT_FOUND' | 'EXECUTOR_NOT_FOUND', message: string): R {
+  if (!row) throw new SandboxError(404, code, message);
+  return row;
 }
 
 export function requireAutomation(ctx: SandboxContext, ownerId: string, id: string): AutomationRow {
-  const row = findAutomation(ctx, ownerId, id);
-  if (!row) throw new SandboxError(404, 'NOT_FOUND', `automation ${id} not found`);
-  return row;
+  return present(
+    ownedRow<AutomationRow>(ctx, 'agent_automations', ownerId, id),
+    'NOT_FOUND',
+    `automation ${id} not found`,
+  );
 }
 
 export function listAutomations(ctx: SandboxContext, ownerId: string): AutomationRow[] {
@@ -22,27 +31,17 @@ export function listAutomations(ctx: SandboxContext, ownerId: string): Automatio
   ) as AutomationRow[];
 }
 
-export function findRun(ctx: SandboxContext, ownerId: string, id: string): RunRow | undefined {
-  return stmt(ctx.db, 'SELECT * FROM agent_runs WHERE id = ? AND owner_id = ?').get(id, ownerId) as
-    RunRow | undefined;
-}
-
 export function requireRun(ctx: SandboxContext, ownerId: string, id: string): RunRow {
-  const row = findRun(ctx, ownerId, id);
-  if (!row) throw new SandboxError(404, 'NOT_FOUND', `run ${id} not found`);
-  return row;
+  return present(ownedRow<RunRow>(ctx, 'agent_runs', ownerId, id), 'NOT_FOUND', `run ${id} not found`);
 }
 
 export function findExecutor(ctx: SandboxContext, ownerId: string, id: string): ExecutorRow | undefined {
-  return stmt(ctx.db, 'SELECT * FROM agent_executors WHERE id = ? AND owner_id = ?').get(id, ownerId) as
-    ExecutorRow | undefined;
+  return ownedRow<ExecutorRow>(ctx, 'agent_executors', ownerId, id);
 }
 
 /** Every operation that names an executor needs it registered: 404 EXECUTOR_NOT_FOUND otherwise. */
 export function requireExecutor(ctx: SandboxContext, ownerId: string, id: string): ExecutorRow {
-  const row = findExecutor(ctx, ownerId, id);
-  if (!row) throw new SandboxError(404, 'EXECUTOR_NOT_FOUND', `executor ${id} is not registered`);
-  return row;
+  return present(findExecutor(ctx, ownerId, id), 'EXECUTOR_NOT_FOUND', `executor ${id} is not registered`);
 }
 
 export function touchExecutor(ctx: SandboxContext, row: ExecutorRow): void {
