@@ -48,6 +48,14 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   await expect(blockers).toContainText(
     'LinkedIn takes images or a video, not both in one post; this one has 1 image and 1 video.',
   );
+  // The previews lay the two files out as each feed does: Instagram a carousel showing the first with its count,
+  // LinkedIn a grid of both, the video by its poster frame.
+  const instagram = page.getByRole('article', { name: 'Preview on Instagram' });
+  await expect(instagram.getByLabel('First of 2 files')).toBeVisible();
+  await expect(instagram.getByRole('img', { name: 'First image, sunrise.png' })).toBeVisible();
+  const linkedin = page.getByRole('article', { name: 'Preview on LinkedIn' });
+  await expect(linkedin.getByRole('img', { name: 'First image, sunrise.png' })).toBeVisible();
+  await expect(linkedin.getByLabel('Number 2 video, teaser.mp4 (poster frame)')).toBeVisible();
   await attached.getByRole('button', { name: 'Remove teaser.mp4' }).click();
   await expect(attached.getByRole('listitem')).toHaveCount(1);
   await expect(page.getByText(/LinkedIn takes images or a video/)).toHaveCount(0);
@@ -349,4 +357,61 @@ test('Compose, with accounts, previews, a link card and a time picked: no seriou
     await screenshot(page, `compose-${colorScheme}`);
   }
   await page.getByRole('button', { name: 'New post' }).click();
+});
+
+test('"Next free slot" takes the queue\'s next free posting time for the picked account, and the post goes there', async ({
+  app: page,
+  host,
+}) => {
+  const x = (
+    await sandboxApi<{ accounts: { id: string; platform: string }[] }>(host, '/api/cli/accounts')
+  ).accounts.find((a) => a.platform === 'x')!;
+  type Bridge = {
+    postdesk: { queue: { set(i: unknown): Promise<unknown>; plan(i: unknown): Promise<unknown> } };
+  };
+  // Every day at 07:15 UTC, set through the app's own bridge (the Queue screen's door).
+  const setSlots = (slots: { weekday: number; time: string }[]) =>
+    page.evaluate(
+      ([account, s]) =>
+        (globalThis as unknown as Bridge).postdesk.queue.set({
+          account_id: account,
+          schedule: { timezone: 'UTC', slots: s },
+        }),
+      [x.id, slots] as const,
+    );
+  await setSlots([1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, time: '07:15' })));
+  try {
+    // Compose reads the posting times each time it opens (as after setting them on the Queue screen).
+    await goTo(page, 'Posts');
+    await freshCompose(page);
+    const caption = `Next slot ${Date.now().toString(36)}`;
+    await page.getByRole('textbox', { name: 'Caption' }).fill(caption);
+    await page.getByRole('checkbox', { name: /Demo X/ }).check();
+    // Where the queue itself would put it now.
+    const plan = (await page.evaluate(
+      (account) =>
+        (globalThis as unknown as Bridge).postdesk.queue.plan({
+          targets: [{ social_account_id: account, platform: 'x' }],
+        }),
+      x.id,
+    )) as { ok: boolean; value: { posts: { at: string }[] } };
+    const slot = Date.parse(plan.value.posts[0]?.at ?? '');
+    expect(new Date(slot).toISOString()).toMatch(/T07:15:00\.000Z$/);
+
+    await page.getByRole('button', { name: 'Next free slot' }).click();
+    await expect(page.getByRole('radio', { name: 'Schedule' })).toBeChecked();
+    const local = await page.getByLabel(/Date and time/).inputValue();
+    expect(await page.evaluate((v) => new Date(v).getTime(), local)).toBe(slot);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
+    await expect
+      .poll(async () =>
+        (await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=scheduled&limit=100')).posts
+          .filter((p) => p.caption === caption)
+          .map((p) => Date.parse(p.scheduled_at ?? '')),
+      )
+      .toEqual([slot]);
+  } finally {
+    await setSlots([]);
+  }
 });

@@ -37,10 +37,8 @@ export function WhenPicks({
   const [note, setNote] = useState('');
   const [picking, setPicking] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  const needQueue = schedules.data === null && !schedules.loading && schedules.error === null;
-  useEffect(() => {
-    if (needQueue) void loadQueue();
-  }, [needQueue, loadQueue]);
+  // The posting times as they are now (set on the Queue screen, maybe a moment ago): read each time Compose opens.
+  useEffect(() => void loadQueue(), [loadQueue]);
   // "Pick a time…": once the field is on screen, it takes focus and opens its picker where the browser has one.
   useEffect(() => {
     if (!picking || !input.current) return;
