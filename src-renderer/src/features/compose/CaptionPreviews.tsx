@@ -1,21 +1,9 @@
 import type { Platform } from '../../../../src-shared/api/common';
 import { PlatformPreview } from './PlatformPreview';
+import type { PreviewAuthor, PreviewMedia } from './preview-types';
 import './previews.css';
 
-/** A file of the post as a preview shows it; `src` is null when the host has no preview of it. */
-export interface PreviewMedia {
-  readonly name: string;
-  readonly src: string | null;
-  readonly kind: 'image' | 'video' | 'other';
-  readonly width?: number | null | undefined;
-  readonly height?: number | null | undefined;
-}
-
-/** Who a preview shows as the author on a platform: the account's id (its colour) and its name. */
-export interface PreviewAuthor {
-  readonly id: string;
-  readonly name: string;
-}
+export type { PreviewAuthor, PreviewMedia } from './preview-types';
 
 /**
  * How the post will look on each picked platform, side by side: the author, the caption as its feed folds it,

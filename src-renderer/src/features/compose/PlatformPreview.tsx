@@ -4,7 +4,7 @@ import { plainName } from '../../app/bidi';
 import { PLATFORM_META } from '../../app/platforms';
 import { PlatformMark } from '../../components/PlatformMark';
 import { faceOf } from './account-face';
-import type { PreviewAuthor, PreviewMedia } from './CaptionPreviews';
+import type { PreviewAuthor, PreviewMedia } from './preview-types';
 import { countFor } from './caption-counts';
 import { LinkCard } from './LinkCard';
 import { PreviewMediaGrid } from './PreviewMediaGrid';

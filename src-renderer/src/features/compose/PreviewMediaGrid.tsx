@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Platform } from '../../../../src-shared/api/common';
 import { plainName } from '../../app/bidi';
 import { IconFilm, IconPlay } from '../../components/icons';
-import type { PreviewMedia } from './CaptionPreviews';
+import type { PreviewMedia } from './preview-types';
 import { frameFor } from './caption-counts';
 
 /** Feeds that show several files one at a time (swiped); the others lay them out in a grid. */
