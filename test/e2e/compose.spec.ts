@@ -106,6 +106,8 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   // Drag the post a day later: the service moves the whole post's scheduled deliveries.
   const next = dayAfter(1, day);
   const target = (await cell(next).count()) > 0 ? next : dayAfter(-1, day);
+  // Both days in sight before the drag (the month's last row can sit below a short window's fold).
+  await cell(target).scrollIntoViewIfNeeded();
   await event.first().dragTo(cell(target), { targetPosition: { x: 40, y: 40 } });
   await expect(page.getByRole('status').filter({ hasText: 'Rescheduled to' })).toBeVisible();
   await expect(cell(target).locator('.fc-event', { hasText: caption })).toHaveCount(1);
