@@ -106,9 +106,19 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   // Drag the post a day later: the service moves the whole post's scheduled deliveries.
   const next = dayAfter(1, day);
   const target = (await cell(next).count()) > 0 ? next : dayAfter(-1, day);
+  // The calendar settled (its refresh in, nothing loading), so the drag is not cut short by a re-render.
+  await expect(page.getByText(/^Updated /)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
   // Both days in sight before the drag (the month's last row can sit below a short window's fold).
   await cell(target).scrollIntoViewIfNeeded();
-  await event.first().dragTo(cell(target), { targetPosition: { x: 40, y: 40 } });
+  // Pressed, then moved in steps, as a hand drags: FullCalendar starts a drag only once the pointer has moved.
+  const from = await event.first().boundingBox();
+  const to = await cell(target).boundingBox();
+  if (!from || !to) throw new Error('the post or its new day is not on screen');
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + 40, to.y + 40, { steps: 12 });
+  await page.mouse.up();
   await expect(page.getByRole('status').filter({ hasText: 'Rescheduled to' })).toBeVisible();
   await expect(cell(target).locator('.fc-event', { hasText: caption })).toHaveCount(1);
   await expect(cell(day).locator('.fc-event', { hasText: caption })).toHaveCount(0);
@@ -187,6 +197,23 @@ async function freshCompose(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'New post' }).click();
   await expect(page.getByRole('textbox', { name: 'Caption' })).toHaveValue('');
 }
+
+/** Empties the composer and discards the local drafts these flows leave ("New post" keeps the one before). */
+async function discardDrafts(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await freshCompose(page);
+  const drafts = page.getByRole('list', { name: 'Local drafts' }).getByRole('listitem');
+  await expect(async () => {
+    if ((await drafts.count()) > 0)
+      await drafts
+        .first()
+        .getByRole('button', { name: /^Discard/ })
+        .click();
+    await expect(drafts).toHaveCount(0, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+test.afterEach(async ({ app }) => discardDrafts(app));
 
 for (const size of [
   { width: 1280, height: 800 },
