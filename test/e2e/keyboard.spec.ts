@@ -84,10 +84,13 @@ test('keyboard only: connect offline, compose with a picked file, schedule, find
     await page.keyboard.press('Enter');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 
-    // Compose: the shortcut, then the caption, a file from the file dialog, an account, Schedule.
+    // Compose: the shortcut, then an account (the accounts come first, along the top), the caption, a file from
+    // the file dialog, Schedule.
     await page.keyboard.press('g');
     await page.keyboard.press('c');
     await expect(page.getByRole('heading', { level: 1, name: 'Compose' })).toBeVisible();
+    await tabTo(page, /Demo X/);
+    await page.keyboard.press('Space');
     await tabTo(page, /^Caption$/);
     await page.keyboard.type(caption);
     await tabTo(page, /^Choose files$/);
@@ -97,8 +100,6 @@ test('keyboard only: connect offline, compose with a picked file, schedule, find
       'Uploaded',
       { timeout: 30_000 },
     );
-    await tabTo(page, /Demo X/);
-    await page.keyboard.press('Space');
     await tabTo(page, /^Publish now$/);
     await page.keyboard.press('ArrowRight'); // the radio group: Publish now → Schedule
     await expect(page.getByRole('radio', { name: 'Schedule' })).toBeChecked();

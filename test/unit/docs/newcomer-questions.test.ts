@@ -29,7 +29,9 @@ const QUESTIONS = [
     readme: 'src-renderer/src/features/compose/README.md',
     phrase: 'Publish now becomes an HTTP request',
     answers: [
-      { file: 'src-renderer/src/features/compose/ComposeScreen.tsx', holds: 'Publish now' },
+      { file: 'src-renderer/src/features/compose/ComposeFooter.tsx', holds: 'Publish now' },
+      { file: 'src-renderer/src/features/compose/ComposeScreen.tsx', holds: 'post.send()' },
+      { file: 'src-renderer/src/features/compose/use-compose-post.ts', holds: 'createPost(' },
       { file: 'src-renderer/src/stores/use-posts-store.ts', holds: 'posts.create(' },
       { file: 'src-main/core/bridge/handlers.ts', holds: 'core.posts.create(' },
       { file: 'src-main/core/bridge/post-outbox.ts', holds: 'createOutbox(' },

@@ -2,9 +2,10 @@ import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Platform } from '../../../../src-shared/api/common';
 import type { Delivery } from '../../../../src-shared/api/posts';
+import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useComposeStore } from '../../stores/use-compose-store';
 import { platformWarnings } from './caption-counts';
-import { CaptionPreviews, type PreviewMedia } from './CaptionPreviews';
+import { CaptionPreviews, type PreviewAuthor, type PreviewMedia } from './CaptionPreviews';
 
 /**
  * The previews of a post that exists: one per platform its deliveries go to. Its media are shown from the
@@ -39,6 +40,16 @@ export function PostPreviews({
       }),
     [deliveries, library.data],
   );
+  // Each platform's preview speaks as the post's (first) account there, by its name when the accounts are known.
+  const accounts = useAccountsStore((s) => s.accounts.data);
+  const authors = useMemo(() => {
+    const m = new Map<Platform, PreviewAuthor>();
+    for (const d of deliveries) {
+      const name = accounts?.find((a) => a.id === d.social_account_id)?.name;
+      if (name && !m.has(d.platform)) m.set(d.platform, { id: d.social_account_id, name });
+    }
+    return m;
+  }, [deliveries, accounts]);
   const warnings = platformWarnings(caption, platforms);
   return (
     <div className="form-stack">
@@ -47,7 +58,13 @@ export function PostPreviews({
           {w}
         </span>
       ))}
-      <CaptionPreviews caption={caption} platforms={platforms} media={media} idPrefix="post-preview" />
+      <CaptionPreviews
+        caption={caption}
+        platforms={platforms}
+        media={media}
+        authors={authors}
+        idPrefix="post-preview"
+      />
     </div>
   );
 }
