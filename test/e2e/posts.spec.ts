@@ -46,6 +46,7 @@ test('edit a scheduled post, cancel it to draft, and read why a published one of
 
   await page.getByRole('button', { name: new RegExp(`^Edit post: Edited ${tag}`) }).click();
   await dialog.getByRole('button', { name: 'Cancel to draft' }).click();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole('article').filter({ hasText: `Edited ${tag}` })).toContainText('draft');
   const id = scheduled.social_posts[0]?.id;
   const { posts } = await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=draft&limit=100');
