@@ -161,3 +161,25 @@ export async function loadList<T>(o: PagedList<T>): Promise<ListFreshness | unde
   if (!r.freshness?.refreshing) useServiceStore.getState().report(r.freshness?.error ?? null);
   return r.freshness;
 }
+
+/**
+ * One change of the posts (`posts:didChange`) applied to the rows a list store holds, without reading the list
+ * again; noted too for a load on its way. `put` gets the new rows and count only when the change touched them.
+ */
+export function applyHeld<T>(
+  change: Readonly<PostsChanged>,
+  o: {
+    readonly heard: HeardDuringLoad;
+    readonly held: Loadable<readonly T[]>;
+    readonly total: number | null;
+    readonly apply: (rows: readonly T[], change: Readonly<PostsChanged>) => Applied<T>;
+    readonly put: (rows: Loadable<readonly T[]>, total: number | null) => void;
+  },
+): void {
+  o.heard.note(change);
+  const rows = o.held.data;
+  if (!rows) return;
+  const r = o.apply(rows, change);
+  if (!r.touched) return;
+  o.put({ ...o.held, data: r.rows }, o.total === null ? null : Math.max(0, o.total + r.delta));
+}

@@ -14,7 +14,7 @@ import type { Delivery } from '../../../src-shared/api/posts';
 import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
 import { applyToGroups } from './post-changes';
-import { HeardDuringLoad, loadList } from './paged-load';
+import { applyHeld, HeardDuringLoad, loadList } from './paged-load';
 import type { PostFilters } from './use-posts-store';
 import { useServiceStore } from './use-service-store';
 
@@ -212,15 +212,12 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
       if (freshness?.refreshing) recheckFreshness(mine, query);
     },
     apply(change) {
-      heard.note(change);
-      const held = get().groups.data;
-      if (!held) return;
-      const r = applyToGroups(held, change, matchesFilters(get().filters));
-      if (!r.touched) return;
-      const total = get().total;
-      set({
-        groups: { ...get().groups, data: r.rows },
-        total: total === null ? null : Math.max(0, total + r.delta),
+      applyHeld(change, {
+        heard,
+        held: get().groups,
+        total: get().total,
+        apply: (rows, c) => applyToGroups(rows, c, matchesFilters(get().filters)),
+        put: (groups, total) => set({ groups, total }),
       });
     },
     listen() {

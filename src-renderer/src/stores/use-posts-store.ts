@@ -5,7 +5,7 @@ import type { BridgeError, BridgeResult } from '../../../src-shared/ipc';
 import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { bridge, idle, RECHECK_MS, settle, type Loadable } from './bridge';
 import { applyToDeliveries } from './post-changes';
-import { HeardDuringLoad, loadList } from './paged-load';
+import { applyHeld, HeardDuringLoad, loadList } from './paged-load';
 
 export interface PostFilters {
   readonly status: DeliveryStatus | 'all';
@@ -104,15 +104,12 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       }
     },
     apply(change) {
-      heard.note(change);
-      const held = get().deliveries.data;
-      if (!held) return;
-      const r = applyToDeliveries(held, change, keepOf(get().filters));
-      if (!r.touched) return;
-      const total = get().total;
-      set({
-        deliveries: { ...get().deliveries, data: r.rows },
-        total: total === null ? null : Math.max(0, total + r.delta),
+      applyHeld(change, {
+        heard,
+        held: get().deliveries,
+        total: get().total,
+        apply: (rows, c) => applyToDeliveries(rows, c, keepOf(get().filters)),
+        put: (deliveries, total) => set({ deliveries, total }),
       });
     },
     listen() {
