@@ -10,6 +10,8 @@ import type { Account } from '../src-shared/api/accounts';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { openConnected } from '../test/e2e/support/page';
 import { sandboxApi, startWebHost, type WebHost } from '../test/e2e/support/web-host';
+import { demoFixture } from '../src-sandbox/demo-fixture';
+import { PLATFORM_RULES } from '../src-shared/platform-rules';
 import { judge } from './goals';
 import { median } from './measure';
 
@@ -29,10 +31,15 @@ interface PageGlobals {
   performance: { now(): number };
   requestAnimationFrame(cb: (t: number) => void): number;
   document: {
-    querySelector(
-      s: string,
-    ): { scrollTop: number; scrollHeight: number; clientHeight: number; textContent: string | null } | null;
+    querySelector(s: string): {
+      scrollTop: number;
+      scrollHeight: number;
+      clientHeight: number;
+      textContent: string | null;
+      getAttribute(n: string): string | null;
+    } | null;
     querySelectorAll(s: string): { length: number };
+    readonly scrollingElement: { scrollTop: number; scrollHeight: number; clientHeight: number } | null;
   };
 }
 
@@ -50,10 +57,30 @@ interface SeedGlobals {
   };
 }
 
+/** Whether a text-only post may go to the account (Instagram and TikTok take media only: the platform rules). */
+const takesText = (a: Account): boolean =>
+  PLATFORM_RULES[a.platform].postsReach.value && !PLATFORM_RULES[a.platform].media.required.value;
+
+/**
+ * The demo fixture has two accounts that take a text-only post (X and LinkedIn): a second LinkedIn account makes
+ * the third target of the seeded posts. Loaded before the page opens, so the app never saw the old accounts.
+ */
+async function withThirdTextAccount(host: WebHost): Promise<void> {
+  const fixture = demoFixture();
+  const owner = fixture.owners?.[0] as { accounts: Array<Record<string, unknown>> };
+  owner.accounts.push({
+    id: '0b6a8f2e-3c1d-4e5f-9a7b-1c2d3e4f5a10',
+    platform: 'linkedin',
+    name: 'Bench LinkedIn Page',
+    created_at: new Date(Date.now() - 60_000).toISOString(),
+  });
+  await sandboxApi(host, '/_sandbox/reset', { method: 'POST', body: JSON.stringify(fixture) });
+}
+
 async function seed(host: WebHost, page: Page): Promise<void> {
   const { accounts } = await sandboxApi<{ accounts: Account[] }>(host, '/api/cli/accounts');
-  const targets = accounts.filter((a) => a.platform !== 'youtube').slice(0, 3);
-  if (targets.length < 3) throw new Error('the sandbox has fewer than 3 accounts to post to');
+  const targets = accounts.filter(takesText).slice(0, 3);
+  if (targets.length < 3) throw new Error('the sandbox has fewer than 3 accounts that take a text-only post');
   const base = Date.now() + 7 * 86_400_000;
   const lines = ['caption,targets,scheduled_at'];
   for (let n = 0; n < POSTS; n++) {
@@ -153,7 +180,7 @@ async function oneChange(
         const t0 = g.performance.now();
         const shown = new Promise<number>((resolve) => {
           const look = () => {
-            if (g.document.querySelector('.post-table')?.textContent?.includes(text))
+            if (g.document.querySelector('[data-testid=post-timeline]')?.textContent?.includes(text))
               resolve(g.performance.now());
             // Never shown within 10 s: reported as such rather than waited for.
             else if (g.performance.now() - t0 > 10_000) resolve(Number.NaN);
@@ -187,8 +214,17 @@ async function freshPage(page: Page, origin: string): Promise<void> {
 }
 
 /** From the hash change to the first frame painted with the screen's content (rows, or its empty state). */
-async function firstRender(page: Page, origin: string): Promise<number[]> {
-  const times: number[] = [];
+/** Besides the time to the frame, when the screen's first `postGroups.list` answered (NaN if it could not be seen). */
+interface FirstRender {
+  readonly ms: number;
+  readonly answered: number;
+  /** Cards in the DOM at that frame: what the first render drew. */
+  readonly cards: number;
+}
+
+/** From the hash change to the first frame painted with the screen's content (rows, or its empty state). */
+async function firstRenders(page: Page, origin: string): Promise<FirstRender[]> {
+  const times: FirstRender[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     await freshPage(page, origin);
     const timer = setTimeout(() => {
@@ -197,14 +233,38 @@ async function firstRender(page: Page, origin: string): Promise<number[]> {
     times.push(
       await page.evaluate(
         () =>
-          new Promise<number>((resolve) => {
-            const g = globalThis as unknown as PageGlobals;
+          new Promise<FirstRender>((resolve) => {
+            const g = globalThis as unknown as PageGlobals & {
+              postdesk?: { postGroups?: { list: (...a: unknown[]) => Promise<unknown> } };
+            };
             const t0 = g.performance.now();
+            // The first page's answer, timed where the screen asks for it (the host's share of the render).
+            let answered = Number.NaN;
+            const groups = g.postdesk?.postGroups;
+            const list = groups?.list;
+            if (groups && list) {
+              try {
+                groups.list = async (...a: unknown[]) => {
+                  const r = await list.apply(groups, a);
+                  if (Number.isNaN(answered)) answered = g.performance.now() - t0;
+                  return r;
+                };
+              } catch {
+                // a frozen bridge: the share is not shown
+              }
+            }
             g.location.hash = '#/posts';
             const tick = () => {
-              const rows = g.document.querySelectorAll('.post-table__body [role=row]').length;
+              const rows = g.document.querySelectorAll('[data-testid=post-card]').length;
               const empty = g.document.querySelector('.state__title')?.textContent === 'No posts yet';
-              if (rows > 0 || empty) g.requestAnimationFrame(() => resolve(g.performance.now() - t0));
+              if (rows > 0 || empty)
+                g.requestAnimationFrame(() =>
+                  resolve({
+                    ms: g.performance.now() - t0,
+                    answered,
+                    cards: g.document.querySelectorAll('[data-testid=post-card]').length,
+                  }),
+                );
               else g.requestAnimationFrame(tick);
             };
             tick();
@@ -231,15 +291,11 @@ async function scrollFrames(page: Page): Promise<Frames> {
     () =>
       new Promise<Frames>((resolve) => {
         const g = globalThis as unknown as PageGlobals;
-        const el = g.document.querySelector('[data-testid=posts-scroll]');
-        const rows =
-          Number(
-            (
-              g.document.querySelector('[role=table][aria-label=Posts]') as unknown as {
-                getAttribute(n: string): string | null;
-              } | null
-            )?.getAttribute('aria-rowcount') ?? 1,
-          ) - 1;
+        // The page itself scrolls the timeline (no scroll box inside it).
+        const el = g.document.scrollingElement;
+        const rows = Number(
+          g.document.querySelector('[data-testid=post-timeline] > li')?.getAttribute('aria-setsize') ?? 0,
+        );
         const deltas: number[] = [];
         let last = 0;
         let count = 0;
@@ -260,6 +316,7 @@ async function scrollFrames(page: Page): Promise<Frames> {
             });
             return;
           }
+          // A fling's pace: about 4 cards a frame (12 rows of the old table).
           if (el) el.scrollTop += 12 * 56;
           g.requestAnimationFrame(step);
         };
@@ -282,7 +339,7 @@ async function switches(page: Page): Promise<number[]> {
             g.location.hash = `#/${screen}`;
             const ready = () =>
               screen === 'posts'
-                ? g.document.querySelectorAll('.post-table__body [role=row]').length > 0 ||
+                ? g.document.querySelectorAll('[data-testid=post-card]').length > 0 ||
                   g.document.querySelector('.state__title')?.textContent === 'No posts yet'
                 : g.document.querySelector(
                     'ul[aria-label=Accounts], ol[aria-label=Accounts], [role=list][aria-label=Accounts]',
@@ -302,6 +359,130 @@ async function switches(page: Page): Promise<number[]> {
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
+interface TraceEvent {
+  readonly name: string;
+  readonly ph: string;
+  readonly dur?: number;
+  readonly tid: number;
+  readonly args?: { readonly data?: { readonly frame?: string } };
+}
+
+/**
+ * With POSTDESK_BENCH_PROFILE set, `work` runs under a Chromium performance trace (CDP `Tracing`, the DevTools
+ * timeline categories): where the main thread's time went, by kind (script, style, layout, paint), as shares.
+ * The CPU profile alone calls the rendering work "(program)"; the trace names it.
+ */
+async function traced<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  if (!process.env.POSTDESK_BENCH_PROFILE) return work();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline',
+    transferMode: 'ReturnAsStream',
+  });
+  const out = await work();
+  const done = new Promise<string>((resolve) =>
+    cdp.once('Tracing.tracingComplete', (e) => resolve((e as { stream: string }).stream)),
+  );
+  await cdp.send('Tracing.end');
+  const stream = await done;
+  let text = '';
+  for (;;) {
+    const chunk = (await cdp.send('IO.read', { handle: stream })) as { data: string; eof: boolean };
+    text += chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await cdp.detach();
+  const { writeFile, mkdir } = await import('node:fs/promises');
+  await mkdir('test-results', { recursive: true });
+  await writeFile(`test-results/bench-ui-${name}.trace.json`, text);
+  const events = (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
+  // The renderer's main thread: the one that ran the most "RunTask"s with layouts in them.
+  const layoutThreads = new Map<number, number>();
+  for (const e of events)
+    if (e.name === 'Layout') layoutThreads.set(e.tid, (layoutThreads.get(e.tid) ?? 0) + 1);
+  const main = [...layoutThreads].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const kinds = [
+    'FunctionCall',
+    'UpdateLayoutTree',
+    'Layout',
+    'Paint',
+    'PrePaint',
+    'Layerize',
+    'Commit',
+    'MinorGC',
+    'MajorGC',
+    'HitTest',
+    'ParseHTML',
+    'EventDispatch',
+    'TimerFire',
+    'FireAnimationFrame',
+  ];
+  const total = new Map<string, { ms: number; n: number }>();
+  let tasks = 0;
+  for (const e of events) {
+    if (e.tid !== main || e.ph !== 'X' || e.dur === undefined) continue;
+    if (e.name === 'RunTask') tasks += e.dur / 1000;
+    if (!kinds.includes(e.name)) continue;
+    const t = total.get(e.name) ?? { ms: 0, n: 0 };
+    total.set(e.name, { ms: t.ms + e.dur / 1000, n: t.n + 1 });
+  }
+  console.log(
+    `  trace of ${name}: main thread busy ${tasks.toFixed(0)} ms in tasks; by kind (nested kinds overlap):`,
+  );
+  for (const [kind, t] of [...total].sort((a, b) => b[1].ms - a[1].ms)) {
+    console.log(
+      `    ${kind.padEnd(20)} ${t.ms.toFixed(0).padStart(6)} ms  ${String(t.n).padStart(6)}×  ${((100 * t.ms) / Math.max(1, tasks)).toFixed(1)} %`,
+    );
+  }
+  return out;
+}
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+}
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/**
+ * With POSTDESK_BENCH_PROFILE set, `work` runs under Chromium's CPU profiler (CDP `Profiler`): the profile is
+ * written to test-results/bench-ui-NAME.cpuprofile (open it in DevTools) and its top functions by self time,
+ * as shares of the run, are printed. How the Posts scroll's cost was found (docs/ui.md, "Posts timeline").
+ */
+async function profiled<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  if (!process.env.POSTDESK_BENCH_PROFILE) return work();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  const out = await work();
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+  await cdp.detach();
+  const { writeFile, mkdir } = await import('node:fs/promises');
+  await mkdir('test-results', { recursive: true });
+  await writeFile(`test-results/bench-ui-${name}.cpuprofile`, JSON.stringify(profile));
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n] as const));
+  let all = 0;
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    const dt = profile.timeDeltas[i] ?? 0;
+    all += dt;
+    const where = f?.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}` : '';
+    const key = `${f?.functionName || '(anonymous)'} ${where}`.trim();
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  console.log(`  profile of ${name} (${(all / 1000).toFixed(0)} ms sampled), top self time:`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+    console.log(`    ${((100 * us) / Math.max(1, all)).toFixed(1).padStart(5)} %  ${key}`);
+  }
+  return out;
+}
+
 export async function benchUi(): Promise<void> {
   const host = await startWebHost();
   const browser = await chromium.launch({
@@ -320,9 +501,11 @@ export async function benchUi(): Promise<void> {
     // tsx compiles this file with esbuild's keepNames, which wraps inner functions in `__name(…)`;
     // the functions sent to the page need that helper there too.
     await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
+    await withThirdTextAccount(host);
     await openConnected(page, await host.nextUrl());
 
-    const emptyTimes = await firstRender(page, host.origin);
+    const emptyRenders = await firstRenders(page, host.origin);
+    const emptyTimes = emptyRenders.map((r) => r.ms);
     const emptyFrames = await scrollFrames(page);
     console.error(`  (empty screen measured; seeding ${POSTS} posts…)`);
 
@@ -335,17 +518,16 @@ export async function benchUi(): Promise<void> {
       if (m.type() === 'error') console.error(`  (page: ${m.text().slice(0, 200)})`);
     });
     page.on('pageerror', (e) => console.error(`  (page error: ${e.message.slice(0, 200)})`));
-    const fullTimes = await firstRender(page, host.origin);
+    const fullRenders = await profiled(page, 'first-render', () => firstRenders(page, host.origin));
+    const fullTimes = fullRenders.map((r) => r.ms);
     console.error(`  (first renders: ${fullTimes.map((t) => t.toFixed(0)).join(', ')})`);
     // Scrolled once every page is in, so the frames measure 10,000 real rows, not placeholders.
     const loadedAll = await fullLoad(page, host.origin);
     console.error(`  (all loaded in ${loadedAll.ms.toFixed(0)} ms)`);
-    const fullFrames = await scrollFrames(page);
+    const fullFrames = await traced(page, 'scroll', () => profiled(page, 'scroll', () => scrollFrames(page)));
     console.error('  (scrolled)');
     await page.evaluate(() => {
-      const list = (globalThis as unknown as PageGlobals).document.querySelector(
-        '[data-testid=posts-scroll]',
-      );
+      const list = (globalThis as unknown as PageGlobals).document.scrollingElement;
       if (list) list.scrollTop = 0;
     });
     const changed = await oneChange(page, () => lists);
@@ -363,6 +545,9 @@ export async function benchUi(): Promise<void> {
     );
     console.log(
       `  all ${loadedAll.rows} rows loaded      ${ms(loadedAll.ms)}   (postGroups:list pages of 500 posts from the local index)`,
+    );
+    console.log(
+      `  first page answered   empty ${ms(median(emptyRenders.map((r) => r.answered)))}, ${POSTS} posts ${ms(median(fullRenders.map((r) => r.answered)))}   (the host's share: hash change → the screen's first postGroups.list answered); cards drawn ${median(fullRenders.map((r) => r.cards))}`,
     );
     const ratio = median(fullTimes) / Math.max(1, median(emptyTimes));
     console.log(

@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { violations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { SCREENS, goTo, screenshot } from './support/page';
 
@@ -7,20 +6,6 @@ import { SCREENS, goTo, screenshot } from './support/page';
  * Issue 17, item 16: every screen, in light and in dark, has no serious or critical accessibility violation
  * by axe-core (WCAG 2 A and AA rules, colour contrast included), with its data loaded.
  */
-
-async function violations(page: Page) {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({
-      rule: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-    }));
-}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`every screen has no serious or critical axe violation (${scheme})`, async ({ app: page }) => {

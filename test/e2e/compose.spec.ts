@@ -74,7 +74,7 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   // The list shows the post once, with a chip for each of its two deliveries…
   await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
   await page.getByLabel('Search').fill(caption);
-  const rows = page.getByRole('row').filter({ hasText: caption });
+  const rows = page.getByRole('article').filter({ hasText: caption });
   await expect(rows).toHaveCount(1);
   await expect(rows.getByTestId('target-chip')).toHaveCount(2);
   await expect(rows.first()).toContainText('scheduled');

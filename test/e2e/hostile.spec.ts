@@ -108,11 +108,13 @@ test('a hostile service runs no script on any screen; its links, names and capti
   await goTo(page, 'Posts');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Search').fill(tag);
-  await expect(page.getByRole('row').filter({ hasText: tag })).toHaveCount(HOSTILE_URLS.length, {
+  await expect(page.getByRole('article').filter({ hasText: tag })).toHaveCount(HOSTILE_URLS.length, {
     timeout: 20_000,
   });
   // A caption's direction override is shown, not obeyed: it cannot make a name read as another.
-  await expect(page.getByRole('row').filter({ hasText: `${tag} #0` })).toContainText('invoice⟨RLO⟩gpj.exe');
+  await expect(page.getByRole('article').filter({ hasText: `${tag} #0` })).toContainText(
+    'invoice⟨RLO⟩gpj.exe',
+  );
   await inert(page, 'Posts', dialogs);
   const linked: string[] = [];
   for (let i = 0; i < HOSTILE_URLS.length; i++) {

@@ -113,7 +113,7 @@ test('keyboard only: connect offline, compose with a picked file, schedule, find
     await expect(page.getByRole('heading', { level: 1, name: 'Posts' })).toBeVisible();
     await tabTo(page, /^Search$/);
     await page.keyboard.type(caption);
-    await expect(page.getByRole('row').filter({ hasText: caption })).toHaveCount(1);
+    await expect(page.getByRole('article').filter({ hasText: caption })).toHaveCount(1);
     await tabTo(page, new RegExp(`^Edit post: ${caption}`));
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Edit post' });

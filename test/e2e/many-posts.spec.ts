@@ -85,7 +85,7 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
 
   await goTo(page, 'Posts');
   await page.getByLabel('Search').fill(tag);
-  const rows = page.getByRole('row').filter({ hasText: tag });
+  const rows = page.getByRole('article').filter({ hasText: tag });
   await expect(rows).toHaveCount(1);
   await expect(rows.getByTestId('target-chip')).toHaveCount(3);
   // Its picture, fetched by the host (the page may load no remote image) and shown as a data URL.
@@ -95,14 +95,20 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
   await screenshot(page, 'posts-grouped-three-chips');
 
   await rows.getByRole('button', { name: /^3 deliveries: Everywhere/ }).click();
-  const detail = page.getByRole('row', { name: /^Deliveries of Everywhere/ });
+  const detail = page.getByRole('region', { name: /^Deliveries of Everywhere/ });
   await expect(detail.getByRole('listitem')).toHaveCount(3);
+  // The whole post's actions are in its "…" menu (the expanded card: the duplicate below is not expanded).
+  const expandedCard = rows.filter({ has: detail });
+  const menu = async (item: string) => {
+    await expandedCard.getByRole('button', { name: /^Actions for post: Everywhere/ }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: item }).click();
+  };
   await expect(detail).toContainText('Whole post');
   await expect(detail.getByRole('button', { name: /^Delete the / })).toHaveCount(3);
   await screenshot(page, 'posts-grouped-expanded');
 
   // Duplicate: a new draft with the same caption, media and three accounts.
-  await detail.getByRole('button', { name: 'Duplicate as draft' }).click();
+  await menu('Duplicate as draft');
   await expect(page.getByText('Duplicated as a new draft.')).toBeVisible();
   const drafts = (
     await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=draft&limit=100')
@@ -118,8 +124,8 @@ test('a post to 3 accounts is one item with 3 chips, and expands into its delive
     .filter((d) => d.caption === `Everywhere ${tag}`)
     .map((d) => d.id);
   expect(original).toHaveLength(3);
-  await detail.getByRole('button', { name: 'Publish now' }).click();
-  await detail.getByRole('button', { name: 'Yes, publish now' }).click();
+  await menu('Publish now');
+  await expandedCard.getByRole('button', { name: 'Yes, publish now' }).click();
   await expect(page.getByText('Published now.')).toBeVisible({ timeout: 20_000 });
   const after = (await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?limit=100')).posts.filter(
     (d) => d.caption === `Everywhere ${tag}`,
@@ -172,6 +178,8 @@ test('30 selected posts move a day in one bulk request; the one that fails is sh
 
   const results = page.getByTestId('many-results');
   await expect(results).toContainText('Moved 29 of 30 posts (1 request to the service)');
+  // One line until opened: which posts were not changed, and why.
+  await results.getByText('1 post was not changed, or not confirmed').click();
   await expect(results.getByRole('list', { name: 'Not changed' }).getByRole('listitem')).toHaveCount(1);
   await expect(results).toContainText(`Batch 7 ${tag}`);
   await expect(results).toContainText('It is a draft: schedule it first');

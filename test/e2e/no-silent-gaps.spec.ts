@@ -59,7 +59,7 @@ test('a scheduled post the sandbox keeps unpublished past its time shows as not 
   const id = created.social_posts[0]?.id;
 
   await goTo(page, 'Posts');
-  const row = page.getByRole('row').filter({ hasText: 'Due in ten seconds, on a failing account' });
+  const row = page.getByRole('article').filter({ hasText: 'Due in ten seconds, on a failing account' });
   await expect(row).toBeVisible();
   await expect(row.getByText('not confirmed')).toHaveCount(0);
   // Its time and the one-minute grace pass; the sandbox still has it waiting for a retry.

@@ -49,18 +49,17 @@ test('the waiting notice shows a send while it is on its way and leaves within a
 
   // Publish now, from the post's row.
   await page.getByLabel('Search').fill(`Notice schedule ${tag}`);
-  const row = page.getByRole('row').filter({ hasText: `Notice schedule ${tag}` });
-  await row.getByRole('button', { name: /^1 delivery: / }).click();
-  const detail = page.getByRole('row', { name: new RegExp(`^Deliveries of Notice schedule ${tag}`) });
-  await detail.getByRole('button', { name: 'Publish now' }).click();
-  await detail.getByRole('button', { name: 'Yes, publish now' }).click();
+  const row = page.getByRole('article').filter({ hasText: `Notice schedule ${tag}` });
+  await row.getByRole('button', { name: /^Actions for post: / }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Publish now' }).click();
+  await row.getByRole('button', { name: 'Yes, publish now' }).click();
   await expect(notice).toBeVisible();
   await expect(page.getByText('Published now.')).toBeVisible({ timeout: 20_000 });
   await expect(notice).toBeHidden({ timeout: 1_000 });
   // The list shows what happened without a reload: the post is published.
   await expect(
     page
-      .getByRole('row')
+      .getByRole('article')
       .filter({ hasText: `Notice schedule ${tag}` })
       .first(),
   ).toContainText('posted');
@@ -111,10 +110,10 @@ test('a failed delivery is retried from its row and published once; the failure 
     .first()
     .click();
   await page.getByLabel('Search').fill(caption);
-  const row = page.getByRole('row').filter({ hasText: caption });
+  const row = page.getByRole('article').filter({ hasText: caption });
   await expect(row).toContainText('failed');
   await row.getByRole('button', { name: /^1 delivery: / }).click();
-  const detail = page.getByRole('row', { name: new RegExp(`^Deliveries of ${caption}`) });
+  const detail = page.getByRole('region', { name: new RegExp(`^Deliveries of ${caption}`) });
   await detail.getByRole('button', { name: `Retry the ${li.name} delivery` }).click();
   await detail.getByRole('button', { name: 'Retry now' }).click();
   await expect(page.getByText(`Retried on ${li.name}.`)).toBeVisible({ timeout: 20_000 });
@@ -123,14 +122,14 @@ test('a failed delivery is retried from its row and published once; the failure 
   expect(after.map((d) => d.status)).toEqual(['posted']);
   expect(after[0]!.id).not.toBe(failed[0]!.id);
   // The screen follows without a reload: the failed delivery left, the new one is posted and says why it exists.
-  await expect(page.getByRole('row').filter({ hasText: caption }).first()).toContainText('posted');
+  await expect(page.getByRole('article').filter({ hasText: caption }).first()).toContainText('posted');
   await page
-    .getByRole('row')
+    .getByRole('article')
     .filter({ hasText: caption })
     .first()
     .getByRole('button', { name: /^1 delivery: / })
     .click();
-  await expect(page.getByRole('row', { name: new RegExp(`^Deliveries of ${caption}`) })).toContainText(
+  await expect(page.getByRole('region', { name: new RegExp(`^Deliveries of ${caption}`) })).toContainText(
     'Retried after it failed',
   );
   await screenshot(page, 'retried');

@@ -23,21 +23,25 @@ test('a published post offers no Delete, and says why where Delete would be', as
   await goTo(page, 'Posts');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Search').fill(tag);
-  const row = page.getByRole('row').filter({ hasText: `Published ${tag}` });
+  const row = page.getByRole('article').filter({ hasText: `Published ${tag}` });
   await expect(row).toContainText('posted');
   // Opened to be read: "Edit" is not offered for a post nothing of which can change.
   await expect(row.getByRole('button', { name: /^Edit post:/ })).toHaveCount(0);
   await row.getByRole('button', { name: new RegExp(`delivery: Published ${tag}`) }).click();
 
-  const detail = page.getByRole('row', { name: `Deliveries of Published ${tag}` });
+  const detail = page.getByRole('region', { name: `Deliveries of Published ${tag}` });
   await expect(detail).toBeVisible();
   await expect(detail.getByRole('button', { name: /Delete/ })).toHaveCount(0);
-  await expect(detail.getByRole('button', { name: 'Edit caption and time' })).toHaveCount(0);
-  await expect(detail.getByRole('button', { name: 'Publish now' })).toHaveCount(0);
   await expect(detail).toContainText('Published posts stay on X; remove them there.');
   await expect(detail).toContainText('This post is already published on X; make a new post instead.');
-  // What applies to it still is offered.
-  await expect(detail.getByRole('button', { name: 'Duplicate as draft' })).toBeVisible();
+  // The whole post's actions (its "…" menu): what no longer applies is not offered; what still does is.
+  await row.getByRole('button', { name: new RegExp(`^Actions for post: Published ${tag}`) }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem', { name: 'Edit caption and time' })).toHaveCount(0);
+  await expect(menu.getByRole('menuitem', { name: 'Publish now' })).toHaveCount(0);
+  await expect(menu.getByRole('menuitem', { name: 'Cancel to draft' })).toHaveCount(0);
+  await expect(menu.getByRole('menuitem', { name: 'Duplicate as draft' })).toBeVisible();
+  await page.keyboard.press('Escape');
   await screenshot(page, 'rules-published-detail');
 });
 

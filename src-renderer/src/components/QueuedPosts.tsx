@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { QueuedPost } from '../../../src-shared/ipc/posts';
 import { plainName } from '../app/bidi';
@@ -31,6 +32,9 @@ export function QueuedPosts() {
   const now = useNow(15_000);
   const waiting = queued.filter((q) => q.state === 'waiting');
   const undecided = queued.filter((q) => q.state === 'needs_decision');
+  // Dismissed, the notice stays away until another post starts waiting.
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(() => new Set());
+  const unseen = waiting.filter((q) => !dismissed.has(q.entry_id));
   if (queued.length === 0) return null;
   return (
     <>
@@ -90,29 +94,41 @@ export function QueuedPosts() {
           </div>
         </section>
       ) : null}
-      {waiting.length > 0 ? (
+      {unseen.length > 0 ? (
         <section className="alert alert--warning queued-posts" aria-labelledby="queued-posts-title">
           <IconClock size={16} />
           <div className="queued-posts__body">
             <p className="alert__title" id="queued-posts-title">
               {plural(waiting.length, 'post')} waiting to be sent
             </p>
-            <p>Saved on this computer; each is sent as soon as the service answers. Nothing to do.</p>
-            <ul className="queued-posts__list" aria-label="Posts waiting to be sent">
-              {waiting.map((q) => (
-                <li key={q.entry_id}>
-                  <span className="queued-posts__caption">{captionOf(q)}</span>
-                  <span className="faint">
-                    {' '}
-                    · {plural(q.targets.length, 'account')}
-                    {q.scheduled_at ? ` · for ${formatDateTime(q.scheduled_at)}` : ''} · saved{' '}
-                    {formatRelative(q.queued_at, Math.max(now, Date.parse(q.queued_at)))}
-                  </span>
-                  <span className="badge badge--warning">pending</span>
-                </li>
-              ))}
-            </ul>
+            <details className="queued-posts__details">
+              <summary>
+                Saved on this computer; each is sent as soon as the service answers. Nothing to do.
+              </summary>
+              <ul className="queued-posts__list" aria-label="Posts waiting to be sent">
+                {waiting.map((q) => (
+                  <li key={q.entry_id}>
+                    <span className="queued-posts__caption">{captionOf(q)}</span>
+                    <span className="faint">
+                      {' '}
+                      · {plural(q.targets.length, 'account')}
+                      {q.scheduled_at ? ` · for ${formatDateTime(q.scheduled_at)}` : ''} · saved{' '}
+                      {formatRelative(q.queued_at, Math.max(now, Date.parse(q.queued_at)))}
+                    </span>
+                    <span className="badge badge--warning">pending</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
           </div>
+          <button
+            type="button"
+            className="btn btn--small btn--ghost"
+            aria-label="Dismiss: posts waiting to be sent"
+            onClick={() => setDismissed(new Set(waiting.map((q) => q.entry_id)))}
+          >
+            Dismiss
+          </button>
         </section>
       ) : null}
     </>

@@ -14,8 +14,9 @@ import type { Delivery } from '../../../src-shared/api/posts';
 import type { PostsChanged } from '../../../src-shared/ipc/posts';
 import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
 import { applyToGroups } from './post-changes';
+import { applyHeld, HeardDuringLoad, loadList } from './paged-load';
 import type { PostFilters } from './use-posts-store';
-import { noteService, useServiceStore } from './use-service-store';
+import { useServiceStore } from './use-service-store';
 
 /** The last change made to many posts: what the results panel shows, and what "Retry failed" sends again. */
 export interface ChangeRun {
@@ -99,8 +100,7 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
   let draftsRecheck: ReturnType<typeof setTimeout> | undefined;
-  // Changes heard while a load is on its way: applied again over what it read, which may predate them.
-  let heardDuringLoad: PostsChanged[] | null = null;
+  const heard = new HeardDuringLoad();
 
   /**
    * The host answered from its index while it asks the service: what that brings arrives as changes, so only how
@@ -194,58 +194,30 @@ export const usePostGroupsStore = create<PostGroupsState>()((set, get) => {
         ...(filters.status === 'all' ? {} : { status: filters.status }),
         ...(filters.platform === 'all' ? {} : { platform: filters.platform }),
       };
-      const progressive = get().groups.data === null;
-      set({ groups: loading(get().groups) });
-      heardDuringLoad = [];
-      const rows: PostGroup[] = [];
-      let total = 0;
-      let freshness;
-      for (let offset = 0, limit = FIRST_PAGE; offset < MAX_POSTS; offset += limit, limit = PAGE) {
-        const r = await settle(() =>
-          bridge().postGroups.list({
-            ...query,
-            offset,
-            limit,
-            ...(offset === 0 && opts?.fresh ? { refresh: true } : {}),
-          }),
-        );
-        if (mine !== generation) return;
-        if (!r.ok) {
-          noteService(r);
-          set({ groups: settleInto(get().groups, r) });
-          return;
-        }
-        rows.push(...r.value.groups);
-        total = r.value.total;
-        if (offset === 0) freshness = r.value.freshness;
-        if (r.value.groups.length < limit || rows.length >= Math.min(total, MAX_POSTS)) break;
-        if (progressive || offset === 0) {
-          const prev = get().groups.data;
-          const shown = progressive || !prev ? [...rows] : [...rows, ...prev.slice(rows.length)];
-          set({ groups: { ...get().groups, data: shown, loading: true }, total });
-        }
-      }
-      let shown: readonly PostGroup[] = rows;
-      for (const change of heardDuringLoad ?? []) {
-        const r = applyToGroups(shown, change, matchesFilters(filters));
-        shown = r.rows;
-        total += r.delta;
-      }
-      heardDuringLoad = null;
-      set({ groups: fromIndex([...shown], freshness), total });
-      if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
+      const freshness = await loadList<PostGroup>({
+        list: async (q) => {
+          const r = await bridge().postGroups.list({ ...query, ...q });
+          return r.ok ? { ok: true, value: { ...r.value, rows: r.value.groups } } : r;
+        },
+        fresh: opts?.fresh === true,
+        page: PAGE,
+        firstPage: FIRST_PAGE,
+        max: MAX_POSTS,
+        current: () => mine === generation,
+        get: () => get().groups,
+        put: (groups, total) => set(total === undefined ? { groups } : { groups, total }),
+        heard,
+        apply: (rows, change) => applyToGroups(rows, change, matchesFilters(filters)),
+      });
       if (freshness?.refreshing) recheckFreshness(mine, query);
     },
     apply(change) {
-      heardDuringLoad?.push(change);
-      const held = get().groups.data;
-      if (!held) return;
-      const r = applyToGroups(held, change, matchesFilters(get().filters));
-      if (!r.touched) return;
-      const total = get().total;
-      set({
-        groups: { ...get().groups, data: r.rows },
-        total: total === null ? null : Math.max(0, total + r.delta),
+      applyHeld(change, {
+        heard,
+        held: get().groups,
+        total: get().total,
+        apply: (rows, c) => applyToGroups(rows, c, matchesFilters(get().filters)),
+        put: (groups, total) => set({ groups, total }),
       });
     },
     listen() {

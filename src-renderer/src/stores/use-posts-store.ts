@@ -2,11 +2,10 @@ import { create } from 'zustand';
 import type { Platform, Target } from '../../../src-shared/api/common';
 import type { CreatePostRequest, Delivery, DeliveryStatus } from '../../../src-shared/api/posts';
 import type { BridgeError, BridgeResult } from '../../../src-shared/ipc';
-import type { ListFreshness } from '../../../src-shared/ipc';
 import type { PostsChanged } from '../../../src-shared/ipc/posts';
-import { bridge, fromIndex, idle, loading, RECHECK_MS, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, RECHECK_MS, settle, type Loadable } from './bridge';
 import { applyToDeliveries } from './post-changes';
-import { noteService, useServiceStore } from './use-service-store';
+import { applyHeld, HeardDuringLoad, loadList } from './paged-load';
 
 export interface PostFilters {
   readonly status: DeliveryStatus | 'all';
@@ -62,8 +61,7 @@ const keepOf =
     (f.status === 'all' || d.status === f.status) && (f.platform === 'all' || d.platform === f.platform);
 
 export const usePostsStore = create<PostsState>()((set, get) => {
-  // Changes heard while a load is on its way: applied again over what it read, which may predate them.
-  let heardDuringLoad: PostsChanged[] | null = null;
+  const heard = new HeardDuringLoad();
   let generation = 0;
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let rechecks = 0;
@@ -85,50 +83,20 @@ export const usePostsStore = create<PostsState>()((set, get) => {
         status: filters.status === 'all' ? undefined : filters.status,
         platform: filters.platform === 'all' ? undefined : filters.platform,
       };
-      // A first load shows each page as it comes; a refresh puts its first page over the old list and
-      // swaps in the rest once it has it all, so rows never blink out.
-      const progressive = get().deliveries.data === null;
-      set({ deliveries: loading(get().deliveries) });
-      heardDuringLoad = [];
-      const rows: Delivery[] = [];
-      let total = 0;
-      let freshness: ListFreshness | undefined;
-      for (let offset = 0; offset < MAX_ROWS; offset += PAGE) {
-        const r = await settle(() =>
-          bridge().posts.list({
-            ...query,
-            offset,
-            limit: PAGE,
-            ...(offset === 0 && opts?.fresh ? { refresh: true } : {}),
-          }),
-        );
-        if (mine !== generation) return; // a newer filter's answer wins
-        if (!r.ok) {
-          noteService(r);
-          set({ deliveries: settleInto(get().deliveries, r) });
-          return;
-        }
-        rows.push(...r.value.posts);
-        total = r.value.total;
-        if (offset === 0) freshness = r.value.freshness;
-        const done = r.value.posts.length < PAGE || rows.length >= Math.min(total, MAX_ROWS);
-        if (done) break;
-        if (progressive || offset === 0) {
-          const prev = get().deliveries.data;
-          // On a refresh the first page replaces the top of the list; the old rest stays until the new one arrives.
-          const shown = progressive || !prev ? [...rows] : [...rows, ...prev.slice(rows.length)];
-          set({ deliveries: { ...get().deliveries, data: shown, loading: true }, total });
-        }
-      }
-      let shown: readonly Delivery[] = rows;
-      for (const change of heardDuringLoad ?? []) {
-        const r = applyToDeliveries(shown, change, keepOf(filters));
-        shown = r.rows;
-        total += r.delta;
-      }
-      heardDuringLoad = null;
-      set({ deliveries: fromIndex([...shown], freshness), total });
-      if (!freshness?.refreshing) useServiceStore.getState().report(freshness?.error ?? null);
+      const freshness = await loadList<Delivery>({
+        list: async (q) => {
+          const r = await bridge().posts.list({ ...query, ...q });
+          return r.ok ? { ok: true, value: { ...r.value, rows: r.value.posts } } : r;
+        },
+        fresh: opts?.fresh === true,
+        page: PAGE,
+        max: MAX_ROWS,
+        current: () => mine === generation, // a newer filter's answer wins
+        get: () => get().deliveries,
+        put: (deliveries, total) => set(total === undefined ? { deliveries } : { deliveries, total }),
+        heard,
+        apply: (rows, change) => applyToDeliveries(rows, change, keepOf(filters)),
+      });
       // The host is still asking the service: ask again soon to learn how that ended.
       if (freshness?.refreshing && rechecks < MAX_RECHECKS) {
         rechecks += 1;
@@ -136,15 +104,12 @@ export const usePostsStore = create<PostsState>()((set, get) => {
       }
     },
     apply(change) {
-      heardDuringLoad?.push(change);
-      const held = get().deliveries.data;
-      if (!held) return;
-      const r = applyToDeliveries(held, change, keepOf(get().filters));
-      if (!r.touched) return;
-      const total = get().total;
-      set({
-        deliveries: { ...get().deliveries, data: r.rows },
-        total: total === null ? null : Math.max(0, total + r.delta),
+      applyHeld(change, {
+        heard,
+        held: get().deliveries,
+        total: get().total,
+        apply: (rows, c) => applyToDeliveries(rows, c, keepOf(get().filters)),
+        put: (deliveries, total) => set({ deliveries, total }),
       });
     },
     listen() {

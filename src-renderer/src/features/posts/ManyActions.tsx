@@ -8,6 +8,7 @@ import { fromLocalInput, toLocalInput } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { usePostGroupsStore, type ChangeRun } from '../../stores/use-post-groups-store';
 import { toast } from '../../stores/use-toast-store';
+import { ActionButton } from '../../components/ActionButton';
 import { offersOnPost, whyNotOnPost } from './delivery-actions';
 
 const UNITS = [
@@ -42,7 +43,6 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
   const [from, setFrom] = useState(() => toLocalInput(new Date(Date.now() + 86_400_000)));
   const [to, setTo] = useState(() => toLocalInput(new Date(Date.now() + 7 * 86_400_000)));
   const [account, setAccount] = useState('');
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const candidates = useMemo(
     () => accounts.filter((a) => !PLATFORM_META[a.platform].postsUnavailable),
     [accounts],
@@ -62,7 +62,6 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
   if (n === 0) return null;
 
   const apply = async (change: ManyChange) => {
-    setConfirmDelete(false);
     const r = await changeSelected(change);
     if (!r.ok) toast('error', `Nothing changed: ${describeError(r.error, 'update')}`);
   };
@@ -76,9 +75,9 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
         <strong aria-live="polite">
           {n.toLocaleString()} {n === 1 ? 'post' : 'posts'} selected
         </strong>
-        <button type="button" className="btn btn--small btn--ghost" onClick={clearSelection}>
+        <ActionButton variant="ghost" onRun={clearSelection}>
           Clear selection
-        </button>
+        </ActionButton>
         {busy ? <span className="spinner" role="status" aria-label="Changing posts" /> : null}
       </div>
       <div className="many-actions__groups">
@@ -112,9 +111,9 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
               </option>
             ))}
           </select>
-          <button type="submit" className="btn btn--small" disabled={busy || !shiftMs}>
+          <ActionButton type="submit" busy={busy || !shiftMs}>
             Move
-          </button>
+          </ActionButton>
         </form>
         <form
           className="many-actions__group"
@@ -140,21 +139,15 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
             value={to}
             onChange={(e) => setTo(e.target.value)}
           />
-          <button
+          <ActionButton
             type="submit"
-            className="btn btn--small"
-            disabled={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}
+            busy={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}
           >
             Spread
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={busy}
-            onClick={() => void apply({ kind: 'queue' })}
-          >
+          </ActionButton>
+          <ActionButton busy={busy} onRun={() => void apply({ kind: 'queue' })}>
             Into queue slots
-          </button>
+          </ActionButton>
         </form>
         <form
           className="many-actions__group"
@@ -183,53 +176,33 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
               </option>
             ))}
           </select>
-          <button type="submit" className="btn btn--small" disabled={busy || !account}>
+          <ActionButton type="submit" busy={busy || !account}>
             Add
-          </button>
+          </ActionButton>
         </form>
         <div className="many-actions__group">
           {noCancel ? null : (
-            <button
-              type="button"
-              className="btn btn--small"
-              disabled={busy}
-              onClick={() => void apply({ kind: 'cancel' })}
-            >
+            <ActionButton busy={busy} onRun={() => void apply({ kind: 'cancel' })}>
               Cancel to draft
-            </button>
+            </ActionButton>
           )}
           {noDelete ? (
             <span className="muted" role="note">
               {noDelete}
             </span>
-          ) : confirmDelete ? (
-            <>
-              <span>Delete {n === 1 ? 'this post' : `these ${n.toLocaleString()} posts`}?</span>
-              <button
-                type="button"
-                className="btn btn--small btn--danger"
-                disabled={busy}
-                onClick={() => void apply({ kind: 'delete' })}
-              >
-                Yes, delete
-              </button>
-              <button
-                type="button"
-                className="btn btn--small btn--ghost"
-                onClick={() => setConfirmDelete(false)}
-              >
-                Keep them
-              </button>
-            </>
           ) : (
-            <button
-              type="button"
-              className="btn btn--small btn--danger"
-              disabled={busy}
-              onClick={() => setConfirmDelete(true)}
+            <ActionButton
+              variant="danger"
+              busy={busy}
+              confirm={{
+                question: `Delete ${n === 1 ? 'this post' : `these ${n.toLocaleString()} posts`}?`,
+                yes: 'Yes, delete',
+                keep: 'Keep them',
+              }}
+              onRun={() => void apply({ kind: 'delete' })}
             >
               Delete…
-            </button>
+            </ActionButton>
           )}
         </div>
       </div>
@@ -255,13 +228,15 @@ export function RunResults({ groups }: { readonly groups: readonly PostGroup[] }
       aria-label="Results"
       data-testid="many-results"
     >
-      <p role="status">{summary(run, good)}</p>
+      <p role="status" className="many-results__summary">
+        {summary(run, good)}
+      </p>
       {bad.length > 0 ? (
-        <>
-          <p>
+        <details className="many-results__details">
+          <summary>
             {bad.length.toLocaleString()} {bad.length === 1 ? 'post was' : 'posts were'}{' '}
-            {bad.every((o) => o.unknown) ? 'not confirmed by the service' : 'not changed, or not confirmed'}:
-          </p>
+            {bad.every((o) => o.unknown) ? 'not confirmed by the service' : 'not changed, or not confirmed'}
+          </summary>
           <ul className="many-results__list" aria-label="Not changed">
             {bad.slice(0, 50).map((o) => (
               <li key={o.post_id}>
@@ -274,27 +249,26 @@ export function RunResults({ groups }: { readonly groups: readonly PostGroup[] }
             ))}
             {bad.length > 50 ? <li className="faint">and {bad.length - 50} more</li> : null}
           </ul>
-        </>
+        </details>
       ) : null}
-      <div className="btn-row">
+      <span className="btn-row">
         {bad.length > 0 ? (
-          <button
-            type="button"
-            className="btn btn--small btn--primary"
-            disabled={busy}
-            onClick={() =>
+          <ActionButton
+            variant="primary"
+            busy={busy}
+            onRun={() =>
               void retryFailed().then((r) => {
                 if (!r.ok) toast('error', `Not retried: ${describeError(r.error, 'update')}`);
               })
             }
           >
             Retry failed ({bad.length.toLocaleString()})
-          </button>
+          </ActionButton>
         ) : null}
-        <button type="button" className="btn btn--small btn--ghost" onClick={dismissRun}>
+        <ActionButton variant="ghost" label="Dismiss the results" onRun={dismissRun}>
           Dismiss
-        </button>
-      </div>
+        </ActionButton>
+      </span>
     </section>
   );
 }

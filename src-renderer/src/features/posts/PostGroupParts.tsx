@@ -12,9 +12,10 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { usePostsStore } from '../../stores/use-posts-store';
 import './posts.css';
-import { RetriedNote, RetryAllFailed, RetryDelivery } from './RetryFailed';
+import { RetriedNote, RetryDelivery } from './RetryFailed';
 import { toast } from '../../stores/use-toast-store';
-import { offersOn, offersOnPost, reachOf, whyNotOn, whyNotOnPost } from './delivery-actions';
+import { ActionButton } from '../../components/ActionButton';
+import { offersOn, whyNotOn, whyNotOnPost } from './delivery-actions';
 
 /**
  * The post's first media item at row size: the picture main fetched (a `data:` URL), a play mark for a video, or a
@@ -44,7 +45,16 @@ export function PostThumb({
       aria-label={label}
     >
       {t?.data_url ? (
-        <img src={t.data_url} alt="" className="post-thumb__img" />
+        // Drawn at its box's size and decoded off the main thread, so a scroll never waits on a picture.
+        <img
+          src={t.data_url}
+          alt=""
+          className="post-thumb__img"
+          width={size === 'small' ? 16 : 40}
+          height={size === 'small' ? 16 : 40}
+          decoding="async"
+          loading="lazy"
+        />
       ) : (
         <span aria-hidden="true">{t?.kind === 'video' ? '▶' : '▣'}</span>
       )}
@@ -102,213 +112,77 @@ export function TargetChip({
 }
 
 /**
- * The deliveries of one post, each with what applies to it alone (delete), under what applies to the whole
- * post (caption, time, cancel to draft, duplicate, publish now).
+ * The deliveries of one post, each with what applies to it alone (retry, delete). What applies to the whole post
+ * (caption, time, cancel to draft, duplicate, publish now) is in the post's "…" menu.
  */
 export function PostDetail({
   group: g,
   accounts,
-  onOpen,
 }: {
   readonly group: PostGroup;
   readonly accounts: ReadonlyMap<string, Account>;
-  readonly onOpen: (deliveryId: string) => void;
 }) {
   const remove = usePostsStore((s) => s.remove);
-  const update = usePostsStore((s) => s.update);
-  const duplicate = usePostGroupsStore((s) => s.duplicate);
-  const publishNow = usePostGroupsStore((s) => s.publishNow);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<string | null>(null);
-  // Whole-post actions are offered when some delivery allows them (the transition table); they reach those.
-  const editable = reachOf(g.deliveries, 'edit');
-  const first = editable[0] ?? g.deliveries[0];
-  const open = reachOf(g.deliveries, 'publishNow');
-  const cancellable = offersOnPost(g.deliveries, 'cancel');
+  const [busy, setBusy] = useState(false);
   const notEditable = whyNotOnPost(g.deliveries, 'edit');
   const short = captionOf(g).slice(0, 40) || 'no caption';
 
-  const act = async (what: string, run: () => Promise<{ ok: boolean; error?: unknown }>, done: string) => {
-    setBusy(what);
-    const r = await run();
-    setBusy(null);
-    if (r.ok) toast('success', done);
+  const deleteOne = async (id: string, name: string) => {
+    setBusy(true);
+    const r = await remove(id);
+    setBusy(false);
+    if (!r.ok) toast('error', `Not deleted: ${describeError(r.error, 'delete')}`);
+    else toast('success', `Deleted the ${name} delivery.`);
   };
 
   return (
-    <div className="post-detail" role="row" aria-label={`Deliveries of ${short}`}>
-      <div role="cell" aria-colspan={5} className="post-detail__cell">
-        <div className="post-detail__whole">
-          <p className="post-detail__note">
-            <strong>Whole post:</strong> the caption, the time and “Cancel to draft” change every delivery
-            still scheduled. <strong>One delivery:</strong> “Delete” removes only that account’s copy.
-          </p>
-          {notEditable ? (
-            <p className="post-detail__note" role="note">
-              {notEditable}
-            </p>
-          ) : null}
-          <div className="btn-row">
-            {first && editable.length > 0 ? (
-              <button type="button" className="btn btn--small" onClick={() => onOpen(first.id)}>
-                Edit caption and time
-              </button>
-            ) : null}
-            {cancellable && first ? (
-              <button
-                type="button"
-                className="btn btn--small"
-                disabled={busy !== null}
-                onClick={() =>
-                  void act(
-                    'cancel',
-                    async () => {
-                      const r = await update(first.id, { kind: 'cancel' });
-                      if (!r.ok) toast('error', `Not cancelled: ${describeError(r.error, 'update')}`);
-                      return r;
-                    },
-                    'Cancelled to draft.',
-                  )
-                }
-              >
-                Cancel to draft
-              </button>
-            ) : null}
-            <button
-              type="button"
-              className="btn btn--small"
-              disabled={busy !== null}
-              onClick={() =>
-                void act(
-                  'duplicate',
-                  async () => {
-                    const r = await duplicate(g.post_id);
-                    if (!r.ok) toast('error', `Not duplicated: ${describeError(r.error)}`);
-                    return r;
-                  },
-                  'Duplicated as a new draft.',
-                )
-              }
-            >
-              Duplicate as draft
-            </button>
-            <RetryAllFailed group={g} />
-            {open.length > 0 ? (
-              confirm === 'publish' ? (
-                <>
-                  <span className="post-detail__confirm">
-                    Publish to {open.length} {open.length === 1 ? 'account' : 'accounts'} now?
-                  </span>
-                  <button
-                    type="button"
-                    className="btn btn--small btn--primary"
-                    disabled={busy !== null}
-                    onClick={() =>
-                      void act(
-                        'publish',
-                        async () => {
-                          setConfirm(null);
-                          const r = await publishNow(g.post_id);
-                          if (!r.ok) toast('error', `Not published: ${describeError(r.error)}`);
-                          else if (r.value.notRemoved > 0)
-                            toast(
-                              'warning',
-                              'Published. The draft could not be removed; delete it yourself so it is not published twice.',
-                            );
-                          return r;
-                        },
-                        'Published now.',
-                      )
-                    }
-                  >
-                    Yes, publish now
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn--small btn--ghost"
-                    onClick={() => setConfirm(null)}
-                  >
-                    Keep it
-                  </button>
-                </>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  disabled={busy !== null}
-                  onClick={() => setConfirm('publish')}
-                >
-                  Publish now
-                </button>
-              )
-            ) : null}
-          </div>
-        </div>
-        <ul className="post-detail__list" aria-label="Deliveries">
-          {g.deliveries.map((d) => {
-            const account = accounts.get(d.social_account_id);
-            const name = account?.name ?? PLATFORM_META[d.platform].label;
-            const when = whenOf(d);
-            return (
-              <li key={d.id} className="post-detail__item">
-                <PlatformMark platform={d.platform} />
-                <span className="post-detail__name">{name}</span>
-                <StatusBadge status={d.status} />
-                <span className="post-detail__when tabular">{when ? formatDateTime(when) : '—'}</span>
-                <span className="post-detail__reason">
-                  {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
-                  <RetriedNote delivery={d} />
-                </span>
+    <section className="post-detail" aria-label={`Deliveries of ${short}`}>
+      <p className="post-detail__note">
+        <strong>Whole post</strong> (the “…” menu): the caption, the time and “Cancel to draft” change every
+        delivery still scheduled. <strong>One delivery:</strong> “Delete” removes only that account’s copy.
+      </p>
+      {notEditable ? (
+        <p className="post-detail__note" role="note">
+          {notEditable}
+        </p>
+      ) : null}
+      <ul className="post-detail__list" aria-label="Deliveries">
+        {g.deliveries.map((d) => {
+          const account = accounts.get(d.social_account_id);
+          const name = account?.name ?? PLATFORM_META[d.platform].label;
+          const when = whenOf(d);
+          return (
+            <li key={d.id} className="post-detail__item">
+              <PlatformMark platform={d.platform} />
+              <span className="post-detail__name">{name}</span>
+              <StatusBadge status={d.status} />
+              <span className="post-detail__when tabular">{when ? formatDateTime(when) : '—'}</span>
+              <span className="post-detail__reason">
+                {d.status === 'failed' ? plainName(d.last_error ?? 'The service gave no reason.') : ''}
+                <RetriedNote delivery={d} />
+              </span>
+              <span className="btn-row">
                 <RetryDelivery postId={g.post_id} delivery={d} name={name} />
-                {!offersOn(d, 'delete') ? (
+                {offersOn(d, 'delete') ? (
+                  <ActionButton
+                    variant="ghost"
+                    busy={busy}
+                    label={`Delete the ${name} delivery`}
+                    confirm={{ question: null, yes: 'Yes, delete', keep: 'Keep' }}
+                    onRun={() => void deleteOne(d.id, name)}
+                  >
+                    Delete
+                  </ActionButton>
+                ) : (
                   <span className="post-detail__why muted" role="note">
                     {whyNotOn(d, 'delete')}
                   </span>
-                ) : confirm === d.id ? (
-                  <span className="btn-row">
-                    <button
-                      type="button"
-                      className="btn btn--small btn--danger"
-                      disabled={busy !== null}
-                      onClick={() =>
-                        void act(
-                          d.id,
-                          async () => {
-                            setConfirm(null);
-                            const r = await remove(d.id);
-                            if (!r.ok) toast('error', `Not deleted: ${describeError(r.error, 'delete')}`);
-                            return r;
-                          },
-                          `Deleted the ${name} delivery.`,
-                        )
-                      }
-                    >
-                      Yes, delete
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--ghost"
-                      onClick={() => setConfirm(null)}
-                    >
-                      Keep
-                    </button>
-                  </span>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn btn--small btn--ghost"
-                    aria-label={`Delete the ${name} delivery`}
-                    disabled={busy !== null}
-                    onClick={() => setConfirm(d.id)}
-                  >
-                    Delete
-                  </button>
                 )}
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-    </div>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

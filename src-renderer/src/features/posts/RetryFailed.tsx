@@ -1,12 +1,7 @@
 import { useState } from 'react';
 import { canDo } from '../../../../src-shared/api/delivery-transitions';
 import type { Delivery } from '../../../../src-shared/api/posts';
-import {
-  RetriedAfter,
-  type PostGroup,
-  type RetryOutcome,
-  type RetryWhen,
-} from '../../../../src-shared/ipc/post-groups';
+import { RetriedAfter, type RetryOutcome, type RetryWhen } from '../../../../src-shared/ipc/post-groups';
 import { plainName } from '../../app/bidi';
 import { describeError } from '../../app/describe-error';
 import { formatDateTime, fromLocalInput, toLocalInput } from '../../app/format';
@@ -14,7 +9,7 @@ import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { toast } from '../../stores/use-toast-store';
 
 /** What a person reads after a retry: one toast for the lot, the refusals in their own words. */
-function tell(results: readonly RetryOutcome[], name: string): void {
+export function tellRetry(results: readonly RetryOutcome[], name: string): void {
   const bad = results.filter((r) => r.state === 'failed');
   const later = results.filter((r) => r.state === 'queued' || r.state === 'needs_decision');
   if (bad.length > 0) toast('error', `Not retried: ${bad[0]!.error ?? 'the service refused it.'}`);
@@ -49,7 +44,7 @@ export function RetryDelivery({
     if (!r.ok) toast('error', `Not retried: ${describeError(r.error)}`);
     else {
       setOpen(false);
-      tell(r.value, name);
+      tellRetry(r.value, name);
     }
   };
   if (!open)
@@ -107,31 +102,6 @@ export function RetryDelivery({
         Keep it
       </button>
     </span>
-  );
-}
-
-/** "Retry all failed" on a post with more than one failed delivery: each made again now, exactly once. */
-export function RetryAllFailed({ group }: { readonly group: PostGroup }) {
-  const retry = usePostGroupsStore((s) => s.retryDeliveries);
-  const [busy, setBusy] = useState(false);
-  const failed = group.deliveries.filter((d) => canDo(d.status, 'retry'));
-  if (failed.length < 2) return null;
-  return (
-    <button
-      type="button"
-      className="btn btn--small btn--primary"
-      disabled={busy}
-      onClick={() => {
-        setBusy(true);
-        void retry(group.post_id, null, { kind: 'now' }).then((r) => {
-          setBusy(false);
-          if (!r.ok) toast('error', `Not retried: ${describeError(r.error)}`);
-          else tell(r.value, '');
-        });
-      }}
-    >
-      Retry all failed ({failed.length})
-    </button>
   );
 }
 

@@ -1,0 +1,16 @@
+import { useEffect } from 'react';
+
+/**
+ * While Posts is shown, the document scrolls, not a box inside it: `html[data-scroll=page]` (posts.css) lets the
+ * shell grow with the timeline and keeps the sidebar in view. The timeline is virtualised against the window
+ * (PostTimeline), so this must hold whenever it is on screen.
+ */
+export function usePageScroll(): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.scroll = 'page';
+    return () => {
+      delete root.dataset.scroll;
+    };
+  }, []);
+}
