@@ -1,14 +1,15 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Account } from '../../../../src-shared/api/accounts';
 import type { AutomationView, BridgeError } from '../../../../src-shared/ipc';
 import { issuesByField } from '../../app/describe-error';
 import { localZone } from '../../app/format';
-import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
 import { Dialog } from '../../components/Dialog';
 import { Field } from '../../components/Field';
+import { cronToPick, pickProblem, pickToCron, type SchedulePick } from './schedule/cron-pick';
+import { SchedulePicker } from './schedule/SchedulePicker';
 import { TimeZoneField } from '../../components/TimeZoneField';
-import { PlatformMark } from '../../components/PlatformMark';
+import { AccountChoice } from './AccountChoice';
+import { StatusButtons } from './StatusButtons';
 import { Segmented } from '../../components/Segmented';
 import { ErrorAlert } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
@@ -52,7 +53,11 @@ export function AutomationEditor({
 
   const [name, setName] = useState(automation?.name ?? '');
   const [mode, setMode] = useState<Mode>(automation?.execution_mode ?? 'draft');
-  const [cron, setCron] = useState(automation?.schedule.cron ?? '0 9 * * 1-5');
+  const [pick, setPick] = useState<SchedulePick>(() =>
+    cronToPick(automation?.schedule.cron ?? '0 9 * * 1-5'),
+  );
+  // The picker's own check, said beside its field once the person tries to save (or writes a cron).
+  const [tried, setTried] = useState(false);
   const [timezone, setTimezone] = useState(automation?.schedule.timezone ?? localZone());
   const [instructions, setInstructions] = useState(automation?.instructions ?? '');
   const [targets, setTargets] = useState<ReadonlySet<string>>(
@@ -80,10 +85,12 @@ export function AutomationEditor({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    setTried(true);
+    if (problem) return;
     const fields = {
       name: name.trim(),
       execution_mode: mode,
-      schedule: { cron: cron.trim().replace(/\s+/g, ' '), timezone: timezone.trim() },
+      schedule: { cron: pickToCron(pick), timezone: timezone.trim() },
       instructions,
       targets: [...targets].flatMap((id) => {
         const a = byId.get(id) ?? automation?.targets.find((t) => t.social_account_id === id);
@@ -116,7 +123,8 @@ export function AutomationEditor({
     onClose();
   };
 
-  const invalid = name.trim() === '' || cron.trim() === '' || timezone.trim() === '';
+  const problem = pickProblem(pick);
+  const invalid = name.trim() === '' || timezone.trim() === '';
   const formId = `automation-form-${key}`;
 
   return (
@@ -128,46 +136,13 @@ export function AutomationEditor({
       footer={
         <div className="btn-row automation-editor__footer">
           {automation ? (
-            <>
-              {automation.status === 'paused' ? (
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => void changeStatus('resume')}
-                >
-                  Resume
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => void changeStatus('pause')}
-                >
-                  Pause
-                </button>
-              )}
-              {confirmRemove ? (
-                <button
-                  type="button"
-                  className="btn btn--danger"
-                  disabled={busy}
-                  onClick={() => void changeStatus('remove')}
-                >
-                  Remove for good
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--ghost"
-                  disabled={busy}
-                  onClick={() => setConfirmRemove(true)}
-                >
-                  Remove…
-                </button>
-              )}
-            </>
+            <StatusButtons
+              status={automation.status}
+              busy={busy}
+              confirmRemove={confirmRemove}
+              onAskRemove={() => setConfirmRemove(true)}
+              onChange={(what) => void changeStatus(what)}
+            />
           ) : null}
           <span className="spacer" />
           <button type="button" className="btn" onClick={onClose}>
@@ -209,23 +184,11 @@ export function AutomationEditor({
           </span>
         </div>
         <div className="form-grid">
-          <Field
-            label="Schedule"
-            hint="Five parts: minute, hour, day of month, month, weekday. 0 9 * * 1-5 is 9:00 on weekdays."
-            error={fieldErrors.schedule}
-          >
-            {({ id, describedBy, invalid: bad }) => (
-              <input
-                id={id}
-                className="input automation-editor__cron"
-                value={cron}
-                spellCheck={false}
-                aria-describedby={describedBy}
-                aria-invalid={bad}
-                onChange={(e) => setCron(e.target.value)}
-              />
-            )}
-          </Field>
+          <SchedulePicker
+            value={pick}
+            onChange={setPick}
+            error={(tried || pick.kind === 'custom' ? problem : null) ?? fieldErrors.schedule ?? null}
+          />
           <TimeZoneField
             hint="The schedule's times are in this zone."
             value={timezone}
@@ -255,53 +218,5 @@ export function AutomationEditor({
         ) : null}
       </form>
     </Dialog>
-  );
-}
-
-/** The owner's accounts by platform; automations reach YouTube too (by direct upload). */
-function AccountChoice({
-  accounts,
-  selected,
-  onToggle,
-  error,
-}: {
-  readonly accounts: readonly Account[];
-  readonly selected: ReadonlySet<string>;
-  readonly onToggle: (id: string) => void;
-  readonly error: string | undefined;
-}) {
-  const groups = PLATFORM_ORDER.map((platform) => ({
-    platform,
-    accounts: accounts.filter((a) => a.platform === platform),
-  })).filter((g) => g.accounts.length > 0);
-  return (
-    <fieldset
-      className="automation-editor__targets"
-      aria-describedby={error ? 'automation-targets-error' : undefined}
-    >
-      <legend className="field__label">Accounts</legend>
-      {groups.length === 0 ? <p className="faint">No connected accounts.</p> : null}
-      <div className="automation-editor__groups">
-        {groups.map((g) => (
-          <div key={g.platform} className="automation-editor__group">
-            <span className="automation-editor__platform">
-              <PlatformMark platform={g.platform} decorative />
-              {PLATFORM_META[g.platform].label}
-            </span>
-            {g.accounts.map((a) => (
-              <label key={a.id} className="checkbox">
-                <input type="checkbox" checked={selected.has(a.id)} onChange={() => onToggle(a.id)} />
-                <span>{a.name}</span>
-              </label>
-            ))}
-          </div>
-        ))}
-      </div>
-      {error ? (
-        <span className="field__error" id="automation-targets-error">
-          {error}
-        </span>
-      ) : null}
-    </fieldset>
   );
 }
