@@ -1,7 +1,7 @@
 import { usePreferencesStore } from '../app/preferences';
 
 /** ISO weekdays (1 Monday … 7 Sunday), in the order of the person's week. */
-export const weekOrder = (start: 'monday' | 'sunday'): readonly number[] =>
+const weekOrder = (start: 'monday' | 'sunday'): readonly number[] =>
   start === 'sunday' ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7];
 
 /** The name of an ISO weekday in the person's language (`long`: Monday, `short`: Mon). */
