@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { DayPicker } from '../../../components/DayPicker';
 import { TimeOfDayPicker } from '../../../components/TimeOfDayPicker';
 import { clockIs12h, formatWallTime } from '../../../app/wall-time';
-import { cronToPick, pickProblem, pickToCron, scheduleInWords, type SchedulePick } from './cron-pick';
+import { pickProblem, pickToCron, scheduleInWords, type SchedulePick } from './cron-pick';
+import { AdvancedCron } from './AdvancedCron';
 import { EveryHours } from './EveryHours';
 
 type Kind = SchedulePick['kind'];
@@ -87,38 +88,13 @@ export function SchedulePicker({
         />
       ) : null}
       {value.kind === 'hours' ? <EveryHours value={value} onChange={onChange} error={error} /> : null}
-      <details
-        className="schedule-picker__advanced"
+      <AdvancedCron
+        value={value}
         open={open}
-        onToggle={(e) => setOpen(e.currentTarget.open)}
-      >
-        <summary>Advanced (cron)</summary>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-cron`}>
-            Schedule (cron)
-          </label>
-          <input
-            id={`${id}-cron`}
-            className="input automation-editor__cron"
-            value={value.kind === 'custom' ? value.cron : pickToCron(value)}
-            spellCheck={false}
-            aria-invalid={fieldError('Schedule (cron):') ? true : undefined}
-            aria-describedby={`${id}-cron-hint${fieldError('Schedule (cron):') ? ` ${id}-cron-error` : ''}`}
-            onChange={(e) => {
-              const read = cronToPick(e.target.value);
-              onChange(read.kind === 'custom' ? { kind: 'custom', cron: e.target.value } : read);
-            }}
-          />
-          <span className="field__hint" id={`${id}-cron-hint`}>
-            Five parts: minute, hour, day of month, month, weekday. 0 9 * * 1-5 is 9:00 on weekdays.
-          </span>
-          {fieldError('Schedule (cron):') ? (
-            <span className="field__error" id={`${id}-cron-error`}>
-              {error}
-            </span>
-          ) : null}
-        </div>
-      </details>
+        onToggle={setOpen}
+        onChange={onChange}
+        error={fieldError('Schedule (cron):')}
+      />
       {problem === null ? (
         <p className="field__hint schedule-picker__words" aria-live="polite">
           Runs{' '}
