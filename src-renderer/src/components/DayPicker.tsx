@@ -1,8 +1,9 @@
+import { WEEKDAYS } from '../../../src-shared/queue';
 import { usePreferencesStore } from '../app/preferences';
 
 /** ISO weekdays (1 Monday … 7 Sunday), in the order of the person's week. */
 const weekOrder = (start: 'monday' | 'sunday'): readonly number[] =>
-  start === 'sunday' ? [7, 1, 2, 3, 4, 5, 6] : [1, 2, 3, 4, 5, 6, 7];
+  start === 'sunday' ? [7, ...WEEKDAYS.slice(0, 6)] : WEEKDAYS;
 
 /** The name of an ISO weekday in the person's language (`long`: Monday, `short`: Mon). */
 export const weekdayName = (iso: number, width: 'long' | 'short' = 'long'): string =>

@@ -45,7 +45,13 @@ export function QueueScreen() {
         subtitle={`Posting times shared across your accounts, in ${localZone()} time. Add to queue (in Compose) fills the next free one.`}
         actions={
           <>
-            <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
+            <button
+              type="button"
+              className="btn btn--primary"
+              // It adds to the saved times: offered once they are known.
+              disabled={schedules.data === null}
+              onClick={() => setAdding(true)}
+            >
               + Add posting time
             </button>
             <RefreshButton onRefresh={() => void load()} />
