@@ -3,12 +3,12 @@ import { useShallow } from 'zustand/react/shallow';
 import type { AutomationView, BridgeError } from '../../../../src-shared/ipc';
 import { issuesByField } from '../../app/describe-error';
 import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
 import { pickProblem } from './schedule/cron-pick';
 import { SchedulePicker } from './schedule/SchedulePicker';
 import { TimeZoneField } from '../../components/TimeZoneField';
 import { AccountChoice } from './AccountChoice';
 import { ModeField } from './ModeField';
+import { InstructionsField, NameField } from './TextFields';
 import { SaveErrors } from './SaveErrors';
 import { EditorFooter } from './EditorFooter';
 import { useAutomationDraft } from './use-automation-draft';
@@ -121,19 +121,7 @@ export function AutomationEditor({
             longer be changed.
           </p>
         ) : null}
-        <Field label="Name" error={fieldErrors.name}>
-          {({ id, describedBy, invalid: bad }) => (
-            <input
-              id={id}
-              className="input"
-              value={draft.name}
-              maxLength={200}
-              aria-describedby={describedBy}
-              aria-invalid={bad}
-              onChange={(e) => draft.setName(e.target.value)}
-            />
-          )}
-        </Field>
+        <NameField value={draft.name} onChange={draft.setName} error={fieldErrors.name} />
         <ModeField value={draft.mode} onChange={draft.setMode} />
         <div className="form-grid">
           <SchedulePicker
@@ -147,18 +135,7 @@ export function AutomationEditor({
             onChange={draft.setTimezone}
           />
         </div>
-        <Field label="Instructions" hint="What the agent should make on each run.">
-          {({ id, describedBy }) => (
-            <textarea
-              id={id}
-              className="textarea"
-              rows={4}
-              value={draft.instructions}
-              aria-describedby={describedBy}
-              onChange={(e) => draft.setInstructions(e.target.value)}
-            />
-          )}
-        </Field>
+        <InstructionsField value={draft.instructions} onChange={draft.setInstructions} />
         <AccountChoice
           accounts={list}
           selected={draft.targets}
