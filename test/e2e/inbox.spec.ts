@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { goTo, openConnected, screenshot } from './support/page';
+import { DAY_NAMES, addPostingTime, clearQueues } from './support/queue-grid';
 import { sandboxApi, startWebHost, type WebHost } from './support/web-host';
 
 /**
@@ -147,16 +148,12 @@ test('approving into the queue schedules the draft at its accounts’ next free 
   );
   // The tip automation posts to Instagram and X: both get the same posting time, 09:00 UTC every day.
   await goTo(page, 'Queue');
-  for (const platform of ['instagram', 'x']) {
-    const name = accounts.find((a) => a.platform === platform)?.name as string;
-    const form = page.getByRole('form', { name: `Posting times of ${name}` });
-    for (const d of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'])
-      await form.getByRole('checkbox', { name: new RegExp(`^${d}`) }).check();
-    await form.getByLabel('Times').fill('09:00');
-    await form.getByLabel('Time zone').fill('UTC');
-    await form.getByRole('button', { name: 'Save posting times' }).click();
-    await expect(form.getByRole('button', { name: 'Save posting times' })).toBeEnabled();
-  }
+  const names = ['instagram', 'x'].map((p) => accounts.find((a) => a.platform === p)?.name as string);
+  await clearQueues(
+    page,
+    accounts.filter((a) => a.platform === 'instagram' || a.platform === 'x').map((a) => a.id),
+  );
+  await addPostingTime(page, { days: DAY_NAMES, time: '09:00', zone: 'UTC', accounts: names });
   const ids = new Set(
     accounts.filter((a) => a.platform === 'instagram' || a.platform === 'x').map((a) => a.id),
   );

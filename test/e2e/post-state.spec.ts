@@ -3,6 +3,7 @@ import type { Delivery } from '../../src-shared/api/posts';
 import { expect, test } from './support/fixtures';
 import { dayAfter } from './support/dates';
 import { goTo, screenshot } from './support/page';
+import { DAY_NAMES, addPostingTime, clearQueues, showSlot } from './support/queue-grid';
 import { sandboxApi, type WebHost } from './support/web-host';
 
 /**
@@ -11,7 +12,6 @@ import { sandboxApi, type WebHost } from './support/web-host';
  * queue stays one post at one time, and moving it moves both deliveries. Each checked against the sandbox.
  */
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const post = (host: WebHost, path: string, body: unknown, method = 'POST') =>
   sandboxApi(host, path, { method, body: JSON.stringify(body) });
 const all = async (host: WebHost): Promise<Delivery[]> =>
@@ -66,12 +66,8 @@ test('the waiting notice shows a send while it is on its way and leaves within a
 
   // Add to queue (X's slots set on the Queue screen first).
   await goTo(page, 'Queue');
-  const form = page
-    .getByRole('region', { name: new RegExp(escape(x.name)) })
-    .getByRole('form', { name: `Posting times of ${x.name}` });
-  await form.getByLabel('Times').fill('11:00');
-  await form.getByLabel('Time zone').fill('UTC');
-  await form.getByRole('button', { name: 'Save posting times' }).click();
+  await clearQueues(page, [x.id]);
+  await addPostingTime(page, { days: DAY_NAMES, time: '11:00', zone: 'UTC', accounts: [x.name] });
   await goTo(page, 'Compose');
   await page.getByLabel('Caption').fill(`Notice queue ${tag}`);
   await page.getByRole('checkbox', { name: x.name }).check();
@@ -144,14 +140,12 @@ test('a post to two accounts added to the queue stays one post at one time, and 
   const pair = ['linkedin', 'x'].map((p) => accounts.find((a) => a.platform === p) as Account);
   const tag = Date.now().toString(36);
   await goTo(page, 'Queue');
-  for (const a of pair) {
-    const form = page
-      .getByRole('region', { name: new RegExp(escape(a.name)) })
-      .getByRole('form', { name: `Posting times of ${a.name}` });
-    await form.getByLabel('Times').fill('07:00, 19:00');
-    await form.getByLabel('Time zone').fill('UTC');
-    await form.getByRole('button', { name: 'Save posting times' }).click();
-  }
+  await clearQueues(
+    page,
+    pair.map((a) => a.id),
+  );
+  for (const time of ['07:00', '19:00'])
+    await addPostingTime(page, { days: DAY_NAMES, time, zone: 'UTC', accounts: pair.map((a) => a.name) });
   const before = await sandboxApi<{ posts: number }>(host, '/_sandbox/state');
 
   await goTo(page, 'Compose');
@@ -165,13 +159,15 @@ test('a post to two accounts added to the queue stays one post at one time, and 
   expect(new Set(mine.map((d) => d.scheduled_at)).size).toBe(1);
   expect((await sandboxApi<{ posts: number }>(host, '/_sandbox/state')).posts - before.posts).toBe(1);
 
-  // Moved on one account's list: both deliveries move, as the hint says.
-  const list = page
-    .getByRole('region', { name: new RegExp(escape(pair[0]!.name)) })
-    .getByRole('list', { name: /Upcoming slots of/ });
-  const item = list.getByRole('listitem').filter({ hasText: `Together ${tag}` });
-  await item.getByLabel('Move to another slot').selectOption({ index: 1 });
-  await item.getByRole('button', { name: 'Move', exact: true }).click();
+  // Moved from its one card in the grid (the keyboard's Move… menu): both deliveries move, as the menu says.
+  await showSlot(page, new Date(mine[0]!.scheduled_at as string).toISOString());
+  await page
+    .getByRole('article', { name: `Queued post: Together ${tag}` })
+    .getByRole('button', { name: /^Move…/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Move the post' });
+  await dialog.getByRole('button', { name: 'Move to this slot' }).click();
+  await expect(dialog).toBeHidden();
   await expect
     .poll(
       async () =>

@@ -1,26 +1,20 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Account } from '../../../../src-shared/api/accounts';
 import type { AutomationView, BridgeError } from '../../../../src-shared/ipc';
 import { issuesByField } from '../../app/describe-error';
-import { localZone } from '../../app/format';
-import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
 import { Dialog } from '../../components/Dialog';
-import { Field } from '../../components/Field';
+import { pickProblem } from './schedule/cron-pick';
+import { SchedulePicker } from './schedule/SchedulePicker';
 import { TimeZoneField } from '../../components/TimeZoneField';
-import { PlatformMark } from '../../components/PlatformMark';
-import { Segmented } from '../../components/Segmented';
-import { ErrorAlert } from '../../components/states';
+import { AccountChoice } from './AccountChoice';
+import { ModeField } from './ModeField';
+import { InstructionsField, NameField } from './TextFields';
+import { SaveErrors } from './SaveErrors';
+import { EditorFooter } from './EditorFooter';
+import { useAutomationDraft } from './use-automation-draft';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAutomationsStore, type AutomationStatusChange } from '../../stores/use-automations-store';
 import { toast } from '../../stores/use-toast-store';
-
-type Mode = 'draft' | 'auto';
-
-const MODES: readonly { value: Mode; label: string }[] = [
-  { value: 'draft', label: 'Drafts' },
-  { value: 'auto', label: 'Auto publish' },
-];
 
 const SHOWN_FIELDS = new Set(['name', 'schedule', 'targets']);
 
@@ -50,14 +44,9 @@ export function AutomationEditor({
   );
   useEffect(() => void ensureAccounts(), [ensureAccounts]);
 
-  const [name, setName] = useState(automation?.name ?? '');
-  const [mode, setMode] = useState<Mode>(automation?.execution_mode ?? 'draft');
-  const [cron, setCron] = useState(automation?.schedule.cron ?? '0 9 * * 1-5');
-  const [timezone, setTimezone] = useState(automation?.schedule.timezone ?? localZone());
-  const [instructions, setInstructions] = useState(automation?.instructions ?? '');
-  const [targets, setTargets] = useState<ReadonlySet<string>>(
-    new Set(automation?.targets.map((t) => t.social_account_id) ?? []),
-  );
+  const draft = useAutomationDraft(automation);
+  // The picker's own check, said beside its field once the person tries to save (or writes a cron).
+  const [tried, setTried] = useState(false);
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
 
@@ -69,27 +58,12 @@ export function AutomationEditor({
   const busy = saving !== null;
   const key = automation?.id ?? 'new';
 
-  const toggle = (id: string) =>
-    setTargets((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const fields = {
-      name: name.trim(),
-      execution_mode: mode,
-      schedule: { cron: cron.trim().replace(/\s+/g, ' '), timezone: timezone.trim() },
-      instructions,
-      targets: [...targets].flatMap((id) => {
-        const a = byId.get(id) ?? automation?.targets.find((t) => t.social_account_id === id);
-        return a ? [{ social_account_id: id, platform: a.platform }] : [];
-      }),
-    };
+    setTried(true);
+    if (problem) return;
+    const fields = draft.fields(byId);
     const r = automation ? await update({ id: automation.id, ...fields }) : await create(fields);
     if (!r.ok) {
       setError(r.error);
@@ -98,7 +72,7 @@ export function AutomationEditor({
     toast(
       'success',
       automation
-        ? `${r.value.name} saved (revision ${r.value.revision}); executors pick it up on their next sync.`
+        ? `${r.value.name} saved; executors pick the change up on their next sync.`
         : `${r.value.name} created.`,
     );
     onClose();
@@ -116,7 +90,8 @@ export function AutomationEditor({
     onClose();
   };
 
-  const invalid = name.trim() === '' || cron.trim() === '' || timezone.trim() === '';
+  const problem = pickProblem(draft.pick);
+  const invalid = draft.name.trim() === '' || draft.timezone.trim() === '';
   const formId = `automation-form-${key}`;
 
   return (
@@ -126,57 +101,17 @@ export function AutomationEditor({
       title={automation ? `Edit ${automation.name}` : 'New automation'}
       onClose={onClose}
       footer={
-        <div className="btn-row automation-editor__footer">
-          {automation ? (
-            <>
-              {automation.status === 'paused' ? (
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => void changeStatus('resume')}
-                >
-                  Resume
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy}
-                  onClick={() => void changeStatus('pause')}
-                >
-                  Pause
-                </button>
-              )}
-              {confirmRemove ? (
-                <button
-                  type="button"
-                  className="btn btn--danger"
-                  disabled={busy}
-                  onClick={() => void changeStatus('remove')}
-                >
-                  Remove for good
-                </button>
-              ) : (
-                <button
-                  type="button"
-                  className="btn btn--ghost"
-                  disabled={busy}
-                  onClick={() => setConfirmRemove(true)}
-                >
-                  Remove…
-                </button>
-              )}
-            </>
-          ) : null}
-          <span className="spacer" />
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form={formId} className="btn btn--primary" disabled={busy || invalid}>
-            {saving === key ? 'Saving…' : automation ? 'Save changes' : 'Create automation'}
-          </button>
-        </div>
+        <EditorFooter
+          automation={automation}
+          busy={busy}
+          saving={saving === key}
+          invalid={invalid}
+          formId={formId}
+          confirmRemove={confirmRemove}
+          onAskRemove={() => setConfirmRemove(true)}
+          onChange={(what) => void changeStatus(what)}
+          onClose={onClose}
+        />
       }
     >
       <form id={formId} className="form-stack" aria-label="Automation" onSubmit={(e) => void submit(e)}>
@@ -186,122 +121,29 @@ export function AutomationEditor({
             longer be changed.
           </p>
         ) : null}
-        <Field label="Name" error={fieldErrors.name}>
-          {({ id, describedBy, invalid: bad }) => (
-            <input
-              id={id}
-              className="input"
-              value={name}
-              maxLength={200}
-              aria-describedby={describedBy}
-              aria-invalid={bad}
-              onChange={(e) => setName(e.target.value)}
-            />
-          )}
-        </Field>
-        <div className="field">
-          <span className="field__label">Mode</span>
-          <Segmented label="Mode" value={mode} options={MODES} onChange={setMode} />
-          <span className="field__hint">
-            {mode === 'draft'
-              ? 'Each run leaves drafts for you to review.'
-              : 'Each run publishes: TikTok and YouTube by direct upload, the others through the service.'}
-          </span>
-        </div>
+        <NameField value={draft.name} onChange={draft.setName} error={fieldErrors.name} />
+        <ModeField value={draft.mode} onChange={draft.setMode} />
         <div className="form-grid">
-          <Field
-            label="Schedule"
-            hint="Five parts: minute, hour, day of month, month, weekday. 0 9 * * 1-5 is 9:00 on weekdays."
-            error={fieldErrors.schedule}
-          >
-            {({ id, describedBy, invalid: bad }) => (
-              <input
-                id={id}
-                className="input automation-editor__cron"
-                value={cron}
-                spellCheck={false}
-                aria-describedby={describedBy}
-                aria-invalid={bad}
-                onChange={(e) => setCron(e.target.value)}
-              />
-            )}
-          </Field>
+          <SchedulePicker
+            value={draft.pick}
+            onChange={draft.setPick}
+            error={(tried || draft.pick.kind === 'custom' ? problem : null) ?? fieldErrors.schedule ?? null}
+          />
           <TimeZoneField
             hint="The schedule's times are in this zone."
-            value={timezone}
-            onChange={setTimezone}
+            value={draft.timezone}
+            onChange={draft.setTimezone}
           />
         </div>
-        <Field label="Instructions" hint="What the agent should make on each run.">
-          {({ id, describedBy }) => (
-            <textarea
-              id={id}
-              className="textarea"
-              rows={4}
-              value={instructions}
-              aria-describedby={describedBy}
-              onChange={(e) => setInstructions(e.target.value)}
-            />
-          )}
-        </Field>
-        <AccountChoice accounts={list} selected={targets} onToggle={toggle} error={fieldErrors.targets} />
-        {error && !error.issues?.length ? <ErrorAlert error={error} /> : null}
-        {error?.issues?.length ? (
-          <p className="alert alert--error" role="alert">
-            {unshown.length > 0
-              ? `Not saved: ${unshown.map((i) => i.message).join(' ')}`
-              : 'Not saved: see the fields marked above.'}
-          </p>
-        ) : null}
+        <InstructionsField value={draft.instructions} onChange={draft.setInstructions} />
+        <AccountChoice
+          accounts={list}
+          selected={draft.targets}
+          onToggle={draft.toggle}
+          error={fieldErrors.targets}
+        />
+        <SaveErrors error={error} unshown={unshown} />
       </form>
     </Dialog>
-  );
-}
-
-/** The owner's accounts by platform; automations reach YouTube too (by direct upload). */
-function AccountChoice({
-  accounts,
-  selected,
-  onToggle,
-  error,
-}: {
-  readonly accounts: readonly Account[];
-  readonly selected: ReadonlySet<string>;
-  readonly onToggle: (id: string) => void;
-  readonly error: string | undefined;
-}) {
-  const groups = PLATFORM_ORDER.map((platform) => ({
-    platform,
-    accounts: accounts.filter((a) => a.platform === platform),
-  })).filter((g) => g.accounts.length > 0);
-  return (
-    <fieldset
-      className="automation-editor__targets"
-      aria-describedby={error ? 'automation-targets-error' : undefined}
-    >
-      <legend className="field__label">Accounts</legend>
-      {groups.length === 0 ? <p className="faint">No connected accounts.</p> : null}
-      <div className="automation-editor__groups">
-        {groups.map((g) => (
-          <div key={g.platform} className="automation-editor__group">
-            <span className="automation-editor__platform">
-              <PlatformMark platform={g.platform} decorative />
-              {PLATFORM_META[g.platform].label}
-            </span>
-            {g.accounts.map((a) => (
-              <label key={a.id} className="checkbox">
-                <input type="checkbox" checked={selected.has(a.id)} onChange={() => onToggle(a.id)} />
-                <span>{a.name}</span>
-              </label>
-            ))}
-          </div>
-        ))}
-      </div>
-      {error ? (
-        <span className="field__error" id="automation-targets-error">
-          {error}
-        </span>
-      ) : null}
-    </fieldset>
   );
 }

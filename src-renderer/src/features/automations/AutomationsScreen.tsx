@@ -20,6 +20,7 @@ import { toast } from '../../stores/use-toast-store';
 import { AutomationEditor } from './AutomationEditor';
 import { LocalSetup } from './LocalSetup';
 import { RunDetailPanel } from './RunDetailPanel';
+import { ScheduleWords } from './schedule/ScheduleWords';
 import { ExportButton } from '../export/ExportButton';
 import './automations.css';
 
@@ -170,11 +171,7 @@ function AutomationRow({
           </span>
         </div>
         <div className="automation__meta muted">
-          {/* No cron-to-words library here (cronstrue is not a dependency): the expression stays in details. */}
-          <details className="automation__schedule">
-            <summary>Schedule, {a.schedule.timezone} time</summary>
-            <code>{a.schedule.cron}</code>
-          </details>
+          <ScheduleWords cron={a.schedule.cron} timezone={a.schedule.timezone} />
           {a.targets.length > 0 ? (
             <span className="automation__targets">
               {a.targets.map((t) => (

@@ -1,0 +1,51 @@
+import type { Account } from '../../../../src-shared/api/accounts';
+import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
+import { PlatformMark } from '../../components/PlatformMark';
+
+/** The owner's accounts by platform; automations reach YouTube too (by direct upload). */
+export function AccountChoice({
+  accounts,
+  selected,
+  onToggle,
+  error,
+}: {
+  readonly accounts: readonly Account[];
+  readonly selected: ReadonlySet<string>;
+  readonly onToggle: (id: string) => void;
+  readonly error: string | undefined;
+}) {
+  const groups = PLATFORM_ORDER.map((platform) => ({
+    platform,
+    accounts: accounts.filter((a) => a.platform === platform),
+  })).filter((g) => g.accounts.length > 0);
+  return (
+    <fieldset
+      className="automation-editor__targets"
+      aria-describedby={error ? 'automation-targets-error' : undefined}
+    >
+      <legend className="field__label">Accounts</legend>
+      {groups.length === 0 ? <p className="faint">No connected accounts.</p> : null}
+      <div className="automation-editor__groups">
+        {groups.map((g) => (
+          <div key={g.platform} className="automation-editor__group">
+            <span className="automation-editor__platform">
+              <PlatformMark platform={g.platform} decorative />
+              {PLATFORM_META[g.platform].label}
+            </span>
+            {g.accounts.map((a) => (
+              <label key={a.id} className="checkbox">
+                <input type="checkbox" checked={selected.has(a.id)} onChange={() => onToggle(a.id)} />
+                <span>{a.name}</span>
+              </label>
+            ))}
+          </div>
+        ))}
+      </div>
+      {error ? (
+        <span className="field__error" id="automation-targets-error">
+          {error}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,52 @@
+import { Field } from '../../components/Field';
+
+/** The automation's name (the service takes up to 200 characters). */
+export function NameField({
+  value,
+  onChange,
+  error,
+}: {
+  readonly value: string;
+  readonly onChange: (v: string) => void;
+  readonly error: string | undefined;
+}) {
+  return (
+    <Field label="Name" error={error}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          className="input"
+          value={value}
+          maxLength={200}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** What the agent makes on each run. */
+export function InstructionsField({
+  value,
+  onChange,
+}: {
+  readonly value: string;
+  readonly onChange: (v: string) => void;
+}) {
+  return (
+    <Field label="Instructions" hint="What the agent should make on each run.">
+      {({ id, describedBy }) => (
+        <textarea
+          id={id}
+          className="textarea"
+          rows={4}
+          value={value}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
