@@ -70,7 +70,7 @@ interface DocGlobals {
  */
 export async function screenshot(page: Page, flow: string): Promise<void> {
   await mkdir('test-results/screens', { recursive: true });
-  const sel = 'html, body, #root, .shell, .main';
+  const sel = 'html, body, #root, .shell, .shell__column, .main';
   await page.evaluate((s) => {
     for (const el of Array.from((globalThis as unknown as DocGlobals).document.querySelectorAll(s))) {
       el.style.height = 'auto';
