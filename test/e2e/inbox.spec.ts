@@ -63,6 +63,9 @@ test('a draft-mode run puts its draft in the inbox; a hand-made draft never appe
     }),
   });
 
+  // The demo starts with drafts of earlier runs (made before this computer ran anything): counted beside this run's.
+  const earlier = new Set((await deliveries('draft')).filter((d) => d.run_id).map((d) => d.post_id)).size;
+  expect(earlier).toBeGreaterThan(0);
   const runId = await runTip(page);
   await goTo(page, 'Inbox');
   const group = page.getByRole('region', { name: TIP });
@@ -77,7 +80,7 @@ test('a draft-mode run puts its draft in the inbox; a hand-made draft never appe
   // The navigation counts what waits.
   await expect(
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Inbox/ }),
-  ).toContainText('1');
+  ).toContainText(String(earlier + 1));
   await screenshot(page, 'inbox-draft');
   // With a draft on screen, no serious or critical accessibility violation.
   const axe = await new AxeBuilder({ page })
@@ -91,7 +94,10 @@ test('a draft-mode run puts its draft in the inbox; a hand-made draft never appe
   expect(post).toBeDefined();
   await drafts.first().getByRole('button', { name: 'Reject' }).click();
   await drafts.first().getByRole('button', { name: 'Yes, reject' }).click();
-  await expect(page.getByText('No drafts waiting')).toBeVisible();
+  await expect(group).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Inbox/ }),
+  ).toContainText(String(earlier));
   // The sandbox no longer holds it, in any status; the hand-made draft is untouched.
   const left = await sandboxApi<Listed>(host, '/api/cli/posts?limit=100');
   expect(left.posts.filter((d) => d.post_id === post?.post_id)).toEqual([]);
