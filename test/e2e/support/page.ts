@@ -38,6 +38,7 @@ export async function openConnected(page: Page, url: string): Promise<void> {
 
 /** Every screen of the main navigation, in its order: the walks over all screens (a11y, 800×600) cover these. */
 export const SCREENS = [
+  'Home',
   'Compose',
   'Posts',
   'Queue',
