@@ -17,7 +17,7 @@ const SIZES = [
 ] as const;
 
 /** The screens docs/ui.md shows, by their label in the navigation. */
-export const DOCS_SCREENS = [
+const DOCS_SCREENS = [
   'Home',
   'Compose',
   'Posts',
