@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test, type Page } from '@playwright/test';
@@ -176,6 +177,17 @@ test('each step of the checklist is ticked once it is really done, and a hidden 
     'Connect an AI assistant': true,
   });
   await screenshot(page, 'first-run-done');
+  // Done and not done, in both themes: nothing serious or critical for axe.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    expect(
+      axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+      scheme,
+    ).toEqual([]);
+  }
 
   // Put away: gone, and still gone after a reload (a preference, kept by the host).
   await page.getByRole('button', { name: 'Hide checklist' }).click();
