@@ -43,6 +43,27 @@ async function runTip(page: Page): Promise<string> {
   return newest?.run_id as string;
 }
 
+test('the demo inbox shows its drafts as posts: who posts it, the caption, and the picture at a readable size', async ({
+  page,
+}) => {
+  await openConnected(page, await host.nextUrl());
+  await goTo(page, 'Inbox');
+  const draft = page.getByRole('listitem', { name: /^Draft: Write on Monday, post all week/ });
+  // Its accounts by name, the first one named in full.
+  await expect(draft).toContainText(/Demo (X|Instagram) \(@postdesk[._]demo\) and 1 more account/);
+  await expect(draft).toContainText('#contentplanning');
+  // Named for people: its place, not the stored object's random name.
+  const picture = draft.getByRole('img', { name: 'Media 1', exact: true });
+  await expect(picture).toBeVisible();
+  const size = await picture.evaluate((el) => {
+    const img = el as unknown as { naturalWidth: number; getBoundingClientRect(): { width: number } };
+    return { natural: img.naturalWidth, shown: img.getBoundingClientRect().width };
+  });
+  expect(size.natural).toBeGreaterThanOrEqual(320);
+  expect(size.shown).toBeGreaterThanOrEqual(200);
+  await screenshot(page, 'inbox-demo-drafts');
+});
+
 test('a draft-mode run puts its draft in the inbox; a hand-made draft never appears; rejecting deletes it', async ({
   page,
 }) => {
