@@ -21,6 +21,7 @@ import {
   removePathSync,
 } from '../src-main/core/files';
 import { seedDemoContent } from './demo-content';
+import { seedDemoDrafts } from './demo-drafts';
 import { DEMO_API_KEY, DEMO_OWNER_ID, demoFixture } from './demo-fixture';
 import type { ErrorCode } from '../src-shared/api/errors';
 import { safeLine } from '../src-shared/safe-text';
@@ -316,11 +317,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   // A new store gets a fixture; an existing `--data` store keeps everything it holds.
   let candidateKey: string | null = null;
   const seeded = metaGet(db, 'seeded');
+  let demoDrafts = false;
   if (!seeded) {
     const fixture =
       opts.fixture ?? (opts.seedFile ? (JSON.parse(readTextFileSync(opts.seedFile)) as object) : null);
     loadFixture(ctx, fixture ?? demoFixture());
     if (!fixture) seedDemoContent(ctx, DEMO_OWNER_ID);
+    demoDrafts = !fixture;
     metaSet(db, 'seeded', fixture ? 'fixture' : 'demo');
     candidateKey = fixture ? firstKeyOf(fixture) : DEMO_API_KEY;
   } else {
@@ -334,6 +337,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Runn
   await app.listen({ port: opts.port ?? 4010, host });
   const address = app.server.address() as AddressInfo;
   baseUrl = `http://${urlHost(host)}:${address.port}`;
+  // Their media URLs name this address, so the demo's inbox drafts are made now, synchronously: before any
+  // request is handled.
+  if (demoDrafts) seedDemoDrafts(ctx, DEMO_OWNER_ID);
   const listening = boundUrl(address);
   let aliasListening: string | null = null;
 

@@ -130,6 +130,8 @@ export const Settings = z.object({
   clock: z.enum(CLOCKS).default('auto'),
   theme: z.enum(THEMES).default('system'),
   density: z.enum(DENSITIES).default('comfortable'),
+  /** The person put the first-run checklist away (Home); its steps are still ticked from what the service holds. */
+  firstRunDismissed: z.boolean().default(false),
   /** The service. Null until chosen: `--base-url`, `postdesk config set baseUrl …` or `--sandbox`. */
   baseUrl: HttpUrl.nullable().default(null),
   /** Fallback host tried when the base host cannot be connected to. */
@@ -219,6 +221,7 @@ export const PAGE_SETTINGS = {
   clock: 'edit',
   theme: 'edit',
   density: 'edit',
+  firstRunDismissed: 'edit',
   baseUrl: 'confirm',
   aliasUrl: 'confirm',
   proxyUrl: 'confirm',

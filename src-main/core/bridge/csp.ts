@@ -23,7 +23,8 @@ export function contentSecurityPolicy(opts: CspOptions = {}): string {
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'postdesk-media:', 'data:', 'blob:'],
     'media-src': ["'self'", 'postdesk-media:', 'blob:'],
-    'font-src': ["'self'", 'data:'],
+    // Inter ships as files beside the app (src-renderer/src/main.tsx); no font comes from anywhere else.
+    'font-src': ["'self'"],
     'connect-src': [
       "'self'",
       ...(opts.connect ?? []),

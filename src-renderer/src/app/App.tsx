@@ -1,8 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LoadingState } from '../components/states';
-import { FailureNotices } from '../components/FailureNotices';
-import { Toasts } from '../components/Toasts';
 import { ConnectScreen } from '../features/connect/ConnectScreen';
 import { useAppStore } from '../stores/use-app-store';
 import { useConnectionStore } from '../stores/use-connection-store';
@@ -11,6 +9,7 @@ import { useDeliveryFailuresStore } from '../stores/use-delivery-failures-store'
 import { useLinkStore } from '../stores/use-link-store';
 import { useOutboxStore } from '../stores/use-outbox-store';
 import { useSettingsStore } from '../stores/use-settings-store';
+import { Notices } from './Notices';
 import { Shell } from './Shell';
 import { prefetchScreens } from './routes';
 
@@ -66,10 +65,8 @@ export function App() {
       ) : (
         <ConnectScreen />
       )}
-      <div className="notice-stack">
-        <FailureNotices />
-        <Toasts />
-      </div>
+      {/* The shell holds its own, in its main column. */}
+      {status?.state === 'connected' ? null : <Notices />}
     </>
   );
 }

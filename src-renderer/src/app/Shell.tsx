@@ -4,6 +4,7 @@ import { LoadingState } from '../components/states';
 import { useDeepLinksStore } from '../stores/use-deep-links-store';
 import { useDeliveryFailuresStore } from '../stores/use-delivery-failures-store';
 import { KeyboardHelp } from './KeyboardHelp';
+import { Notices } from './Notices';
 import { useRoute } from './router';
 import { routeFor } from './routes';
 import { Sidebar } from './Sidebar';
@@ -36,12 +37,15 @@ export function Shell() {
         Skip to content
       </a>
       <Sidebar current={def.screen} />
-      <main className="main" id="main" ref={main} tabIndex={-1} aria-label={def.label}>
-        {def.screen === 'posts' || def.screen === 'compose' ? <QueuedPosts /> : null}
-        <Suspense fallback={<LoadingState label={`Loading ${def.label}…`} />}>
-          <Screen key={`${def.screen}:${visit}`} />
-        </Suspense>
-      </main>
+      <div className="shell__column">
+        <main className="main" id="main" ref={main} tabIndex={-1} aria-label={def.label}>
+          {def.screen === 'posts' || def.screen === 'compose' ? <QueuedPosts /> : null}
+          <Suspense fallback={<LoadingState label={`Loading ${def.label}…`} />}>
+            <Screen key={`${def.screen}:${visit}`} />
+          </Suspense>
+        </main>
+        <Notices />
+      </div>
       <KeyboardHelp open={help} onClose={closeHelp} />
     </div>
   );

@@ -8,6 +8,7 @@ import {
   IconClock,
   IconCompose,
   IconDoc,
+  IconHome,
   IconInbox,
   IconLayers,
   IconList,
@@ -53,6 +54,14 @@ export function prefetchScreens(): void {
 }
 
 export const ROUTES: readonly RouteDef[] = [
+  {
+    screen: 'home',
+    label: 'Home',
+    group: 'Publish',
+    key: 'h',
+    icon: <IconHome />,
+    component: screen(() => import('../features/first-run/HomeScreen'), 'HomeScreen'),
+  },
   {
     screen: 'compose',
     label: 'Compose',
@@ -159,7 +168,8 @@ export const ROUTES: readonly RouteDef[] = [
   },
 ];
 
-export const DEFAULT_SCREEN = 'compose';
+/** Where the app opens: Home, with the first-run checklist until it is put away. */
+export const DEFAULT_SCREEN = 'home';
 
 export const routeFor = (name: string): RouteDef =>
   ROUTES.find((r) => r.screen === name) ?? (ROUTES.find((r) => r.screen === DEFAULT_SCREEN) as RouteDef);

@@ -8,6 +8,7 @@ import { useCalendarStore } from './use-calendar-store';
 import { useComposeStore } from './use-compose-store';
 import { useDeliveryFailuresStore } from './use-delivery-failures-store';
 import { useExecutorStore } from './use-executor-store';
+import { useFirstRunStore } from './use-first-run-store';
 import { useMediaStore } from './use-media-store';
 import { useOutboxStore } from './use-outbox-store';
 import { usePostsStore } from './use-posts-store';
@@ -28,6 +29,7 @@ export function resetSessionStores(): void {
   resetStore(useAccountsStore);
   resetStore(useAnalyticsStore);
   resetStore(useArticlesStore);
+  resetStore(useFirstRunStore);
   resetStore(useAutomationsStore);
   resetStore(useBulkStore);
   resetStore(useCalendarStore);

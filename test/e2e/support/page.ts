@@ -38,6 +38,7 @@ export async function openConnected(page: Page, url: string): Promise<void> {
 
 /** Every screen of the main navigation, in its order: the walks over all screens (a11y, 800×600) cover these. */
 export const SCREENS = [
+  'Home',
   'Compose',
   'Posts',
   'Queue',
@@ -70,7 +71,7 @@ interface DocGlobals {
  */
 export async function screenshot(page: Page, flow: string): Promise<void> {
   await mkdir('test-results/screens', { recursive: true });
-  const sel = 'html, body, #root, .shell, .main';
+  const sel = 'html, body, #root, .shell, .shell__column, .main';
   await page.evaluate((s) => {
     for (const el of Array.from((globalThis as unknown as DocGlobals).document.querySelectorAll(s))) {
       el.style.height = 'auto';

@@ -50,8 +50,9 @@ async function spend(link: string): Promise<void> {
  * data directory and reads the addresses it prints. No shell: arguments go straight to node. Its stdin is
  * not a terminal, so a change the page asks to what Postdesk runs is refused, as it is for any such host.
  */
-export async function startWebHost(): Promise<WebHost> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'postdesk-e2e-'));
+export async function startWebHost(opts: { readonly dataDir?: string } = {}): Promise<WebHost> {
+  // A flow may hand over a data directory it prepared (a sandbox store seeded with a fixture); it is removed on stop.
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'postdesk-e2e-')));
   const env = { ...process.env, POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1' };
   const child = spawn(
     process.execPath,

@@ -45,6 +45,7 @@ const CHANGES: { [K in keyof Required<SettingsPatch>]: readonly [SettingsView[K]
   clock: ['24h', '24h'],
   theme: ['dark', 'dark'],
   density: ['compact', 'compact'],
+  first_run_dismissed: [true, true],
   base_url: ['https://service.example/', 'https://service.example/'],
   alias_url: ['https://alias.example/', 'https://alias.example/'],
   proxy_url: ['http://proxy.example:3128/', 'http://proxy.example:3128/'],

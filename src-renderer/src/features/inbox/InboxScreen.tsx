@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useInboxStore } from '../../stores/use-inbox-store';
 import { toast } from '../../stores/use-toast-store';
@@ -57,6 +58,8 @@ export function InboxScreen() {
   useEffect(() => {
     void load(runId);
     void loadAutomations();
+    // The accounts' names head each draft, as a post shows who posts it.
+    void useAccountsStore.getState().ensure();
     return listen();
   }, [load, listen, loadAutomations, runId]);
 
@@ -261,6 +264,8 @@ function Preview({
 }) {
   const preview = useInboxStore((s) => s.preview);
   const [src, setSrc] = useState<string | null>(null);
+  // A stored upload is named by a random key: a name for machines, not shown (words for people).
+  const machineName = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.\w+$/i.test(name);
   useEffect(() => {
     let live = true;
     if (kind === 'image') void preview(draft.post_id, index).then((u) => live && setSrc(u));
@@ -269,11 +274,15 @@ function Preview({
     };
   }, [preview, draft.post_id, index, kind]);
   return src ? (
-    <img className="inbox__thumb" src={src} alt={`Media ${index + 1}: ${name}`} />
+    <img
+      className="inbox__thumb"
+      src={src}
+      alt={machineName ? `Media ${index + 1}` : `Media ${index + 1}: ${name}`}
+    />
   ) : (
-    <span className="inbox__thumb inbox__thumb--label" title={name}>
+    <span className="inbox__thumb inbox__thumb--label" title={machineName ? undefined : name}>
       {kind === 'video' ? 'Video' : kind === 'image' ? 'Image' : 'File'}
-      <span className="inbox__thumb-name">{name}</span>
+      {machineName ? null : <span className="inbox__thumb-name">{name}</span>}
     </span>
   );
 }
@@ -308,6 +317,11 @@ function DraftItem({
     [draft],
   );
   const blocked = verdicts.some((v) => v.severity === 'block');
+  const accounts = useAccountsStore((s) => s.accounts.data);
+  const names = draft.targets.flatMap((t) => {
+    const name = accounts?.find((a) => a.id === t.social_account_id)?.name;
+    return name ? [name] : [];
+  });
   return (
     <li className="inbox__draft" aria-label={`Draft: ${summary}`}>
       <input
@@ -318,6 +332,14 @@ function DraftItem({
         aria-label={`Select draft: ${summary}`}
       />
       <div className="inbox__content">
+        {names.length > 0 ? (
+          <p className="inbox__author">
+            <strong>{names[0]}</strong>
+            {names.length > 1 ? (
+              <span className="muted"> and {plural(names.length - 1, 'more account')}</span>
+            ) : null}
+          </p>
+        ) : null}
         <p className="inbox__caption">{draft.caption || <span className="faint">No caption</span>}</p>
         {draft.media.length > 0 ? (
           <div className="inbox__media" aria-label="Media">
