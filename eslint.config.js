@@ -77,10 +77,22 @@ const SHARED_BANS = [NODE, ELECTRON, REACT, MAIN, RENDERER, SANDBOX, PRELOAD].ma
 }));
 
 const core =
-  'src-main/core never imports Electron, the app shell, the CLI or the sandbox (createCore takes a StartSandboxFn).';
-const CORE_BANS = [ELECTRON, mainFolder('app'), mainFolder('cli'), RENDERER, PRELOAD, SANDBOX].map((ban) => ({
+  'src-main/core never imports Electron, the app shell, the CLI, the host or the sandbox (createCore takes a StartSandboxFn; the host hands in the ports of core/bridge/host-ports.ts).';
+const CORE_BANS = [
+  ELECTRON,
+  mainFolder('app'),
+  mainFolder('cli'),
+  mainFolder('host'),
+  RENDERER,
+  PRELOAD,
+  SANDBOX,
+].map((ban) => ({ ban, why: core }));
+
+const host =
+  'src-main/host serves both hosts (the Electron shell and `postdesk web`): it may import core, src-shared and Node, never Electron, the app shell, the CLI or the sandbox.';
+const HOST_BANS = [ELECTRON, mainFolder('app'), mainFolder('cli'), RENDERER, PRELOAD, SANDBOX].map((ban) => ({
   ban,
-  why: core,
+  why: host,
 }));
 
 const cli = 'The CLI runs without Electron.';
@@ -221,6 +233,7 @@ export default tseslint.config(
   { files: ['src-shared/**'], rules: zone(SHARED_BANS) },
   { files: ['src-main/**'], ignores: SANDBOX_STARTERS, rules: zone([NO_SANDBOX]) },
   { files: ['src-main/core/**'], rules: zone(CORE_BANS) },
+  { files: ['src-main/host/**'], rules: zone(HOST_BANS) },
   // The door for files imports Node and its own modules only, so the sandbox importing it pulls in nothing of core.
   {
     files: [`${FS_DOOR}/**`],

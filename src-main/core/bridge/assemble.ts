@@ -13,7 +13,7 @@ import type { ApiClient } from '../api/client';
 import type { BulkPort, ExecutorPort, FilePicker, UpdatesPort } from './ports';
 import { createGrantRegistry, type GrantRegistry } from './grants';
 import { oneAtATime, type ConfirmPort } from './confirm';
-import type { BridgeSession } from './session';
+import type { BridgeSession, DownloadShelf, ThumbnailPort } from './host-ports';
 import { createUploadPort } from './uploads';
 import { createBulkPort } from './bulk-port';
 import { createPostOutboxPort } from './post-outbox';
@@ -30,7 +30,6 @@ import { createDeliveryFeed } from '../deliveries/delivery-feed';
 import { readSettings } from '../config/settings';
 import { createSettingsTools, toolSettingsOf } from '../media/tools';
 import { createExportPort, type FileSaver } from './export-port';
-import type { DownloadShelf } from './downloads';
 import { indexLookup } from '../bulk/reimport';
 import { createAssistantHandlers } from './assistant-handlers';
 import { createProposalWatch, type ProposalWatch } from '../assistant/proposal-watch';
@@ -43,6 +42,8 @@ export interface AssembleOptions {
   readonly session: BridgeSession;
   readonly store: Store;
   readonly previewUrl: (id: string) => string;
+  /** Pictures of posts for the rows (src-main/host/thumbnails.ts). */
+  readonly thumbnails: ThumbnailPort;
   /** Where text the page sends (a CSV) is written for the import; the host removes it on exit. */
   readonly stagingDir: string;
   readonly bulk?: BulkPort | undefined;
@@ -229,6 +230,7 @@ export function assembleBridge(o: AssembleOptions): AssembledBridge {
       grants,
       routes,
       tools,
+      thumbnails: o.thumbnails,
       compose: createComposeHandlers({
         store: o.store,
         media,

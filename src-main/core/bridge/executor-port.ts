@@ -22,7 +22,7 @@ import type { Disposable } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeEvents } from './events';
 import type { ExecutorPort } from './ports';
-import type { BridgeSession } from './session';
+import type { BridgeSession } from './host-ports';
 
 const STATE: Readonly<Record<RunPhase, RunRecord['state']>> = {
   queued: 'pending',

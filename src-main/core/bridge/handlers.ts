@@ -28,6 +28,7 @@ import type { GrantRegistry } from './grants';
 import { NOT_CONFIRMED, guardedChange, type ConfirmPort } from './confirm';
 import { EXTERNAL_HOSTS, hostOfHttps, isAllowedExternal } from './external-links';
 import type { RouteInbox } from './route-inbox';
+import type { ThumbnailPort } from './host-ports';
 import { createPostGroupHandlers } from './post-groups';
 import { changeOnePost } from './post-change';
 import { composeUnavailable } from './compose-port';
@@ -45,6 +46,8 @@ export interface BridgeDeps {
   readonly media: MediaRegistry;
   /** What the user chose; every channel that reads a file takes one of its ids, never a path. */
   readonly grants: GrantRegistry;
+  /** Pictures of posts for the rows, fetched by the host (src-main/host/thumbnails.ts). */
+  readonly thumbnails: ThumbnailPort;
   /** Asks the user, outside the page, before a change to what Postdesk runs; absent: such changes are refused. */
   readonly confirm?: ConfirmPort | undefined;
   /** Main's own open dialog (`files:pick`); absent: `unavailable`. */
@@ -249,7 +252,7 @@ export function createBridgeHandlers(core: BridgeCore, deps: BridgeDeps): Handle
         ok: await need(core.posts, 'The outbox').decide(entry_id, decision),
       }),
     },
-    postGroups: createPostGroupHandlers(core, events, api),
+    postGroups: createPostGroupHandlers(core, events, api, deps.thumbnails),
     calendar: {
       range: async ({ start, end, platform, statuses }) => {
         const client = await api();

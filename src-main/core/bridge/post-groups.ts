@@ -24,7 +24,7 @@ import type { BridgeEvents } from './events';
 import type { Handlers } from './handler-types';
 import type { BridgeApi, BridgeCore } from './ports';
 import { changeOnePost, UNANSWERED_CODE } from './post-change';
-import { createThumbnails } from './thumbnails';
+import type { ThumbnailPort } from './host-ports';
 
 /**
  * The outcomes of a recorded send of absolute updates, one per update in order: an entry the service never
@@ -110,6 +110,7 @@ export function createPostGroupHandlers(
   core: BridgeCore,
   events: BridgeEvents,
   api: () => Promise<BridgeApi>,
+  thumbnails: ThumbnailPort,
 ): Handlers['postGroups'] {
   const index = () => {
     const i = core.index;
@@ -120,7 +121,6 @@ export function createPostGroupHandlers(
       freshness: i.freshness?.bind(i),
     };
   };
-  const thumbnails = createThumbnails();
 
   /** Sends a plan through the bulk update; outcomes in the order of `order` (skipped ones included). */
   async function sendPlan(client: BridgeApi, plan: Plan) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CHANNELS, CONTRACT, findChannel, listenerName } from '../../../src-shared/ipc/contract';
 import { createBridgeHandlers } from '../../../src-main/core/bridge/handlers';
 import { makeBridge } from './helpers';
+import { createThumbnails } from '../../../src-main/host/thumbnails';
 
 /** Keys whose values are credentials: no output or event of the bridge may declare one. */
 const SECRET_KEY = /^(api_?key|apikey|run_token|claim_token|token|secret|password|authorization)$/i;
@@ -125,6 +126,7 @@ describe('the handlers', () => {
           events: tb.bridge.events,
           media: tb.bridge.media,
           grants: tb.bridge.grants,
+          thumbnails: createThumbnails(),
         },
       ) as unknown as Record<string, Record<string, unknown>>;
       const invokes = CHANNELS.filter((c) => c.def.kind === 'invoke');
