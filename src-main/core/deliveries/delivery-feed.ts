@@ -57,13 +57,13 @@ export interface GroupQuery {
 /** What the bridge reads: `posts:list` and `calendar:range` answered from the local index. */
 export interface DeliveryIndexPort {
   list(query: Readonly<z.output<typeof PostsListQuery>>): Promise<PostsPage>;
-  /** Grouped by parent post, in SQL; absent: the port cannot group. */
-  groups?(query: Readonly<GroupQuery>): Promise<PostGroupPage & { readonly offset: number }>;
+  /** Grouped by parent post, in SQL. */
+  groups(query: Readonly<GroupQuery>): Promise<PostGroupPage & { readonly offset: number }>;
   /** Every delivery the index holds under these posts, without asking the service. */
-  deliveriesOf?(postIds: readonly string[]): ReadonlyMap<string, readonly Delivery[]>;
+  deliveriesOf(postIds: readonly string[]): ReadonlyMap<string, readonly Delivery[]>;
   range(query: Readonly<CalendarQuery>): Promise<readonly Delivery[]>;
-  /** How current the last answer was; absent: the port cannot tell. */
-  freshness?(): IndexFreshness;
+  /** How current the last answer was. */
+  freshness(): IndexFreshness;
 }
 
 export interface DeliveryFeed extends DeliveryIndexPort {
