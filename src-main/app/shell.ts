@@ -1,7 +1,7 @@
 /**
  * Puts the shell together: single instance, deep links, window, tray, notifications, sleep handling,
  * start at login, updates and the quit drain. Everything it needs comes in through `ShellDeps`, so
- * `main.ts` hands it the real Electron objects and core services and a test hands it fakes.
+ * `main.ts` (with `desktop-core.ts`) hands it the real Electron objects and core services and a test hands it fakes.
  */
 import { join } from 'node:path';
 import type { App, BrowserWindow, PowerMonitor } from 'electron';
