@@ -74,6 +74,7 @@ const PROBE: Pick<ApiClientOptions, 'retry' | 'timeouts'> = {
   timeouts: { connectMs: 4_000, headersMs: 20_000 },
 };
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the current connection and its listeners); each method is short and named
 export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const env = opts.env ?? process.env;
   const log = opts.log ?? silentLogger;

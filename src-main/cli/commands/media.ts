@@ -71,6 +71,7 @@ function convertBar(out: Output): { update(p: ConvertProgress): void; stop(): vo
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerMediaCommand(program: Command, deps: CliDeps): void {
   const media = program
     .command('media')

@@ -43,6 +43,7 @@ interface Row {
  * a delivery id, or a post id with one failed delivery (`--all-failed`: every failed delivery of the post). Running
  * it again after a crash or a lost answer finishes the first retry; it never makes a second post.
  */
+// eslint-disable-next-line max-lines-per-function -- one command's procedure read in the order a person sees its output (find, check, confirm, retry each delivery, report)
 export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: RetryOptions): Promise<void> {
   const out = deps.output(cmd);
   if (opts.at !== undefined && opts.queue)

@@ -101,6 +101,7 @@ interface CreateOpts {
 /** `--wait`: an hour at most; longer belongs to the outbox (it keeps trying on every later command). */
 const WAIT_MAX_SECONDS = 3600;
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerPostsCommand(program: Command, deps: CliDeps): void {
   const posts = program
     .command('posts')

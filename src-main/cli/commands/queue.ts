@@ -77,6 +77,7 @@ const noQueue = (e: unknown): never => {
 const scheduleText = (q: Readonly<AccountQueue>): string =>
   `${q.slots.map(slotLabel).join(', ')} (${q.timezone})`;
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerQueueCommand(program: Command, deps: CliDeps): void {
   const queue = program
     .command('queue')

@@ -32,6 +32,7 @@ export function runRow(r: JournalRun): Record<string, unknown> {
 
 const short = (id: string | null) => (id ? id.slice(0, 8) : '');
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerRunsCommand(program: Command, deps: CliDeps): void {
   const runs = program
     .command('runs')

@@ -84,6 +84,7 @@ export const LINK_TTL_MS = 2 * 60_000;
  * Builds the core side, the bridge and the host; prints a one-time link and opens another one. The
  * session secret itself is never printed nor passed to the browser's opener (docs/bridge.md).
  */
+// eslint-disable-next-line max-lines-per-function -- the web host's start in order (session, sandbox, executor, bridge, server, link); each part is built by its own module
 export async function startWeb(o: WebOptions): Promise<RunningWeb> {
   const cleanups: (() => Promise<void>)[] = [];
   const log = o.log ?? silentLogger;

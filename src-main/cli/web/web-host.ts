@@ -83,6 +83,7 @@ export const WEB_HOST_ADDRESS = '127.0.0.1';
 
 const MAX_MESSAGE_BYTES = 12 * 1024 * 1024;
 
+// eslint-disable-next-line max-lines-per-function -- the Fastify server's routes and its one guard hook, registered in order; each route is its own module
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const maxFileBytes = opts.maxFileBytes ?? LIMITS.mp4UploadBytes + 1024 * 1024;
   let port = 0;

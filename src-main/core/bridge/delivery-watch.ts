@@ -91,6 +91,7 @@ function toFailed(d: Delivery): DeliveryFailed {
  * the store, so a restart does not report it again. The first check of a service only records the
  * failures already there (a new connection would otherwise announce a whole history at once).
  */
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the poller and the listeners); each method is short and named
 export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   o.store.migrate(DELIVERY_WATCH_NAMESPACE, DELIVERY_WATCH_MIGRATIONS);
   const db = o.store.db;

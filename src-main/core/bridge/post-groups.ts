@@ -106,6 +106,7 @@ export function recreateRequest(
 }
 
 /** The `postGroups` channels: posts grouped from the local index, and changes to many posts at once. */
+// eslint-disable-next-line max-lines-per-function -- the postGroups channels share the index, the outbox and the plan sender; each channel is a short method
 export function createPostGroupHandlers(
   core: BridgeCore,
   events: BridgeEvents,

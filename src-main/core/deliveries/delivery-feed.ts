@@ -82,6 +82,7 @@ const REFRESH_QUERIES = [
 ] as const;
 const PARALLEL = 4;
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the refreshes in flight and their outcome); each method is short and named
 export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const index = openDeliveryIndex(o.store);
   const observed = new WeakMap<object, object>();

@@ -61,6 +61,7 @@ export interface QueueService {
   moveToTop(postId: string, accountId: string): Promise<QueueMoved>;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the store's schedules and the placement lock); each method is short and named
 export function createQueueService(o: QueueServiceOptions): QueueService {
   const queues = openQueueStore(o.store, o.now);
   const now = o.now ?? (() => new Date());
