@@ -26,6 +26,7 @@ import { deleteOnePost, updateOnePost } from './posts-change';
 import { retryPosts, type RetryOptions } from './posts-retry';
 import { shiftPosts } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
+import { commandGroup, defaultCommand } from '../command-group';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -103,13 +104,13 @@ const WAIT_MAX_SECONDS = 3600;
 
 // eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerPostsCommand(program: Command, deps: CliDeps): void {
-  const posts = program
-    .command('posts')
-    .description('social posts: list, show, create (draft, schedule, publish now), update, delete');
+  const posts = commandGroup(
+    program,
+    'posts',
+    'social posts: list, show, create (draft, schedule, publish now), update, delete',
+  );
 
-  posts
-    .command('list', { isDefault: true })
-    .description('post deliveries (one row per platform target)')
+  defaultCommand(posts, 'list', 'post deliveries (one row per platform target)')
     .addOption(new Option('--status <status>', 'only deliveries in this status').choices(DELIVERY_STATUSES))
     .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
     .option(
