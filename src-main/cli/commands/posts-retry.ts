@@ -14,6 +14,7 @@ import { futureDateTime, parseDateTime } from '../args';
 import { serviceNow } from '../service-now';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
+import type { Output } from '../output';
 import { queueServiceFor } from './queue';
 import { recordScope } from './upload';
 
@@ -43,7 +44,6 @@ interface Row {
  * a delivery id, or a post id with one failed delivery (`--all-failed`: every failed delivery of the post). Running
  * it again after a crash or a lost answer finishes the first retry; it never makes a second post.
  */
-// eslint-disable-next-line max-lines-per-function -- one command's procedure read in the order a person sees its output (find, check, confirm, retry each delivery, report)
 export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: RetryOptions): Promise<void> {
   const out = deps.output(cmd);
   if (opts.at !== undefined && opts.queue)
@@ -156,6 +156,13 @@ export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: 
     }
   }
 
+  printRetries(out, rows);
+  if (rows.some((r) => r.state === 'failed')) deps.setExitCode(EXIT.service);
+  else if (rows.some((r) => r.state !== 'sent')) deps.setExitCode(EXIT.network);
+}
+
+/** What each retry became, a line per delivery (and the reason it had failed), or the rows as JSON. */
+function printRetries(out: Output, rows: readonly Row[]): void {
   const c = out.colors;
   out.result({ results: rows }, () => {
     for (const r of rows) {
@@ -172,6 +179,4 @@ export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: 
       if (r.reason) out.line(`  it had failed: ${r.reason}`);
     }
   });
-  if (rows.some((r) => r.state === 'failed')) deps.setExitCode(EXIT.service);
-  else if (rows.some((r) => r.state !== 'sent')) deps.setExitCode(EXIT.network);
 }
