@@ -82,7 +82,23 @@ const REFRESH_QUERIES = [
 ] as const;
 const PARALLEL = 4;
 
-// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the refreshes in flight and their outcome); each method is short and named
+/** Every filter of the service's list, a few at a time; the first failure ends the refresh and is thrown. */
+async function refreshNow(client: Lister): Promise<void> {
+  const slot = createLimit(PARALLEL);
+  let firstError: unknown = null;
+  await Promise.all(
+    REFRESH_QUERIES.map((q) =>
+      // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
+      slot(async () => {
+        if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
+      }).catch((err: unknown) => {
+        firstError ??= err;
+      }),
+    ),
+  );
+  if (firstError) throw firstError;
+}
+
 export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const index = openDeliveryIndex(o.store);
   const observed = new WeakMap<object, object>();
@@ -93,22 +109,6 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   /** When each scope's last refresh ended, whatever its outcome: a failed one is not repeated at once either. */
   const lastDone = new Map<string, number>();
   const outcome = new Map<string, { readonly refreshedAt: number | null; readonly error: unknown }>();
-
-  async function refreshNow(client: Lister): Promise<void> {
-    const slot = createLimit(PARALLEL);
-    let firstError: unknown = null;
-    await Promise.all(
-      REFRESH_QUERIES.map((q) =>
-        // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
-        slot(async () => {
-          if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
-        }).catch((err: unknown) => {
-          firstError ??= err;
-        }),
-      ),
-    );
-    if (firstError) throw firstError;
-  }
 
   const feed: DeliveryFeed = {
     index,
