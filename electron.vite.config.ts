@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
-import { contentSecurityPolicy } from './src-main/core/bridge/csp';
+import { contentSecurityPolicy } from './src-main/host/csp';
 
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 

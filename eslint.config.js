@@ -77,10 +77,22 @@ const SHARED_BANS = [NODE, ELECTRON, REACT, MAIN, RENDERER, SANDBOX, PRELOAD].ma
 }));
 
 const core =
-  'src-main/core never imports Electron, the app shell, the CLI or the sandbox (createCore takes a StartSandboxFn).';
-const CORE_BANS = [ELECTRON, mainFolder('app'), mainFolder('cli'), RENDERER, PRELOAD, SANDBOX].map((ban) => ({
+  'src-main/core never imports Electron, the app shell, the CLI, the host or the sandbox (createCore takes a StartSandboxFn; the host hands in the ports of core/bridge/host-ports.ts).';
+const CORE_BANS = [
+  ELECTRON,
+  mainFolder('app'),
+  mainFolder('cli'),
+  mainFolder('host'),
+  RENDERER,
+  PRELOAD,
+  SANDBOX,
+].map((ban) => ({ ban, why: core }));
+
+const host =
+  'src-main/host serves both hosts (the Electron shell and `postdesk web`): it may import core, src-shared and Node, never Electron, the app shell, the CLI or the sandbox.';
+const HOST_BANS = [ELECTRON, mainFolder('app'), mainFolder('cli'), RENDERER, PRELOAD, SANDBOX].map((ban) => ({
   ban,
-  why: core,
+  why: host,
 }));
 
 const cli = 'The CLI runs without Electron.';
@@ -188,6 +200,9 @@ const NO_RENDERER_BRIDGE = {
 };
 const NO_WEB_BRIDGE = { ban: WEB_BRIDGE, why: 'Only src-renderer/src/main.tsx installs the web bridge.' };
 
+/** Lines of code (blank lines and comments not counted) a function of src-main or src-shared may have. */
+const FUNCTION_MAX_LINES = 120;
+
 // Later objects replace a rule set by earlier ones for the files they match: the narrower zone comes last.
 export default tseslint.config(
   {
@@ -218,9 +233,24 @@ export default tseslint.config(
       'postdesk/no-fs': 'error',
     },
   },
+  /**
+   * No procedure over ~120 lines: a longer one is split into parts named for what they do, or says at its top why
+   * it stays whole (an `eslint-disable-next-line max-lines-per-function -- why` line, which
+   * test/unit/lint/function-size.test.ts holds to a reason).
+   */
+  {
+    files: ['src-main/**/*.ts', 'src-shared/**/*.ts'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: FUNCTION_MAX_LINES, skipBlankLines: true, skipComments: true },
+      ],
+    },
+  },
   { files: ['src-shared/**'], rules: zone(SHARED_BANS) },
   { files: ['src-main/**'], ignores: SANDBOX_STARTERS, rules: zone([NO_SANDBOX]) },
   { files: ['src-main/core/**'], rules: zone(CORE_BANS) },
+  { files: ['src-main/host/**'], rules: zone(HOST_BANS) },
   // The door for files imports Node and its own modules only, so the sandbox importing it pulls in nothing of core.
   {
     files: [`${FS_DOOR}/**`],

@@ -7,23 +7,12 @@ import type { DeliveryUnconfirmed } from '../../src-shared/ipc/watch';
 import type { UpdatesPort } from '../core/bridge/ports';
 import type { DeliveryEvents, InboxEvents } from './capabilities';
 import type { Disposable } from '../core/common/events';
-import type { UpdateChannel, UpdateState } from './update-state';
+import { freshUpdateState, type UpdateChannel, type UpdateState } from './update-state';
 import type { UpdateService } from './updater';
 
 /** The state shown where this app does not update itself (a development run): phase `disabled`. */
 export function disabledUpdateState(channel: UpdateChannel, currentVersion: string): UpdateState {
-  return {
-    phase: 'disabled',
-    channel,
-    currentVersion,
-    availableVersion: null,
-    releaseNotes: null,
-    progress: null,
-    waitingFor: null,
-    restartRequested: false,
-    error: null,
-    lastCheckedAt: null,
-  };
+  return freshUpdateState('disabled', channel, currentVersion);
 }
 
 /** The `updates` channels on the shell's update service, read late: it is made after the bridge. */

@@ -2,7 +2,7 @@
  * The connection state for the tray, from the bridge session (the same state Connect shows). The
  * session answers asynchronously; the tray reads synchronously, so the last answer is kept.
  */
-import type { BridgeSession } from '../core/bridge/session';
+import type { BridgeSession } from '../core/bridge/host-ports';
 import type { ConnectionSource, ConnectionState, Logger } from './capabilities';
 import { Emitter, type Disposable } from '../core/common/events';
 import { errorText } from '../core/common/error-text';

@@ -6,42 +6,20 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, powerMonitor, protocol, shell, type BrowserWindow } from 'electron';
-import { fail, type BridgeResult } from '../../src-shared/ipc/bridge-error';
-import type { ApiClient } from '../core/api/client';
-import type { BridgeDispatcher } from '../core/bridge/dispatcher';
-import type { Disposable } from '../core/common/events';
-import {
-  executorPortFor,
-  followExecutorSettings,
-  forwardExecutorEvents,
-  viewStatus,
-} from '../core/bridge/executor-port';
-import type { Executor } from '../core/executor';
-import { createExecutorFromCore } from '../core/executor/from-core';
-import type { StartSandboxFn } from '../core/sandbox-link';
-import { openLocal } from '../core/services';
-import { SessionConnection } from './connection-status';
-import type { DeepLinkRoute } from './deep-links';
-import { ExecutorHost } from './executor-host';
-import { registerIpcHandlers } from './ipc-gate';
-import { createDesktopBridge, type DesktopBridge } from './ipc-handlers';
-import { createAppLog } from './log';
 import { errorText } from '../core/common/error-text';
-import { LinuxAutostart, LoginItemService } from './login-item';
-import { observeSettings } from './settings-source';
-import { startShell, type Shell } from './shell';
-import { UploadTracker, UploadsClosedError } from './upload-tracker';
-import { loadAutoUpdater } from './updater';
-import { updateNotice } from './update-state';
-import { deliveryEventsOf, disabledUpdateState, inboxEventsOf, updatesPortFor } from './bridge-adapters';
-import { exposeTestHooks, testHooksEnabled } from './test-hooks';
-import { createMainWindow, devServerUrlFor, isRendererUrl, registerPrivilegedSchemes } from './window';
+import type { Executor } from '../core/executor';
+import type { StartSandboxFn } from '../core/sandbox-link';
 import { DEV_BUILD } from './build-flags';
-import { dialogAskToQuit, dialogConfirm, dialogPicker, dialogSaver } from './dialogs';
-import { QUIT_HORIZON_MS } from '../core/gaps/decisions';
-import { upcomingOccurrences } from '../core/gaps/upcoming';
-import { UPTIME_BEAT_MS, openUptimeLog } from '../core/gaps/uptime';
-import { commandLinePort } from './command-line';
+import type { DeepLinkRoute } from './deep-links';
+import { openDesktopCore } from './desktop-core';
+import { dialogAskToQuit } from './dialogs';
+import type { ExecutorHost } from './executor-host';
+import type { DesktopBridge } from './ipc-handlers';
+import { createAppLog } from './log';
+import { startShell, type Shell } from './shell';
+import { exposeTestHooks, testHooksEnabled } from './test-hooks';
+import { updateNotice } from './update-state';
+import { createMainWindow, devServerUrlFor, registerPrivilegedSchemes } from './window';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The window loads it and the IPC gate trusts it: never in a packaged or production build.
@@ -66,55 +44,6 @@ const startSandboxInProcess: StartSandboxFn = async (opts) => {
   }
   return { url: s.url, apiKey: s.apiKey, close: () => s.close() };
 };
-
-/** Counts `media:upload` calls as uploads in progress, so quitting and updating wait for them. */
-function trackUploads(dispatcher: BridgeDispatcher, uploads: UploadTracker): BridgeDispatcher {
-  return {
-    subscribe: (listener) => dispatcher.subscribe(listener),
-    invoke: (channel, input): Promise<BridgeResult<unknown>> => {
-      if (channel !== 'media:upload') return dispatcher.invoke(channel, input);
-      return uploads
-        .track('media upload', () => dispatcher.invoke(channel, input))
-        .catch((e: unknown) => {
-          if (e instanceof UploadsClosedError) return fail({ kind: 'unavailable', message: e.message });
-          throw e;
-        });
-    },
-  };
-}
-
-/** The desktop executor for a service client; null when none can be built (no agent chosen yet). */
-async function executorFor(
-  client: ApiClient,
-  offline: boolean,
-  local: ReturnType<typeof openLocal>,
-): Promise<Executor | null> {
-  try {
-    return await createExecutorFromCore(
-      {
-        dataDir,
-        store: local.store,
-        secrets: local.secrets,
-        settings: local.settings,
-        client,
-        endpoint: { baseUrl: client.baseUrl, sandbox: offline ? { url: client.baseUrl } : null },
-      },
-      {
-        overrides: {
-          logger: {
-            debug: (m, f) => log.debug(`executor: ${m}`, f),
-            info: (m, f) => log.info(`executor: ${m}`, f),
-            warn: (m, f) => log.warn(`executor: ${m}`, f),
-            error: (m, f) => log.error(`executor: ${m}`, f),
-          },
-        },
-      },
-    );
-  } catch (error) {
-    log.warn('the executor is not started', { error: errorText(error) });
-    return null;
-  }
-}
 
 async function main(): Promise<void> {
   log.info('Postdesk starting', { version: app.getVersion(), platform: process.platform });
@@ -174,117 +103,17 @@ async function main(): Promise<void> {
       if (win.webContents.isLoading()) win.webContents.once('did-finish-load', emit);
     },
     services: async () => {
-      const opened = openLocal(dataDir);
-      // When Postdesk runs, for Settings' marks on the occurrences that fall while it usually does not.
-      const uptime = openUptimeLog(opened.store).start('app');
-      const beat = setInterval(() => uptime.beat(), UPTIME_BEAT_MS);
-      beat.unref();
-      const settings = observeSettings(opened.settings);
-      const local = { ...opened, settings: settings.service };
-      // The shell owns the executor (sleep, quit and updates drive it); the bridge reads it through a port.
-      const executor = new ExecutorHost<Executor>(log);
-      executorRef = executor;
-      // Made before the bridge: uploads it resumes at start-up are in progress like any other.
-      const uploads = new UploadTracker(log);
-      desktop = createDesktopBridge({
+      const core = openDesktopCore({
         dataDir,
-        version: app.getVersion(),
-        startSandbox: startSandboxInProcess,
-        local,
-        openExternal: (url) => shell.openExternal(url),
-        ports: () => ({ executor: executorPortFor(() => executor.current()) }),
-        // Changing what Postdesk runs is confirmed in main's own dialog; files come as grants of its own.
-        confirm: dialogConfirm(dialog, () => shellRef?.windows.current() ?? null),
-        picker: dialogPicker(dialog, () => shellRef?.windows.current() ?? null),
-        saver: dialogSaver(dialog, () => shellRef?.windows.current() ?? null),
-        commandLine: commandLinePort(app, process),
-        // The update service is made by the shell after this bridge: read it late.
-        updates: updatesPortFor(
-          () => shellRef?.updates ?? null,
-          () => disabledUpdateState(settings.source.get().updateChannel, app.getVersion()),
-        ),
         log,
-        logFile: log.file,
-        trackUploads: (name, work) => uploads.track(name, work),
+        devServerUrl,
+        startSandbox: startSandboxInProcess,
+        shell: () => shellRef,
+        closers,
       });
-      const bridge = desktop;
-      const gate = registerIpcHandlers({
-        dispatcher: trackUploads(bridge.bridge.dispatcher, uploads),
-        window: () => shellRef?.windows.current() ?? null,
-        isTrustedUrl: (url) => isRendererUrl(url, devServerUrl),
-        grants: bridge.bridge.grants,
-      });
-
-      let forward: Disposable | null = null;
-      const switched = executor.onDidSwitch((ex) => {
-        forward?.dispose();
-        forward = ex ? forwardExecutorEvents(ex, bridge.bridge.events) : null;
-        bridge.bridge.events.emit('executor:didChangeStatus', viewStatus(ex));
-      });
-      // A new executor for each connection (Connect, "Try offline"); none while disconnected.
-      const follow = async (client: ApiClient | null): Promise<void> => {
-        await executor.use(client ? await executorFor(client, bridge.session.isOffline(), local) : null);
-      };
-      const unfollow = bridge.session.onDidSwitch((client) => void follow(client));
-      void follow(bridge.session.current());
-      // Agent commands, concurrency and the missed-run policy apply without a reconnect.
-      const settingsFollow = followExecutorSettings({
-        events: bridge.bridge.events,
-        settings: local.settings,
-        current: () => executor.current(),
-        rebuild: () => void follow(bridge.session.current()),
-      });
-
-      const connection = new SessionConnection(bridge.session, log);
-      void connection.refresh();
-
-      closers.push(
-        () => {
-          clearInterval(beat);
-          uptime.stop();
-        },
-        () => gate.dispose(),
-        unfollow,
-        () => settingsFollow.dispose(),
-        () => connection.dispose(),
-        () => switched.dispose(),
-        () => forward?.dispose(),
-        () => executor.dispose(),
-        () => bridge.close(),
-        () => opened.store.close(),
-      );
-
-      const engine = app.isPackaged ? loadAutoUpdater() : null;
-      return {
-        executor,
-        uploads,
-        connection,
-        // The core polls for failed deliveries (also sent to the window as posts:didFailDelivery).
-        deliveries: deliveryEventsOf(bridge.bridge.deliveries),
-        upcoming: () => {
-          const now = new Date();
-          return upcomingOccurrences(executor.current()?.automations() ?? [], now, {
-            limit: 500,
-            until: new Date(now.getTime() + QUIT_HORIZON_MS),
-          });
-        },
-        inbox: inboxEventsOf(bridge.bridge.inbox, bridge.bridge.proposals),
-        settings: settings.source,
-        loginItem: new LoginItemService({
-          app,
-          platform: process.platform,
-          isPackaged: app.isPackaged,
-          linux: new LinuxAutostart({
-            configHome: process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config'),
-            id: 'postdesk',
-            name: 'Postdesk',
-            // An AppImage runs from a temporary mount: autostart must point at the file itself.
-            executable: process.env.APPIMAGE ?? process.execPath,
-          }),
-          log,
-        }),
-        updater: engine,
-      };
+      desktop = core.desktop;
+      executorRef = core.executor;
+      return core.services;
     },
   });
 

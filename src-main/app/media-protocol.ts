@@ -1,9 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { net, type Protocol } from 'electron';
 import type { MediaRegistry } from '../core/bridge/media-registry';
-import { MEDIA_SCHEME, previewIdOf } from '../core/bridge/media-url';
+import { MEDIA_SCHEME, previewIdOf } from '../host/media-url';
 
-export { MEDIA_SCHEME } from '../core/bridge/media-url';
+export { MEDIA_SCHEME } from '../host/media-url';
 
 type FetchFile = (fileUrl: string, init: { headers: Headers }) => Promise<Response>;
 

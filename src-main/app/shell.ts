@@ -1,7 +1,7 @@
 /**
  * Puts the shell together: single instance, deep links, window, tray, notifications, sleep handling,
  * start at login, updates and the quit drain. Everything it needs comes in through `ShellDeps`, so
- * `main.ts` hands it the real Electron objects and core services and a test hands it fakes.
+ * `main.ts` (with `desktop-core.ts`) hands it the real Electron objects and core services and a test hands it fakes.
  */
 import { join } from 'node:path';
 import type { App, BrowserWindow, PowerMonitor } from 'electron';
@@ -86,6 +86,7 @@ export interface Shell extends Disposable {
  * Returns null when another instance is running: this process then quits and starts nothing.
  * Everything that must be in place before `ready` (lock, `open-url`, `before-quit`) is set up first.
  */
+// eslint-disable-next-line max-lines-per-function -- the shell's wiring in the order Electron needs it (services, windows, tray, notifications, updates, login item); each part is built by its own module
 export async function startShell(deps: ShellDeps): Promise<Shell | null> {
   const { app, log } = deps;
   const store = new DisposableStore();

@@ -1,9 +1,30 @@
 /** The updater's state as Settings shows it (schemas in src-shared/ipc/updates.ts) and its notices. */
 import type { UpdateState } from '../../src-shared/ipc/updates';
+import type { UpdateChannel } from '../../src-shared/settings';
 
 // The schemas moved to the bridge contract; the shell keeps importing them from here.
 export { Activity, RELEASE_NOTES_MAX, UpdatePhase, UpdateState } from '../../src-shared/ipc/updates';
 export type { UpdateChannel } from '../../src-shared/settings';
+
+/** A state in `phase` with nothing learned yet: no release seen, no download, no error. */
+export function freshUpdateState(
+  phase: UpdateState['phase'],
+  channel: UpdateChannel,
+  currentVersion: string,
+): UpdateState {
+  return {
+    phase,
+    channel,
+    currentVersion,
+    availableVersion: null,
+    releaseNotes: null,
+    progress: null,
+    waitingFor: null,
+    restartRequested: false,
+    error: null,
+    lastCheckedAt: null,
+  };
+}
 
 export type UpdateNotice = Readonly<{ level: 'info' | 'warning'; message: string }>;
 

@@ -11,7 +11,13 @@ import type { AppUpdaterEvents } from 'electron-updater/out/AppUpdater';
 import type { ExecutorActivity, Logger, UploadQueueControl } from './capabilities';
 import { DisposableStore, Emitter, toDisposable, type Disposable, type Event } from '../core/common/events';
 import { errorText } from '../core/common/error-text';
-import { RELEASE_NOTES_MAX, type Activity, type UpdateChannel, type UpdateState } from './update-state';
+import {
+  RELEASE_NOTES_MAX,
+  freshUpdateState,
+  type Activity,
+  type UpdateChannel,
+  type UpdateState,
+} from './update-state';
 
 export const CHECK_INTERVAL_MS = 4 * 60 * 60 * 1000;
 
@@ -169,18 +175,7 @@ export class UpdateService implements Disposable {
 
   constructor(private readonly deps: UpdateServiceDeps) {
     this.policy = deps.policy ?? new UpdatePolicy();
-    this.current = {
-      phase: 'idle',
-      channel: deps.channel,
-      currentVersion: deps.currentVersion,
-      availableVersion: null,
-      releaseNotes: null,
-      progress: null,
-      waitingFor: null,
-      restartRequested: false,
-      error: null,
-      lastCheckedAt: null,
-    };
+    this.current = freshUpdateState('idle', deps.channel, deps.currentVersion);
     const { engine } = deps;
     engine.autoDownload = true;
     // Never install behind the user's back on quit: installs go through the policy only.

@@ -7,10 +7,10 @@ import {
   type Protocol,
   type Session,
 } from 'electron';
-import { contentSecurityPolicy } from '../core/bridge/csp';
+import { contentSecurityPolicy } from '../host/csp';
 import { EXTERNAL_HOSTS, isAllowedExternal } from '../core/bridge/external-links';
 import type { MediaRegistry } from '../core/bridge/media-registry';
-import { contentTypeOf, resolveStatic } from '../core/bridge/static-files';
+import { contentTypeOf, resolveStatic } from '../host/static-files';
 import { MEDIA_SCHEME, registerMediaProtocol } from './media-protocol';
 import { errorText } from '../core/common/error-text';
 import type { Logger } from '../core/common/logger';

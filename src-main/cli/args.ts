@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { Platform, PLATFORMS, Uuid, DateTime, type Target } from '../../src-shared/api/common';
 import { LIMITS } from '../../src-shared/api/limits';
 import type { MediaRef } from '../../src-shared/api/posts';
@@ -8,6 +8,20 @@ import { unreadableFileSync } from '../core/files';
 
 /** The platform the contract keeps out of `POST /api/cli/posts`: it is reached through automations only. */
 export const AUTOMATIONS_ONLY: readonly string[] = ['youtube'];
+
+/** What a new post carries, the same options wherever one is made (`posts create`, `queue add`). */
+export function postContentOptions(command: Command): Command {
+  return command
+    .requiredOption('-c, --caption <text>', `the caption (max ${LIMITS.captionLength} characters)`)
+    .option('-t, --target <platform:account_id>', 'a target; repeat or separate with commas', collect, [])
+    .option(
+      '-m, --media <asset_id|url>',
+      'media: an uploaded asset id or a public URL; repeatable',
+      collect,
+      [],
+    )
+    .option('--title <text>', 'a title (YouTube-style platforms)');
+}
 
 /** Commander collector for repeatable options (`-t a -t b`), also splitting commas. */
 export function collect(value: string, previous: string[] = []): string[] {

@@ -73,6 +73,7 @@ export interface WsBridge {
   close(): void;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the socket, the calls waiting for an answer and the listeners); each method is short and named
 export function createWsBridge(options: WsBridgeOptions): WsBridge {
   const openSocket =
     options.openSocket ??

@@ -5,15 +5,16 @@
  * half-done by an uploader that never gets to its PUT.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createThumbnails } from '../../src-main/host/thumbnails';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UploadTracker } from '../../src-main/app/upload-tracker';
 import { createApiClient, type ApiClient } from '../../src-main/core/api/client';
 import { assembleBridge } from '../../src-main/core/bridge/assemble';
-import { desktopPreviewUrl } from '../../src-main/core/bridge/media-url';
-import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
-import { createBridgeSession } from '../../src-main/core/bridge/session';
+import { desktopPreviewUrl } from '../../src-main/host/media-url';
+import { MemorySecretStore } from '../../src-main/host/memory-secret-store';
+import { createBridgeSession } from '../../src-main/host/session';
 import { openMediaStore } from '../../src-main/core/media/media-store';
 import { createUploader } from '../../src-main/core/media/upload';
 import { openLocal } from '../../src-main/core/services';
@@ -72,6 +73,7 @@ it('an upload resumed at start-up is tracked, and the quit drain waits until it 
     session,
     store: local.store,
     previewUrl: desktopPreviewUrl,
+    thumbnails: createThumbnails(),
     stagingDir: join(dir, 'staging'),
     deliveryWatchMs: false,
     trackUploads: (name, work) => tracker.track(name, work),

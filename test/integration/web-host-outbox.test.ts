@@ -5,7 +5,7 @@ import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import type { DeliveryFailed } from '../../src-shared/ipc/posts';
 import type { Delivery } from '../../src-shared/api/posts';
 import { openLocal } from '../../src-main/core/services';
-import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../src-main/host/memory-secret-store';
 import { createDeliveryWatch } from '../../src-main/core/bridge/delivery-watch';
 import {
   FIXTURE_NOW,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src-main/core/config/settings';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
-import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../src-main/host/memory-secret-store';
 import type { ConfirmPort } from '../../src-main/core/bridge/confirm';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';

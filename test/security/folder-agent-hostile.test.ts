@@ -5,7 +5,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src-main/core/api/client';
-import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../src-main/host/memory-secret-store';
 import { createManualClock } from '../../src-main/core/executor/clock';
 import type { Executor } from '../../src-main/core/executor/executor';
 import type { RunInfo } from '../../src-main/core/executor/executor-events';

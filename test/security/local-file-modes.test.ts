@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocal } from '../../src-main/core/services';
-import { MemorySecretStore } from '../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../src-main/host/memory-secret-store';
 import { connectSandbox } from '../../src-main/core/sandbox-link';
 import { startSandboxInProcess } from '../../src-main/cli/sandbox-connect';
 import { storeFile } from '../../src-main/core/paths';

@@ -1,12 +1,14 @@
 import type { CommandLinePort } from '../../core/bridge/command-line';
+import { createThumbnails } from '../../host/thumbnails';
 import { shell } from 'electron';
 import { openLocal } from '../../core/services';
 import type { StartSandboxFn } from '../../core/sandbox-link';
 import type { Store } from '../../core/store/store';
 import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble';
-import { desktopPreviewUrl } from '../../core/bridge/media-url';
-import { createOfflineLauncher } from '../../core/bridge/offline';
-import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
+import { desktopPreviewUrl } from '../../host/media-url';
+import { createOfflineLauncher } from '../../host/offline';
+import type { BridgeSession } from '../../core/bridge/host-ports';
+import { createBridgeSession } from '../../host/session';
 import type { BulkPort, ExecutorPort, FilePicker, UpdatesPort } from '../../core/bridge/ports';
 import type { FileSaver } from '../../core/bridge/export-port';
 import type { ConfirmPort } from '../../core/bridge/confirm';
@@ -109,6 +111,7 @@ export function createDesktopBridge(o: DesktopBridgeOptions): DesktopBridge {
     session,
     store: local.store,
     previewUrl: desktopPreviewUrl,
+    thumbnails: createThumbnails(),
     stagingDir,
     bulk: extra.bulk,
     executor: extra.executor ?? executor?.port,

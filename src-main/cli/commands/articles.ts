@@ -13,6 +13,7 @@ import { EXIT, NotFoundError } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { readTextFileSync } from '../../core/files';
+import { commandGroup, defaultCommand } from '../command-group';
 
 interface ArticleOpts {
   title?: string;
@@ -160,12 +161,8 @@ function createCommand(parent: Command, deps: CliDeps, name: 'create' | 'publish
 }
 
 export function registerArticlesCommand(program: Command, deps: CliDeps): void {
-  const articles = program
-    .command('articles')
-    .description('long-form articles for blogs, a forum, LinkedIn and X');
-  articles
-    .command('list', { isDefault: true })
-    .description('your articles, newest first')
+  const articles = commandGroup(program, 'articles', 'long-form articles for blogs, a forum, LinkedIn and X');
+  defaultCommand(articles, 'list', 'your articles, newest first')
     .addOption(new Option('--status <status>').choices(ARTICLE_STATUSES))
     .option('--limit <n>', `1 to ${LIMITS.pageSizeMax}`, positiveInt('--limit', LIMITS.pageSizeMax))
     .action(async (opts: { status?: (typeof ARTICLE_STATUSES)[number]; limit?: number }, cmd: Command) => {

@@ -13,6 +13,7 @@ import { NotFoundError, RefusedError, UnreachableError } from '../exit-codes';
 import { truncate, type Output } from '../output';
 import { VERSION } from '../version';
 import { readTextFileSync } from '../../core/files';
+import { commandGroup, defaultCommand } from '../command-group';
 
 interface EditOpts {
   name?: string;
@@ -176,22 +177,21 @@ const editOptions = (c: Command, creating: boolean): Command =>
     .option('--executor <id>', 'the executor that runs it, or none');
 
 export function registerAutomationsCommand(program: Command, deps: CliDeps): void {
-  const automations = program
-    .command('automations')
-    .description(
-      'scheduled agent runs: list; create, edit, pause and resume where the service allows it (the sandbox; a service edits them in its dashboard)',
-    );
-  automations
-    .command('list', { isDefault: true })
-    .description('every automation with its schedule, mode and targets')
-    .action(async (_opts: unknown, cmd: Command) => {
+  const automations = commandGroup(
+    program,
+    'automations',
+    'scheduled agent runs: list; create, edit, pause and resume where the service allows it (the sandbox; a service edits them in its dashboard)',
+  );
+  defaultCommand(automations, 'list', 'every automation with its schedule, mode and targets').action(
+    async (_opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const core = await deps.core(cmd);
       const { automations: list } = await out.spin('listing automations', () =>
         core.client.listAutomations(),
       );
       out.result({ automations: list }, () => printAutomations(out, list));
-    });
+    },
+  );
 
   const change = async (cmd: Command, what: string, run: (core: Core) => Promise<Automation>) => {
     const out = deps.output(cmd);

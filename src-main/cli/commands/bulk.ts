@@ -240,6 +240,7 @@ function printUpdate(out: Output, r: UpdateReport): void {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerBulkCommand(program: Command, deps: CliDeps): void {
   const bulk = program
     .command('bulk')

@@ -4,6 +4,7 @@ import { SETTING_KEYS, Settings, type SettingKey } from '../../../src-shared/set
 import { ValidationError, toFieldIssue } from '../../core/api/errors';
 import { moveProxyPasswordToKeychain, proxyUrlForDisplay, saveProxyUrl } from '../../core/config/proxy';
 import type { CliDeps } from '../context';
+import { commandGroup, defaultCommand } from '../command-group';
 
 function keyOf(name: string): SettingKey {
   if (!(SETTING_KEYS as string[]).includes(name)) {
@@ -26,17 +27,16 @@ function valueOf(text: string): unknown {
 }
 
 export function registerConfigCommand(program: Command, deps: CliDeps): void {
-  const config = program.command('config').description('show or change settings (kept in the local store)');
-  config
-    .command('show', { isDefault: true })
-    .description('every setting with its value')
-    .action(async (_opts: unknown, cmd: Command) => {
+  const config = commandGroup(program, 'config', 'show or change settings (kept in the local store)');
+  defaultCommand(config, 'show', 'every setting with its value').action(
+    async (_opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const local = deps.local();
       await moveProxyPasswordToKeychain(local);
       const s = { ...local.settings.get(), proxyUrl: await proxyUrlForDisplay(local) };
       out.result(s, () => out.fields(SETTING_KEYS.map((k) => [k, JSON.stringify(s[k])])));
-    });
+    },
+  );
   config
     .command('set <key> <value>')
     .description('set a setting (value as JSON when it parses, e.g. 4, true, null, {"a":1})')

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SOURCE_WORDS, reportTools, type ToolReport } from '../../core/media/tools';
 import type { CliDeps } from '../context';
-import { toolOptions, toolsFrom } from './upload';
+import { savedSettings, toolOptions, toolsFrom } from './upload';
 
 /**
  * `postdesk doctor`: what this machine gives Postdesk to work with. For now the media tools: which ffmpeg and
@@ -9,14 +9,7 @@ import { toolOptions, toolsFrom } from './upload';
  * bundled one is a 2018 snapshot). Settings' Media tools card shows the same report.
  */
 export function registerDoctorCommand(program: Command, deps: CliDeps): void {
-  // The saved ffmpeg/ffprobe paths; without a usable data directory, none are saved.
-  const saved = () => {
-    try {
-      return deps.local().settings.get();
-    } catch {
-      return null;
-    }
-  };
+  const saved = () => savedSettings(deps);
   toolOptions(
     program
       .command('doctor')

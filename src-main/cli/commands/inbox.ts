@@ -17,6 +17,7 @@ import { sendApproved } from '../../core/assistant/gate';
 import { openChangePlans } from '../../core/outbox/change-plans';
 import { changeOne } from '../../core/post-changes/recorded-single';
 import { UNKNOWN_WORDS } from '../../core/post-changes/bulk-update';
+import { commandGroup, defaultCommand } from '../command-group';
 
 const resultJson = (r: InboxResult) => ({
   post_id: r.post_id,
@@ -143,15 +144,18 @@ async function decideProposals(
   return results;
 }
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerInboxCommand(program: Command, deps: CliDeps): void {
-  const inbox = program
-    .command('inbox')
-    .description('drafts that automation runs made, waiting for a person: list, approve, reject');
-  inbox
-    .command('list', { isDefault: true })
-    .description(
-      'the drafts of automation runs, newest first, grouped by automation (hand-made drafts never)',
-    )
+  const inbox = commandGroup(
+    program,
+    'inbox',
+    'drafts that automation runs made, waiting for a person: list, approve, reject',
+  );
+  defaultCommand(
+    inbox,
+    'list',
+    'the drafts of automation runs, newest first, grouped by automation (hand-made drafts never)',
+  )
     .option('--run <id>', "only this run's drafts")
     .action(async (flags: { run?: string }, self: Command) => {
       const out = deps.output(self);

@@ -6,14 +6,13 @@ import { checkFiles, cliHint, unrecognised } from '../../core/media/check';
 import type { FileCheck } from '../../core/media/check';
 import { CannotConvertError, convertToMp4, defaultOutputPath } from '../../core/media/convert';
 import type { ConvertProgress } from '../../core/media/convert';
-import { parseSize } from '../../core/media/size';
 import { formatBytes } from '../../../src-shared/format-bytes';
 import { existingFile } from '../args';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { snakeCaseKeys } from '../json-case';
 import type { Output } from '../output';
-import { toolOptions, toolsFrom } from './upload';
+import { savedSettings, sizeOption, toolOptions, toolsFrom } from './upload';
 import { pathExistsSync } from '../../core/files';
 
 function describeFile(f: FileCheck): string {
@@ -75,14 +74,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
   const media = program
     .command('media')
     .description('check media against the service limits, convert video to MP4');
-  // The saved ffmpeg/ffprobe paths; without a usable data directory, none are saved.
-  const savedSettings = () => {
-    try {
-      return deps.local().settings.get();
-    } catch {
-      return null;
-    }
-  };
+  const saved = () => savedSettings(deps);
 
   toolOptions(
     media
@@ -104,7 +96,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
         checkFiles(files, {
           purpose: opts.direct ? 'direct-upload' : 'upload',
           probe: 'all',
-          tools: toolsFrom(opts, savedSettings),
+          tools: toolsFrom(opts, saved),
           asOneOutput: opts.post === true,
         }),
       );
@@ -156,18 +148,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
           'argument',
         );
       }
-      let maxBytes: number | undefined;
-      if (opts.maxSize !== undefined) {
-        try {
-          maxBytes = parseSize(opts.maxSize);
-        } catch (err) {
-          throw new ValidationError(
-            [{ path: 'max-size', message: (err as Error).message }],
-            null,
-            'argument',
-          );
-        }
-      }
+      const maxBytes = opts.maxSize === undefined ? undefined : sizeOption('max-size', opts.maxSize);
       const bar = convertBar(out);
       const ac = new AbortController();
       // Ctrl-C stops ffmpeg and removes the partial output instead of leaving it behind.
@@ -177,7 +158,7 @@ export function registerMediaCommand(program: Command, deps: CliDeps): void {
         const r = await convertToMp4(file, {
           out: opts.out,
           maxBytes,
-          tools: toolsFrom(opts, savedSettings),
+          tools: toolsFrom(opts, saved),
           signal: ac.signal,
           onProgress: (p) => bar.update(p),
         }).catch((err: unknown) => {

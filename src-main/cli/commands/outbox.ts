@@ -5,6 +5,7 @@ import { EXIT, inUserWords } from '../exit-codes';
 import type { Output } from '../output';
 import { truncate } from '../output';
 import { entryJson } from './posts';
+import { commandGroup, defaultCommand } from '../command-group';
 
 const STATE_WORDS: Readonly<Record<OutboxState, string>> = {
   pending: 'pending',
@@ -31,12 +32,12 @@ export function explainUndecided(out: Output, entries: readonly OutboxEntry[]): 
 }
 
 export function registerOutboxCommand(program: Command, deps: CliDeps): void {
-  const outbox = program
-    .command('outbox')
-    .description('posts written locally before sending: see, send, retry or drop them');
-  outbox
-    .command('list', { isDefault: true })
-    .description('queued and recent entries, and publishes that need your decision')
+  const outbox = commandGroup(
+    program,
+    'outbox',
+    'posts written locally before sending: see, send, retry or drop them',
+  );
+  defaultCommand(outbox, 'list', 'queued and recent entries, and publishes that need your decision')
     .option('--all', 'include sent entries')
     .action(async (opts: { all?: boolean }, cmd: Command) => {
       const out = deps.output(cmd);

@@ -14,6 +14,7 @@ import { futureDateTime, parseDateTime } from '../args';
 import { serviceNow } from '../service-now';
 import type { CliDeps } from '../context';
 import { EXIT, NotFoundError } from '../exit-codes';
+import type { Output } from '../output';
 import { queueServiceFor } from './queue';
 import { recordScope } from './upload';
 
@@ -155,6 +156,13 @@ export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: 
     }
   }
 
+  printRetries(out, rows);
+  if (rows.some((r) => r.state === 'failed')) deps.setExitCode(EXIT.service);
+  else if (rows.some((r) => r.state !== 'sent')) deps.setExitCode(EXIT.network);
+}
+
+/** What each retry became, a line per delivery (and the reason it had failed), or the rows as JSON. */
+function printRetries(out: Output, rows: readonly Row[]): void {
   const c = out.colors;
   out.result({ results: rows }, () => {
     for (const r of rows) {
@@ -171,6 +179,4 @@ export async function retryPosts(deps: CliDeps, cmd: Command, id: string, opts: 
       if (r.reason) out.line(`  it had failed: ${r.reason}`);
     }
   });
-  if (rows.some((r) => r.state === 'failed')) deps.setExitCode(EXIT.service);
-  else if (rows.some((r) => r.state !== 'sent')) deps.setExitCode(EXIT.network);
 }

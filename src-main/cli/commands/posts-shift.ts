@@ -38,6 +38,7 @@ const CONFIRM_OVER = LIMITS.bulkUpdateSize;
  * run killed or left with unknown outcomes is finished by the next run of the same command from that record, not
  * computed again from times that may already have moved. Once a run's result was shown, running it again moves again.
  */
+// eslint-disable-next-line max-lines-per-function -- one command's procedure read in the order a person sees its output (select, plan, confirm, record, send, report)
 export async function shiftPosts(deps: CliDeps, cmd: Command, opts: ShiftOptions): Promise<void> {
   const out = deps.output(cmd);
   const byMs = parseShift(opts.shift);

@@ -15,6 +15,7 @@ import {
   parseMedia,
   parseTargets,
   positiveInt,
+  postContentOptions,
   postId,
   requiredTargets,
   zoneNote,
@@ -24,8 +25,9 @@ import { EXIT } from '../exit-codes';
 import { serviceNow } from '../service-now';
 import { deleteOnePost, updateOnePost } from './posts-change';
 import { retryPosts, type RetryOptions } from './posts-retry';
-import { shiftPosts } from './posts-shift';
+import { shiftPosts, type ShiftOptions } from './posts-shift';
 import { listPostPages, printDeliveries, showPost } from './posts-show';
+import { commandGroup, defaultCommand } from '../command-group';
 
 /** The entry as the CLI reports it (also the `--json` shape of `posts create` and `outbox list`). */
 export function entryJson(e: OutboxEntry) {
@@ -101,14 +103,15 @@ interface CreateOpts {
 /** `--wait`: an hour at most; longer belongs to the outbox (it keeps trying on every later command). */
 const WAIT_MAX_SECONDS = 3600;
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerPostsCommand(program: Command, deps: CliDeps): void {
-  const posts = program
-    .command('posts')
-    .description('social posts: list, show, create (draft, schedule, publish now), update, delete');
+  const posts = commandGroup(
+    program,
+    'posts',
+    'social posts: list, show, create (draft, schedule, publish now), update, delete',
+  );
 
-  posts
-    .command('list', { isDefault: true })
-    .description('post deliveries (one row per platform target)')
+  defaultCommand(posts, 'list', 'post deliveries (one row per platform target)')
     .addOption(new Option('--status <status>', 'only deliveries in this status').choices(DELIVERY_STATUSES))
     .addOption(new Option('--platform <platform>', 'only this platform').choices(PLATFORMS))
     .option(
@@ -158,20 +161,13 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     )
     .action((id: string, _opts: unknown, cmd: Command) => showPost(deps, cmd, id));
 
-  posts
-    .command('create')
-    .description(
-      'create a post through the outbox: a draft (--draft), a schedule (--at) or a publish now (--now)',
-    )
-    .requiredOption('-c, --caption <text>', `the caption (max ${LIMITS.captionLength} characters)`)
-    .option('-t, --target <platform:account_id>', 'a target; repeat or separate with commas', collect, [])
-    .option(
-      '-m, --media <asset_id|url>',
-      'media: an uploaded asset id or a public URL; repeatable',
-      collect,
-      [],
-    )
-    .option('--title <text>', 'a title (YouTube-style platforms)')
+  postContentOptions(
+    posts
+      .command('create')
+      .description(
+        'create a post through the outbox: a draft (--draft), a schedule (--at) or a publish now (--now)',
+      ),
+  )
     .option('--draft', 'create a draft')
     .option(
       '--at <date-time>',
@@ -292,18 +288,11 @@ export function registerPostsCommand(program: Command, deps: CliDeps): void {
     .action(
       async (
         id: string | undefined,
-        opts: {
+        opts: Partial<ShiftOptions> & {
           caption?: string;
           at?: string;
           status?: 'draft' | 'scheduled';
           addTarget: string[];
-          shift?: string;
-          platform?: string;
-          account?: string;
-          from?: string;
-          to?: string;
-          dryRun?: boolean;
-          yes?: boolean;
         },
         cmd: Command,
       ) => {

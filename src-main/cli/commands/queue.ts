@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { LIMITS } from '../../../src-shared/api/limits';
 import { QueueSchedule, slotLabel, type AccountQueue } from '../../../src-shared/queue';
 import { ApiError, CredentialMissingError, ValidationError } from '../../core/api/errors';
 import { createDeliveryFeed } from '../../core/deliveries/delivery-feed';
@@ -7,7 +6,7 @@ import { NoQueueError } from '../../core/queue/place';
 import { createQueueService, type QueueService } from '../../core/queue/queue-service';
 import { parseSlotSpec } from '../../core/queue/slot-spec';
 import type { Core } from '../../core/services';
-import { collect, parseMedia, positiveInt, requiredTargets } from '../args';
+import { parseMedia, positiveInt, postContentOptions, requiredTargets } from '../args';
 import type { CliDeps } from '../context';
 import { accountLabel, accountNames } from '../names';
 import { truncate } from '../output';
@@ -77,6 +76,7 @@ const noQueue = (e: unknown): never => {
 const scheduleText = (q: Readonly<AccountQueue>): string =>
   `${q.slots.map(slotLabel).join(', ')} (${q.timezone})`;
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerQueueCommand(program: Command, deps: CliDeps): void {
   const queue = program
     .command('queue')
@@ -173,51 +173,43 @@ export function registerQueueCommand(program: Command, deps: CliDeps): void {
       },
     );
 
-  queue
-    .command('add')
-    .description('create a post at the next free slot of each target (one post per distinct time)')
-    .requiredOption('-c, --caption <text>', `the caption (max ${LIMITS.captionLength} characters)`)
-    .option('-t, --target <platform:account_id>', 'a target; repeat or separate with commas', collect, [])
-    .option(
-      '-m, --media <asset_id|url>',
-      'media: an uploaded asset id or a public URL; repeatable',
-      collect,
-      [],
-    )
-    .option('--title <text>', 'a title (YouTube-style platforms)')
-    .action(
-      async (opts: { caption: string; target: string[]; media: string[]; title?: string }, cmd: Command) => {
-        const out = deps.output(cmd);
-        const targets = requiredTargets(opts.target);
-        const media = parseMedia(opts.media);
-        const core = await deps.core(cmd);
-        if ((await core.apiKeySource()) === 'none') {
-          throw new CredentialMissingError(
-            'createPost',
-            'an API key',
-            'run `postdesk login` or set POSTDESK_API_KEY',
+  postContentOptions(
+    queue
+      .command('add')
+      .description('create a post at the next free slot of each target (one post per distinct time)'),
+  ).action(
+    async (opts: { caption: string; target: string[]; media: string[]; title?: string }, cmd: Command) => {
+      const out = deps.output(cmd);
+      const targets = requiredTargets(opts.target);
+      const media = parseMedia(opts.media);
+      const core = await deps.core(cmd);
+      if ((await core.apiKeySource()) === 'none') {
+        throw new CredentialMissingError(
+          'createPost',
+          'an API key',
+          'run `postdesk login` or set POSTDESK_API_KEY',
+        );
+      }
+      const res = await out
+        .spin('placing the post in the queue', () =>
+          queueServiceFor(core).add({
+            caption: opts.caption,
+            targets,
+            ...(media.length ? { media } : {}),
+            ...(opts.title !== undefined ? { title: opts.title } : {}),
+          }),
+        )
+        .catch(noQueue);
+      out.result(res, () => {
+        for (const p of res.posts) {
+          const who = p.targets.map((t) => `${t.platform}:${t.social_account_id}`).join(', ');
+          out.line(
+            p.post_id
+              ? `${out.colors.green('✓')} ${p.at}: post ${p.post_id} for ${who}`
+              : `${out.colors.yellow('…')} ${p.at}: queued in the outbox for ${who} (sent by the next postdesk command)`,
           );
         }
-        const res = await out
-          .spin('placing the post in the queue', () =>
-            queueServiceFor(core).add({
-              caption: opts.caption,
-              targets,
-              ...(media.length ? { media } : {}),
-              ...(opts.title !== undefined ? { title: opts.title } : {}),
-            }),
-          )
-          .catch(noQueue);
-        out.result(res, () => {
-          for (const p of res.posts) {
-            const who = p.targets.map((t) => `${t.platform}:${t.social_account_id}`).join(', ');
-            out.line(
-              p.post_id
-                ? `${out.colors.green('✓')} ${p.at}: post ${p.post_id} for ${who}`
-                : `${out.colors.yellow('…')} ${p.at}: queued in the outbox for ${who} (sent by the next postdesk command)`,
-            );
-          }
-        });
-      },
-    );
+      });
+    },
+  );
 }

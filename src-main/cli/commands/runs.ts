@@ -7,6 +7,7 @@ import { executorDataDir } from '../../core/paths';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
 import { truncate } from '../output';
+import { commandGroup, defaultCommand } from '../command-group';
 
 /** A journal row as `--json` prints it: no claim token, output and progress parsed. */
 export function runRow(r: JournalRun): Record<string, unknown> {
@@ -32,13 +33,14 @@ export function runRow(r: JournalRun): Record<string, unknown> {
 
 const short = (id: string | null) => (id ? id.slice(0, 8) : '');
 
+// eslint-disable-next-line max-lines-per-function -- one commander declaration per subcommand, read top to bottom as its --help is; each action is a short call into core
 export function registerRunsCommand(program: Command, deps: CliDeps): void {
-  const runs = program
-    .command('runs')
-    .description("the executor's runs on this machine: steps, logs, and why a run failed or did not happen");
-  runs
-    .command('list', { isDefault: true })
-    .description('runs and occurrences that did not run, newest first')
+  const runs = commandGroup(
+    program,
+    'runs',
+    "the executor's runs on this machine: steps, logs, and why a run failed or did not happen",
+  );
+  defaultCommand(runs, 'list', 'runs and occurrences that did not run, newest first')
     .option('--automation <id>', 'only this automation')
     .addOption(new Option('--state <state...>', 'only these states').choices(RUN_PHASES))
     .option('--limit <n>', 'at most this many', '50')

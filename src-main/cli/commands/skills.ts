@@ -1,15 +1,12 @@
 import type { Command } from 'commander';
 import type { CliDeps } from '../context';
 import { truncate } from '../output';
+import { commandGroup, defaultCommand } from '../command-group';
 
 export function registerSkillsCommand(program: Command, deps: CliDeps): void {
-  const skills = program
-    .command('skills')
-    .description('public, versioned instruction skills (no key needed)');
-  skills
-    .command('list', { isDefault: true })
-    .description('every skill with its latest version')
-    .action(async (_opts: unknown, cmd: Command) => {
+  const skills = commandGroup(program, 'skills', 'public, versioned instruction skills (no key needed)');
+  defaultCommand(skills, 'list', 'every skill with its latest version').action(
+    async (_opts: unknown, cmd: Command) => {
       const out = deps.output(cmd);
       const core = await deps.core(cmd, { replay: false });
       const { skills: list } = await out.spin('listing skills', () => core.client.listSkills());
@@ -19,7 +16,8 @@ export function registerSkillsCommand(program: Command, deps: CliDeps): void {
           list.map((s) => [s.id, s.latest_version, s.name, truncate(s.description, 60)]),
         ),
       );
-    });
+    },
+  );
   skills
     .command('show <id>')
     .description('one skill: its versions and text')

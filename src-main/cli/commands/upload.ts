@@ -42,6 +42,24 @@ export const recordScope = (core: Core): string => (core.endpoint.sandbox ? 'san
  * ffmpeg/ffprobe: `--ffmpeg`/`--ffprobe`, then POSTDESK_FFMPEG_PATH/POSTDESK_FFPROBE_PATH, then the saved
  * `ffmpegPath`/`ffprobePath` settings (read only when a tool is needed), then the bundled binaries and PATH.
  */
+/** A size option (`2M`, `500K`) in bytes; a bad one is refused naming its flag. */
+export function sizeOption(flag: string, value: string): number {
+  try {
+    return parseSize(value);
+  } catch (err) {
+    throw new ValidationError([{ path: flag, message: (err as Error).message }], null, 'argument');
+  }
+}
+
+/** The saved ffmpeg/ffprobe paths; without a usable data directory, none are saved. */
+export function savedSettings(deps: CliDeps): Readonly<Settings> | null {
+  try {
+    return deps.local().settings.get();
+  } catch {
+    return null;
+  }
+}
+
 export function toolsFrom(
   opts: { ffmpeg?: string; ffprobe?: string },
   saved: () => Readonly<Settings> | null,
@@ -174,18 +192,7 @@ export function registerUploadCommand(program: Command, deps: CliDeps): void {
       .option('--limit-rate <bytes/s>', 'cap the upload bandwidth, e.g. 2M or 500K (like curl)'),
   ).action(async (files: string[], opts: UploadOpts, cmd: Command) => {
     const out = deps.output(cmd);
-    let rate: number | undefined;
-    if (opts.limitRate !== undefined) {
-      try {
-        rate = parseSize(opts.limitRate);
-      } catch (err) {
-        throw new ValidationError(
-          [{ path: 'limit-rate', message: (err as Error).message }],
-          null,
-          'argument',
-        );
-      }
-    }
+    const rate = opts.limitRate === undefined ? undefined : sizeOption('limit-rate', opts.limitRate);
     const core = await deps.core(cmd);
     const bars = uploadBars(out);
     const uploader = createUploader({

@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { DOWNLOADS_PATH } from '../../../src-shared/ipc/ws-protocol';
-import { isDownloadId, type DownloadShelf } from '../../core/bridge/downloads';
+import type { DownloadShelf } from '../../core/bridge/host-ports';
+import { isDownloadId } from '../../host/downloads';
 import { createFileReadStream, removePath, statPath } from '../../core/files';
 
 /** `filename*` per RFC 6266/5987, with a plain ASCII fallback: the name is the host's own, never a page's. */

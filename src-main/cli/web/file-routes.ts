@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MEDIA_PATH } from '../../../src-shared/ipc/ws-protocol';
 import type { MediaRegistry } from '../../core/bridge/media-registry';
-import { contentTypeOf, resolveStatic } from '../../core/bridge/static-files';
+import { contentTypeOf, resolveStatic } from '../../host/static-files';
 import { isWithin, realPath } from '../../core/files';
 
 /** A file opened other than the one resolved (a symlink swapped in): answered as missing. */
@@ -12,7 +12,7 @@ class NotServed extends Error {
 }
 
 /**
- * The built renderer (out/web): which file a path names is core/bridge/static-files.ts's rule, the one the
+ * The built renderer (out/web): which file a path names is src-main/host/static-files.ts's rule, the one the
  * Electron app scheme follows too; @fastify/static's sendFile answers `Range` and conditional requests. The
  * page itself is never cached, the rest is revalidated.
  */

@@ -1,13 +1,15 @@
 import { join } from 'node:path';
+import { createThumbnails } from '../../host/thumbnails';
 import { fileURLToPath } from 'node:url';
 import { openLocal } from '../../core/services';
 import type { StartSandboxFn } from '../../core/sandbox-link';
 import { assembleBridge, type AssembledBridge } from '../../core/bridge/assemble';
-import { createBridgeSession, type BridgeSession } from '../../core/bridge/session';
+import type { BridgeSession } from '../../core/bridge/host-ports';
+import { createBridgeSession } from '../../host/session';
 import { errorText } from '../../core/common/error-text';
 import { silentLogger, type Logger } from '../../core/common/logger';
-import { createOfflineLauncher } from '../../core/bridge/offline';
-import { MemorySecretStore } from '../../core/bridge/memory-secret-store';
+import { createOfflineLauncher } from '../../host/offline';
+import { MemorySecretStore } from '../../host/memory-secret-store';
 import { createBridgeEvents } from '../../core/bridge/events';
 import { createExecutorHost } from '../../core/bridge/executor-port';
 import { resolveApiKey, type SecretStore } from '../../core/secrets/secret-store';
@@ -17,7 +19,7 @@ import { createLaunchSecret, startWebHost, webPreviewUrl, type WebHost } from '.
 import { openInBrowser } from './open-browser';
 import { refuseAll, type ConfirmPort } from '../../core/bridge/confirm';
 import { NO_TERMINAL } from './terminal-confirm';
-import { createDownloadShelf } from '../../core/bridge/downloads';
+import { createDownloadShelf } from '../../host/downloads';
 import { makeTempDir, removePath } from '../../core/files';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -82,6 +84,7 @@ export const LINK_TTL_MS = 2 * 60_000;
  * Builds the core side, the bridge and the host; prints a one-time link and opens another one. The
  * session secret itself is never printed nor passed to the browser's opener (docs/bridge.md).
  */
+// eslint-disable-next-line max-lines-per-function -- the web host's start in order (session, sandbox, executor, bridge, server, link); each part is built by its own module
 export async function startWeb(o: WebOptions): Promise<RunningWeb> {
   const cleanups: (() => Promise<void>)[] = [];
   const log = o.log ?? silentLogger;
@@ -165,6 +168,7 @@ export async function startWeb(o: WebOptions): Promise<RunningWeb> {
       session,
       store: local.store,
       previewUrl: webPreviewUrl(secret),
+      thumbnails: createThumbnails(),
       stagingDir,
       bulk: extra.bulk,
       executor,

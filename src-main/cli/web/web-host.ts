@@ -20,8 +20,8 @@ import { errorText } from '../../core/common/error-text';
 import type { Logger } from '../../core/common/logger';
 import { registerUploadRoute } from './upload-route';
 import { registerDownloadRoute } from './download-route';
-import type { DownloadShelf } from '../../core/bridge/downloads';
-import { contentSecurityPolicy } from '../../core/bridge/csp';
+import type { DownloadShelf } from '../../core/bridge/host-ports';
+import { contentSecurityPolicy } from '../../host/csp';
 import { guardRequests } from './http-guard';
 import { registerMediaPreviews, registerRenderer } from './file-routes';
 import { ensurePrivateDir } from '../../core/files';
@@ -83,6 +83,7 @@ export const WEB_HOST_ADDRESS = '127.0.0.1';
 
 const MAX_MESSAGE_BYTES = 12 * 1024 * 1024;
 
+// eslint-disable-next-line max-lines-per-function -- the Fastify server's routes and its one guard hook, registered in order; each route is its own module
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const maxFileBytes = opts.maxFileBytes ?? LIMITS.mp4UploadBytes + 1024 * 1024;
   let port = 0;

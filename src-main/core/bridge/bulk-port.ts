@@ -77,6 +77,7 @@ function bulkIssueForPeople(message: string): string {
 }
 
 /** The core's bulk import (outbox-backed, idempotent batches) behind the bridge's plan → submit flow. */
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the plans made and not yet submitted); each method is short and named
 export function createBulkPort(o: BulkPortOptions): BulkPort {
   const plans = new Map<string, { file: string; name: string | null; localMedia: boolean; queue: boolean }>();
   const queue = (): QueueService => {

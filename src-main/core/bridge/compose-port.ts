@@ -4,7 +4,7 @@ import type { MediaFile } from '../../../src-shared/ipc/media';
 import { openDraftStore, type DraftRecord } from '../compose/draft-store';
 import { openMediaLibrary, type LibraryRecord } from '../compose/media-library';
 import type { Store } from '../store/store';
-import { BridgeFault, notConnected, unavailable } from './bridge-fault';
+import { BridgeFault, notConnected } from './bridge-fault';
 import type { Handlers } from './handler-types';
 import type { MediaRegistry } from './media-registry';
 import { statPath } from '../files';
@@ -122,12 +122,4 @@ export function createComposeHandlers(deps: ComposeDeps): Handlers['compose'] {
     discard: async ({ id }) => ({ discarded: drafts.discard(scope(), id) }),
     library: async () => ({ items: await Promise.all(library.list(mediaScope()).map(itemOf)) }),
   };
-}
-
-/** Where no store is wired (handler tests of other channels): every compose channel answers `unavailable`. */
-export function composeUnavailable(): Handlers['compose'] {
-  const no = async (): Promise<never> => {
-    throw unavailable('Keeping drafts');
-  };
-  return { current: no, save: no, open: no, startNew: no, drafts: no, discard: no, library: no };
 }

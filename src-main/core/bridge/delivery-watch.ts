@@ -91,6 +91,22 @@ function toFailed(d: Delivery): DeliveryFailed {
  * the store, so a restart does not report it again. The first check of a service only records the
  * failures already there (a new connection would otherwise announce a whole history at once).
  */
+/** A row of `delivery_watch_unconfirmed` as the pages see it, with its link. */
+const toUnconfirmed = (r: {
+  delivery_id: string;
+  post_id: string;
+  platform: string;
+  scheduled_at: string;
+  found_at: string;
+}): DeliveryUnconfirmed => ({
+  id: r.delivery_id,
+  post_id: r.post_id,
+  platform: r.platform as DeliveryUnconfirmed['platform'],
+  scheduled_at: r.scheduled_at,
+  found_at: r.found_at,
+  link: postLink(r.delivery_id),
+});
+
 export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   o.store.migrate(DELIVERY_WATCH_NAMESPACE, DELIVERY_WATCH_MIGRATIONS);
   const db = o.store.db;
@@ -123,20 +139,6 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     [string],
     { delivery_id: string; post_id: string; platform: string; scheduled_at: string; found_at: string }
   >('SELECT * FROM delivery_watch_unconfirmed WHERE scope = ? ORDER BY scheduled_at DESC');
-  const toUnconfirmed = (r: {
-    delivery_id: string;
-    post_id: string;
-    platform: string;
-    scheduled_at: string;
-    found_at: string;
-  }): DeliveryUnconfirmed => ({
-    id: r.delivery_id,
-    post_id: r.post_id,
-    platform: r.platform as DeliveryUnconfirmed['platform'],
-    scheduled_at: r.scheduled_at,
-    found_at: r.found_at,
-    link: postLink(r.delivery_id),
-  });
 
   /**
    * A delivery still scheduled (or retrying) once its time and the grace have passed was not published when it

@@ -9,6 +9,7 @@ import type { Settings } from '../../../src-shared/settings';
 import { confinementFromSettings } from '../executor/confine/policy';
 import { automationAgentOf, automationFolderOf, chooseAgent } from '../executor/from-core';
 import { Executor } from '../executor/executor';
+import { subscribeExecutorEvents } from '../executor/executor-events';
 import { createCoreMedia } from '../executor/media-core';
 import { attachMetrics, metricsOf } from '../executor/metrics';
 import { retentionOf } from '../executor/prune';
@@ -22,7 +23,7 @@ import type { Disposable } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { BridgeEvents } from './events';
 import type { ExecutorPort } from './ports';
-import type { BridgeSession } from './session';
+import type { BridgeSession } from './host-ports';
 
 const STATE: Readonly<Record<RunPhase, RunRecord['state']>> = {
   queued: 'pending',
@@ -136,31 +137,31 @@ export function executorPortFor(current: () => Executor | null): ExecutorPort {
   };
 }
 
-/** Forwards an executor's events onto the bridge. */
+/**
+ * Forwards an executor's events onto the bridge: one handler per row of the executor's event table
+ * (EXECUTOR_EVENTS), so a new event does not compile until it is forwarded here too.
+ */
 export function forwardExecutorEvents(ex: Executor, events: BridgeEvents): Disposable {
-  const runChanged = (localId: string) => {
+  const runChanged = ({ localId }: { readonly localId: string }) => {
     const row = ex.journal.get(localId);
     if (row) events.emit('runs:didChange', { run: toRunRecord(row) });
   };
-  const subs = [
-    ex.onDidStepRun((s) =>
+  return subscribeExecutorEvents(ex, {
+    state: () => events.emit('executor:didChangeStatus', viewStatus(ex)),
+    started: runChanged,
+    stepped: (s) =>
       events.emit('runs:didStepRun', {
         run_id: s.localId,
         automation_id: s.automationId,
         step: { step_id: s.stepId, status: s.status, message: s.message || null, at: s.at, source: s.source },
       }),
-    ),
-    ex.onDidLogRun((l) =>
+    logged: (l) =>
       events.emit('runs:didLog', { run_id: l.localId, line: { at: l.at, stream: l.stream, text: l.text } }),
-    ),
-    ex.onDidStartRun((r) => runChanged(r.localId)),
     // What the run published reaches the pages through the index (the host refreshes it when a run completes).
-    ex.onDidFinishRun((r) => runChanged(r.localId)),
-    ex.onDidFailRun((r) => runChanged(r.localId)),
-    ex.onDidMissRun((r) => runChanged(r.localId)),
-    ex.onDidChangeState(() => events.emit('executor:didChangeStatus', viewStatus(ex))),
-  ];
-  return { dispose: () => subs.forEach((s) => s.dispose()) };
+    finished: runChanged,
+    failed: runChanged,
+    missed: runChanged,
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { POST_EXPORT_COLUMNS, postRecords } from '../export/post-records';
 import { RUN_EXPORT_COLUMNS, runRecord } from '../export/run-records';
 import { writeExport, type ExportRecord } from '../export/write-export';
 import { BridgeFault, unavailable } from './bridge-fault';
-import type { DownloadShelf } from './downloads';
+import type { DownloadShelf } from './host-ports';
 import type { BridgeApi, ExecutorPort, ExportPort } from './ports';
 
 /** Main's own save dialog (the desktop app): the path the user chose, or null when they cancelled. */

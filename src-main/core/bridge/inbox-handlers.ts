@@ -7,7 +7,7 @@ import {
   type KnownRun,
 } from '../inbox/inbox';
 import { fetchPreview } from '../inbox/preview';
-import { BridgeFault, toBridgeError, unavailable } from './bridge-fault';
+import { BridgeFault, toBridgeError } from './bridge-fault';
 import type { InboxDraft } from '../../../src-shared/ipc/inbox';
 import { NoQueueError } from '../queue/place';
 import { queueSlotFor, SlotsDifferError } from '../inbox/queue-slot';
@@ -19,14 +19,14 @@ import { changeOnePost } from './post-change';
 
 export interface InboxHandlerDeps {
   readonly api: () => Promise<BridgeApi>;
-  /** The posting queue (approve into it); absent: refused as unavailable. */
-  readonly queue?: (() => QueueService) | undefined;
+  /** The posting queue (approve into it). */
+  readonly queue: QueueService;
   readonly executor?: ExecutorPort | undefined;
   readonly events: BridgeEvents;
   readonly now: () => Date;
   readonly fetch?: typeof fetch;
-  /** The outbox, through whose change record approvals, edits and rejections go (absent in tests of the inbox alone). */
-  readonly posts?: PostCreatePort | undefined;
+  /** The outbox, through whose change record approvals, edits and rejections go. */
+  readonly posts: PostCreatePort;
 }
 
 export const knownRun = (r: RunRecord): KnownRun => ({
@@ -62,11 +62,10 @@ export function executorRunLookup(executor: ExecutorPort | undefined): InboxDeps
 }
 
 /** The queue's next free slot for a draft, its refusals in words for a person. */
-function queueSlotOf(queue: (() => QueueService) | undefined) {
+function queueSlotOf(queue: QueueService) {
   return async (draft: Omit<InboxDraft, 'run'>): Promise<string> => {
-    if (!queue) throw unavailable('The posting queue');
     try {
-      return await queueSlotFor(queue(), draft);
+      return await queueSlotFor(queue, draft);
     } catch (e) {
       if (e instanceof NoQueueError) {
         throw new BridgeFault(
@@ -87,13 +86,7 @@ export function createInboxHandlers(deps: InboxHandlerDeps): Handlers['inbox'] {
     now: deps.now,
     runs: executorRunLookup(deps.executor),
     // Each approval, edit and rejection as every other change to a post: recorded, a lost answer read back.
-    change: (c) =>
-      changeOnePost(deps.posts, c, async () => {
-        const client = await deps.api();
-        if (c.op === 'update') return client.updatePost(c.body);
-        await client.deletePost({ id: c.id });
-        return null;
-      }),
+    change: (c) => changeOnePost(deps.posts, c),
   });
   const changed = async () => {
     const { total } = await inbox.list().catch(() => ({ total: null }));

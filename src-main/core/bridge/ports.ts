@@ -99,7 +99,7 @@ export interface UploadPort {
   /** Hashes, reserves, PUTs and completes one managed upload. */
   upload(file: UploadFile, progress: UploadProgressSink): Promise<Omit<MediaUploaded, 'id'>>;
   /** Finishes uploads an earlier session left unfinished (state in the store); how many were finished. */
-  resume?(): Promise<{ finished: number; failed: number }>;
+  resume(): Promise<{ finished: number; failed: number }>;
 }
 
 /** Post creates through the outbox; throws a fault when refused, or `network`/`OUTBOX_QUEUED` when not confirmed. */
@@ -110,18 +110,18 @@ export interface PostCreatePort {
   /** What the service has not confirmed yet, oldest first, a create still waiting for its answer included. */
   queued(): readonly QueuedPost[];
   /** Makes a failed delivery again for its account, exactly once, then removes it (src-main/core/post-state). */
-  retry?(failed: Readonly<Delivery>, when: RetryWhen, platformName: string): Promise<RetryResult>;
+  retry(failed: Readonly<Delivery>, when: RetryWhen, platformName: string): Promise<RetryResult>;
   /** The failed deliveries retried, by the id of each delivery their retry made: its history. */
-  retried?(): ReadonlyMap<string, RetryOf>;
+  retried(): ReadonlyMap<string, RetryOf>;
   /** The person's answer for a `needs_decision` post; false when it is not waiting for one. */
   decide(entryId: string, decision: QueuedDecision['decision']): Promise<boolean>;
   /**
    * One post's update or delete through the outbox's change record: recorded as its result before it is sent, a
    * lost answer read back before anything is said (src-main/core/post-changes/recorded-single.ts).
    */
-  change?(change: SingleChange): Promise<SingleOutcome>;
+  change(change: SingleChange): Promise<SingleOutcome>;
   /** Updates of many posts that carry their results (absolute times), recorded, then sent until each is settled. */
-  changeMany?(updates: readonly BulkUpdate[]): Promise<{ plan: ChangePlan; requests: number }>;
+  changeMany(updates: readonly BulkUpdate[]): Promise<{ plan: ChangePlan; requests: number }>;
 }
 
 /** The desktop updater; absent in `postdesk web`, which answers phase `unsupported`. */
@@ -135,7 +135,7 @@ export interface UpdatesPort {
 export interface DeliveryWatchPort {
   checkNow(): Promise<readonly DeliveryFailed[]>;
   /** Scheduled deliveries whose time passed without `posted` (kept until the service shows them posted). */
-  unconfirmed?(): readonly DeliveryUnconfirmed[];
+  unconfirmed(): readonly DeliveryUnconfirmed[];
 }
 
 /**
@@ -166,11 +166,11 @@ export interface ExecutorPort {
   }): Promise<readonly RunRecord[]>;
   /** Null when no such run is known. */
   getRun(id: string): Promise<RunDetail | null>;
-  nextOccurrence?(automation: Automation): string | null;
+  nextOccurrence(automation: Automation): string | null;
   /** The automations the running executor synced (any status); absent or empty: none runs. */
-  automations?(): readonly Automation[];
+  automations(): readonly Automation[];
   /** The executor's figures (runs, start delay, last sync); null while none runs. */
-  metrics?(): Promise<ExecutorMetrics | null>;
+  metrics(): Promise<ExecutorMetrics | null>;
 }
 
 /** Main's own open dialog; absent where the host has none (`postdesk web`). Answers the chosen paths. */
@@ -178,24 +178,29 @@ export interface FilePicker {
   pick(input: Readonly<PickInput>): Promise<readonly string[]>;
 }
 
-/** The core as the bridge sees it. Optional ports answer `unavailable` until wired. */
+/**
+ * The core as the bridge sees it: every port a handler needs is required. The two a host may lack (the embedded
+ * executor, the desktop updater) are optional; for them `handlers.ts` assembles a smaller set of handlers, chosen
+ * once, rather than each handler asking whether its port exists.
+ */
 export interface BridgeCore {
   readonly connection: ConnectionPort;
   readonly secrets: SecretsPort;
   readonly settings: SettingsPort;
-  readonly uploads?: UploadPort | undefined;
-  readonly bulk?: BulkPort | undefined;
-  readonly executor?: ExecutorPort | undefined;
-  /** Absent: `posts:create` goes straight to the client (tests of other channels). */
-  readonly posts?: PostCreatePort | undefined;
-  readonly updates?: UpdatesPort | undefined;
-  readonly deliveries?: DeliveryWatchPort | undefined;
+  readonly uploads: UploadPort;
+  readonly bulk: BulkPort;
+  /** Post creates and changes, through the outbox. */
+  readonly posts: PostCreatePort;
+  readonly deliveries: DeliveryWatchPort;
   /** The app's and executor's start/stop history (Settings' marks on the next occurrences). */
-  readonly uptime?: UptimeLog | undefined;
-  /** The local delivery index; absent: `posts:list` and `calendar:range` pass through to the service (at most 100). */
-  readonly index?: DeliveryIndexPort | undefined;
-  /** `exports:run`; absent: `unavailable`. */
-  readonly exports?: ExportPort | undefined;
-  /** The posting queue (slots kept on this computer); absent: the `queue` channels answer `unavailable`. */
-  readonly queue?: QueueService | undefined;
+  readonly uptime: UptimeLog;
+  /** The local delivery index behind `posts:list`, `calendar:range` and the post groups. */
+  readonly index: DeliveryIndexPort;
+  readonly exports: ExportPort;
+  /** The posting queue (slots kept on this computer). */
+  readonly queue: QueueService;
+  /** The embedded executor; absent (`postdesk web` on a real service): its channels answer `unavailable`. */
+  readonly executor?: ExecutorPort | undefined;
+  /** The desktop updater; absent in `postdesk web`, whose `updates` channels answer phase `unsupported`. */
+  readonly updates?: UpdatesPort | undefined;
 }

@@ -10,14 +10,12 @@ export const UNANSWERED_CODE = 'CHANGE_UNANSWERED';
 /**
  * One post's update or delete through the outbox's change record, as the pages hear it: the post after it (none
  * for a delete); a refusal as the service's own fault; no answer as a `network` fault that says it may have been
- * applied (never a refusal). Without the port (tests of other channels), `direct` sends it as it is.
+ * applied (never a refusal).
  */
 export async function changeOnePost(
-  posts: PostCreatePort | undefined,
+  posts: PostCreatePort,
   change: SingleChange,
-  direct: () => Promise<UpdatePostResponse | null>,
 ): Promise<UpdatePostResponse | null> {
-  if (!posts?.change) return direct();
   const o = await posts.change(change);
   if (o.state === 'done') return o.answer;
   if (o.state === 'failed') {

@@ -19,12 +19,12 @@ import {
   type UpdateOutcome,
 } from '../post-changes/bulk-update';
 import { NoQueueError } from '../queue/place';
-import { BridgeFault, forPeople, toBridgeError, unavailable } from './bridge-fault';
+import { BridgeFault, forPeople, toBridgeError } from './bridge-fault';
 import type { BridgeEvents } from './events';
 import type { Handlers } from './handler-types';
 import type { BridgeApi, BridgeCore } from './ports';
 import { changeOnePost, UNANSWERED_CODE } from './post-change';
-import { createThumbnails } from './thumbnails';
+import type { ThumbnailPort } from './host-ports';
 
 /**
  * The outcomes of a recorded send of absolute updates, one per update in order: an entry the service never
@@ -106,22 +106,13 @@ export function recreateRequest(
 }
 
 /** The `postGroups` channels: posts grouped from the local index, and changes to many posts at once. */
+// eslint-disable-next-line max-lines-per-function -- the postGroups channels share the index, the outbox and the plan sender; each channel is a short method
 export function createPostGroupHandlers(
   core: BridgeCore,
   events: BridgeEvents,
   api: () => Promise<BridgeApi>,
+  thumbnails: ThumbnailPort,
 ): Handlers['postGroups'] {
-  const index = () => {
-    const i = core.index;
-    if (!i?.groups || !i.deliveriesOf) throw unavailable('Grouping posts');
-    return {
-      groups: i.groups.bind(i),
-      deliveriesOf: i.deliveriesOf.bind(i),
-      freshness: i.freshness?.bind(i),
-    };
-  };
-  const thumbnails = createThumbnails();
-
   /** Sends a plan through the bulk update; outcomes in the order of `order` (skipped ones included). */
   async function sendPlan(client: BridgeApi, plan: Plan) {
     let requests = 0;
@@ -133,12 +124,11 @@ export function createPostGroupHandlers(
     };
     // Every plan sent here carries absolute results, except added targets: only those are never sent again.
     const absolute = plan.updates.every((u) => u.add_targets === undefined);
-    const recorder = core.posts?.changeMany;
     const sent =
-      absolute && recorder && plan.updates.length > 0
+      absolute && plan.updates.length > 0
         ? await recordedOutcomes(
             plan.updates,
-            (u) => recorder(u),
+            (u) => core.posts.changeMany(u),
             (n) => (requests += n),
           )
         : await updateInBatches(counted, plan.updates, undefined, absolute ? { resendLost: 3 } : {});
@@ -152,11 +142,11 @@ export function createPostGroupHandlers(
   return {
     list: async (query) => {
       await api(); // not connected: say so rather than answer from the index
-      const ix = index();
+      const ix = core.index;
       const page = await ix.groups(query);
-      const f = ix.freshness?.();
+      const f = ix.freshness();
       // A delivery a retry made carries the failure it replaced: its history, kept in the outbox.
-      const retried = core.posts?.retried?.() ?? new Map();
+      const retried = core.posts.retried();
       const withHistory = (d: Delivery): Delivery => withRetryHistory(d, retried);
       return {
         groups: page.groups.map((g) => ({ post_id: g.post_id, deliveries: g.deliveries.map(withHistory) })),
@@ -176,13 +166,13 @@ export function createPostGroupHandlers(
     changeMany: async ({ post_ids, change }) => {
       const client = await api();
       const ids = [...new Set(post_ids)];
-      const known = index().deliveriesOf(ids);
+      const known = core.index.deliveriesOf(ids);
       return applyChange(client, ids, known, change);
     },
     retry: async ({ updates }) => sendPlan(await api(), { updates: [...updates], skipped: [] }),
     thumbnail: async ({ post_id }) => {
       const client = await api();
-      const first = index().deliveriesOf([post_id]).get(post_id)?.[0];
+      const first = core.index.deliveriesOf([post_id]).get(post_id)?.[0];
       const media = first?.media ?? [];
       const item = media[0];
       if (!item) return { data_url: null, kind: 'none' as const, count: 0 };
@@ -198,17 +188,15 @@ export function createPostGroupHandlers(
     },
     duplicate: async ({ post_id }) => {
       const posts = core.posts;
-      if (!posts) throw unavailable('Duplicating a post');
       await api();
-      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const deliveries = core.index.deliveriesOf([post_id]).get(post_id) ?? [];
       const res = await posts.create({ ...recreateRequest(deliveries), action: 'draft' });
       return { post_id: res.post.id };
     },
     retryDeliveries: async ({ post_id, delivery_ids, when }) => {
       const posts = core.posts;
-      if (!posts?.retry) throw unavailable('Retrying a post');
       await api();
-      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      const deliveries = core.index.deliveriesOf([post_id]).get(post_id) ?? [];
       const chosen = delivery_ids
         ? delivery_ids.map((id) => deliveries.find((d) => d.id === id))
         : failedOf(deliveries);
@@ -238,9 +226,8 @@ export function createPostGroupHandlers(
     },
     publishNow: async ({ post_id }) => {
       const posts = core.posts;
-      if (!posts) throw unavailable('Publishing now');
-      const client = await api();
-      const deliveries = index().deliveriesOf([post_id]).get(post_id) ?? [];
+      await api(); // not connected: say so before anything is sent
+      const deliveries = core.index.deliveriesOf([post_id]).get(post_id) ?? [];
       const open = deliveries.filter((d) => canDo(d.status, 'publishNow'));
       if (open.length === 0)
         throw new BridgeFault(
@@ -253,10 +240,7 @@ export function createPostGroupHandlers(
       let removed = 0;
       for (const d of open) {
         try {
-          await changeOnePost(posts, { op: 'delete', id: d.id }, async () => {
-            await client.deletePost(d.id);
-            return null;
-          });
+          await changeOnePost(posts, { op: 'delete', id: d.id });
           removed += 1;
         } catch (err) {
           if (err instanceof ApiError && err.status === 404) removed += 1;
@@ -270,7 +254,6 @@ export function createPostGroupHandlers(
   /** The next free slot of the delivery's account, for a retry into the queue. */
   async function queueSlotOf(d: Delivery): Promise<string> {
     const queue = core.queue;
-    if (!queue) throw unavailable('The posting queue');
     try {
       const [placement] = await queue.plan([
         { targets: [{ platform: d.platform, social_account_id: d.social_account_id }] },
@@ -297,7 +280,6 @@ export function createPostGroupHandlers(
     known: ReadonlyMap<string, readonly Delivery[]>,
   ): Promise<Plan> {
     const queue = core.queue;
-    if (!queue) throw unavailable('The posting queue');
     const posts = ids
       .map((post_id) => {
         const ds = known.get(post_id) ?? [];
@@ -373,9 +355,7 @@ export function createPostGroupHandlers(
           async (id) =>
             (
               await unanswered(() =>
-                changeOnePost(core.posts, { op: 'update', body: { id, status: 'draft' } }, () =>
-                  client.updatePost({ id, status: 'draft' }),
-                ),
+                changeOnePost(core.posts, { op: 'update', body: { id, status: 'draft' } }),
               )
             )?.social_posts ?? [],
         );
@@ -398,12 +378,7 @@ export function createPostGroupHandlers(
           const each = await applyEach(
             deletable.map((d) => d.id),
             async (id) => {
-              await unanswered(() =>
-                changeOnePost(core.posts, { op: 'delete', id }, async () => {
-                  await client.deletePost(id);
-                  return null;
-                }),
-              );
+              await unanswered(() => changeOnePost(core.posts, { op: 'delete', id }));
               return [];
             },
           );

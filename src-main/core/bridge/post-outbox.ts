@@ -55,6 +55,7 @@ export const QUEUED_CODE = 'OUTBOX_QUEUED';
  * schedules go as idempotent one-item bulk batches, publish-now is sent once and reconciled against the
  * posts list. A lost answer can neither lose the post nor create it twice.
  */
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the outbox, its timers and the queued entries); each method is short and named
 export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { close(): void } {
   const outboxes = new WeakMap<ApiClient, Outbox>();
   const log = o.log ?? silentLogger;

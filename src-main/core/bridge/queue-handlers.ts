@@ -40,10 +40,8 @@ export function createQueuePort(o: QueuePortOptions): QueueService {
     },
     // A move as every other change to a post: recorded as its result, a lost answer read back, never twice.
     reschedule: async (id, at) => {
-      const client = o.client();
-      if (!client) throw notConnected();
-      const body = { id, scheduled_at: at };
-      await changeOnePost(o.posts, { op: 'update', body }, () => client.updatePost(body));
+      if (!o.client()) throw notConnected();
+      await changeOnePost(o.posts, { op: 'update', body: { id, scheduled_at: at } });
     },
     // A create the outbox holds unconfirmed (queued, or waiting for a decision) keeps its slot.
     pending: () => (o.client() ? o.posts.queued() : []),

@@ -8,7 +8,7 @@ import type { BridgeApi, ExecutorPort } from './ports';
 export interface ScheduleHandlerDeps {
   readonly api: () => Promise<BridgeApi>;
   readonly executor?: ExecutorPort | undefined;
-  readonly uptime?: UptimeLog | undefined;
+  readonly uptime: UptimeLog;
   readonly now: () => Date;
 }
 
@@ -16,7 +16,7 @@ export interface ScheduleHandlerDeps {
 export function createScheduleHandlers(deps: ScheduleHandlerDeps): Handlers['schedule'] {
   /** The running executor's own list; without one, the service's automations bound to no other executor. */
   const automations = async (): Promise<readonly Automation[]> => {
-    const own = deps.executor?.automations?.();
+    const own = deps.executor?.automations();
     if (own && own.length > 0) return own;
     const { automations: all } = await (await deps.api()).listAutomations();
     return all.filter((a) => !a.executor_id);
@@ -25,8 +25,8 @@ export function createScheduleHandlers(deps: ScheduleHandlerDeps): Handlers['sch
     upcoming: async () => {
       const now = deps.now();
       const next = upcomingOccurrences(await automations(), now, { limit: UPCOMING_COUNT });
-      const since = deps.uptime?.firstStart('executor') ?? null;
-      const sessions = deps.uptime?.sessions('executor', now.getTime() - 2 * WEEK_MS) ?? [];
+      const since = deps.uptime.firstStart('executor');
+      const sessions = deps.uptime.sessions('executor', now.getTime() - 2 * WEEK_MS);
       const marked = markByLastWeek(next, sessions, since, now);
       return {
         occurrences: marked.map((o) => ({

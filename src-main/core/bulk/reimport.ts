@@ -4,7 +4,7 @@ import { toFieldIssue } from '../api/errors';
 import { EXPORT_ONLY_COLUMNS, actionOf, mediaOf, scheduleOf, targetOf } from '../export/post-records';
 import { isTimeZone, listOf, parseScheduledAt, parseTargets } from './fields';
 import type { RawRow } from './rows';
-import { sendUpdates, type UpdateOptions, type UpdateReport } from './update';
+import { sendAndCount, type UpdateOptions, type UpdateReport } from './update';
 import { MAX_PAGE, type DeliveryIndex } from '../deliveries/delivery-index';
 import { IMPORT_COLUMNS, openRow, type RowProblem } from './validate';
 
@@ -250,13 +250,5 @@ export async function reimportRows(
   };
   if (plan.problems.length) return { ...base, state: 'invalid' };
   if (o.dryRun) return { ...base, state: 'dry-run' };
-  const results = await sendUpdates(plan.updates, o);
-  return {
-    ...base,
-    state: 'done',
-    results,
-    updated: results.filter((r) => r.status === 'updated').length,
-    failed: results.filter((r) => r.status === 'failed').length,
-    unknown: results.filter((r) => r.status === 'unknown').length,
-  };
+  return { ...base, ...(await sendAndCount(plan.updates, o)) };
 }

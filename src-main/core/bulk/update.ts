@@ -103,9 +103,16 @@ export async function updateFromFile(file: string, opts: UpdateOptions): Promise
   if (problems.length) return { ...base, state: 'invalid' };
   if (opts.dryRun) return { ...base, state: 'dry-run' };
 
+  return { ...base, ...(await sendAndCount(updates, opts)) };
+}
+
+/** Sends the updates (`sendUpdates`), then counts their outcomes: the `done` part of a report. */
+export async function sendAndCount(
+  updates: readonly { readonly row: number; readonly update: BulkUpdate }[],
+  opts: Pick<UpdateOptions, 'api' | 'onProgress' | 'signal'>,
+): Promise<Pick<UpdateReport, 'state' | 'results' | 'updated' | 'failed' | 'unknown'>> {
   const results = await sendUpdates(updates, opts);
   return {
-    ...base,
     state: 'done',
     results,
     updated: results.filter((r) => r.status === 'updated').length,

@@ -57,13 +57,13 @@ export interface GroupQuery {
 /** What the bridge reads: `posts:list` and `calendar:range` answered from the local index. */
 export interface DeliveryIndexPort {
   list(query: Readonly<z.output<typeof PostsListQuery>>): Promise<PostsPage>;
-  /** Grouped by parent post, in SQL; absent: the port cannot group. */
-  groups?(query: Readonly<GroupQuery>): Promise<PostGroupPage & { readonly offset: number }>;
+  /** Grouped by parent post, in SQL. */
+  groups(query: Readonly<GroupQuery>): Promise<PostGroupPage & { readonly offset: number }>;
   /** Every delivery the index holds under these posts, without asking the service. */
-  deliveriesOf?(postIds: readonly string[]): ReadonlyMap<string, readonly Delivery[]>;
+  deliveriesOf(postIds: readonly string[]): ReadonlyMap<string, readonly Delivery[]>;
   range(query: Readonly<CalendarQuery>): Promise<readonly Delivery[]>;
-  /** How current the last answer was; absent: the port cannot tell. */
-  freshness?(): IndexFreshness;
+  /** How current the last answer was. */
+  freshness(): IndexFreshness;
 }
 
 export interface DeliveryFeed extends DeliveryIndexPort {
@@ -82,6 +82,23 @@ const REFRESH_QUERIES = [
 ] as const;
 const PARALLEL = 4;
 
+/** Every filter of the service's list, a few at a time; the first failure ends the refresh and is thrown. */
+async function refreshNow(client: Lister): Promise<void> {
+  const slot = createLimit(PARALLEL);
+  let firstError: unknown = null;
+  await Promise.all(
+    REFRESH_QUERIES.map((q) =>
+      // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
+      slot(async () => {
+        if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
+      }).catch((err: unknown) => {
+        firstError ??= err;
+      }),
+    ),
+  );
+  if (firstError) throw firstError;
+}
+
 export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   const index = openDeliveryIndex(o.store);
   const observed = new WeakMap<object, object>();
@@ -92,22 +109,6 @@ export function createDeliveryFeed(o: DeliveryFeedOptions): DeliveryFeed {
   /** When each scope's last refresh ended, whatever its outcome: a failed one is not repeated at once either. */
   const lastDone = new Map<string, number>();
   const outcome = new Map<string, { readonly refreshedAt: number | null; readonly error: unknown }>();
-
-  async function refreshNow(client: Lister): Promise<void> {
-    const slot = createLimit(PARALLEL);
-    let firstError: unknown = null;
-    await Promise.all(
-      REFRESH_QUERIES.map((q) =>
-        // Once the service has failed, the remaining filters are not asked: that would only make the failure slower to tell.
-        slot(async () => {
-          if (!firstError) await client.listPosts({ ...q, limit: LIMITS.pageSizeMax });
-        }).catch((err: unknown) => {
-          firstError ??= err;
-        }),
-      ),
-    );
-    if (firstError) throw firstError;
-  }
 
   const feed: DeliveryFeed = {
     index,

@@ -91,6 +91,7 @@ const ms = (t: string | null | undefined): number | null => {
 };
 
 /** Opens (migrating) the index in the store. Every write is one transaction; reads use the indexes. */
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the prepared SQLite statements); each method is short and named
 export function openDeliveryIndex(store: Store, opts: { now?: () => number } = {}): DeliveryIndex {
   store.migrate(DELIVERIES_NAMESPACE, DELIVERIES_MIGRATIONS);
   const db = store.db;

@@ -1,5 +1,5 @@
 import { errorText } from '../common/error-text';
-import { Emitter } from '../common/events';
+import { Emitter, type Disposable, type Event } from '../common/events';
 import type { Logger } from '../common/logger';
 import type { JournalRun, ReasonCode } from './journal';
 import type { RunLogEvent, StepEvent } from './run-context';
@@ -64,30 +64,76 @@ export const runInfo = (row: JournalRun): RunInfo => ({
   step: row.step,
 });
 
+/** Marks what an event carries: a type for the compiler, nothing at run time. */
+const carries = <T>(): T => undefined as T;
+
+/**
+ * The executor's events, declared once: each row names its emitter, the listener getter an `Executor` offers
+ * (`executor.onDidStartRun(…)`) and what it carries. The emitters, the getters and the forwarding onto the bridge
+ * (core/bridge/executor-port.ts) are derived from it, so a new row reaches all three
+ * (test/unit/core/executor/executor-events.test.ts).
+ */
+export const EXECUTOR_EVENTS = {
+  state: { listener: 'onDidChangeState', carries: carries<ExecutorStatus>() },
+  started: { listener: 'onDidStartRun', carries: carries<RunInfo>() },
+  stepped: { listener: 'onDidStepRun', carries: carries<StepEvent>() },
+  /** Every line appended to a run's `run.log` (executor steps, agent stdout/stderr), redacted. */
+  logged: { listener: 'onDidLogRun', carries: carries<RunLogEvent>() },
+  finished: { listener: 'onDidFinishRun', carries: carries<RunInfo>() },
+  failed: { listener: 'onDidFailRun', carries: carries<RunFailedEvent>() },
+  missed: { listener: 'onDidMissRun', carries: carries<RunFailedEvent>() },
+} as const;
+
+type Table = typeof EXECUTOR_EVENTS;
+export type ExecutorEventName = keyof Table;
+export type ExecutorEventPayload<K extends ExecutorEventName> = Table[K]['carries'];
+/** The getters of every event, by their listener names: what an `Executor` offers. */
+export type ExecutorListeners = {
+  readonly [K in ExecutorEventName as Table[K]['listener']]: Event<ExecutorEventPayload<K>>;
+};
+/** One handler per event: a table that must name every row (the bridge's forwarding). */
+export type ExecutorEventHandlers = {
+  readonly [K in ExecutorEventName]: (payload: ExecutorEventPayload<K>) => void;
+};
+
+/** The table's rows, read at each use. */
+const eventNames = (): ExecutorEventName[] => Object.keys(EXECUTOR_EVENTS) as ExecutorEventName[];
+
+/** Subscribes one handler per event of `source`; disposing the answer ends them all. */
+export function subscribeExecutorEvents(
+  source: ExecutorListeners,
+  handlers: ExecutorEventHandlers,
+): Disposable {
+  const subs = eventNames().map((name) =>
+    (source[EXECUTOR_EVENTS[name].listener] as Event<unknown>)(handlers[name] as (payload: unknown) => void),
+  );
+  return { dispose: () => subs.forEach((s) => s.dispose()) };
+}
+
 /**
  * What the executor tells the app, and the log line beside each event. Listeners belong to the app: a
  * throwing one is logged and stops neither the executor nor the other listeners.
  */
 export class ExecutorEvents {
-  readonly state: Emitter<ExecutorStatus>;
-  readonly started: Emitter<RunInfo>;
-  readonly stepped: Emitter<StepEvent>;
-  /** Every line appended to a run's `run.log` (executor steps, agent stdout/stderr), redacted. */
-  readonly logged: Emitter<RunLogEvent>;
-  readonly finished: Emitter<RunInfo>;
-  readonly failed: Emitter<RunFailedEvent>;
-  readonly missed: Emitter<RunFailedEvent>;
+  private readonly emitters: { readonly [K in ExecutorEventName]: Emitter<ExecutorEventPayload<K>> };
 
   constructor(private readonly logger: Logger) {
     const onListenerError = (err: unknown): void =>
       logger.error(`an executor event listener failed: ${errorText(err)}`);
-    this.state = new Emitter(onListenerError);
-    this.started = new Emitter(onListenerError);
-    this.stepped = new Emitter(onListenerError);
-    this.logged = new Emitter(onListenerError);
-    this.finished = new Emitter(onListenerError);
-    this.failed = new Emitter(onListenerError);
-    this.missed = new Emitter(onListenerError);
+    this.emitters = Object.fromEntries(
+      eventNames().map((name) => [name, new Emitter(onListenerError)]),
+    ) as unknown as ExecutorEvents['emitters'];
+  }
+
+  fire<K extends ExecutorEventName>(name: K, payload: ExecutorEventPayload<K>): void {
+    this.emitters[name].fire(payload);
+  }
+
+  /** Every getter of the table, by its listener name (an `Executor` takes them as its own). */
+  listeners(): ExecutorListeners {
+    return Object.fromEntries(
+      eventNames().map((name) => [EXECUTOR_EVENTS[name].listener, this.emitters[name].event]),
+    ) as unknown as ExecutorListeners;
   }
 
   /** How a run ended, to the log and the listeners. */
@@ -95,15 +141,15 @@ export class ExecutorEvents {
     const i = runInfo(row);
     if (outcome.kind === 'completed') {
       this.logger.info(`completed: ${i.automationName} run ${i.runId}`);
-      this.finished.fire(i);
+      this.fire('finished', i);
     } else if (outcome.kind === 'failed') {
       this.logger.warn(`failed: ${i.automationName} run ${i.runId} (${outcome.code}): ${outcome.message}`);
-      this.failed.fire({ ...i, code: outcome.code, message: outcome.message, error: outcome.message });
+      this.fire('failed', { ...i, code: outcome.code, message: outcome.message, error: outcome.message });
     } else if (outcome.kind === 'not_run') {
       this.logger.info(
         `not run: ${i.automationName} at ${i.scheduledFor} (${outcome.code}): ${outcome.message}`,
       );
-      this.missed.fire({ ...i, code: outcome.code, message: outcome.message, error: outcome.message });
+      this.fire('missed', { ...i, code: outcome.code, message: outcome.message, error: outcome.message });
     } else {
       this.logger.info(`deferred: ${i.automationName} at ${i.scheduledFor}: ${outcome.message}`);
     }
@@ -112,7 +158,7 @@ export class ExecutorEvents {
   /** An occurrence the planner decided not to run, recorded with its reason. */
   notRun(row: JournalRun, automationName: string): void {
     this.logger.info(`not run: ${automationName} at ${row.scheduled_for}: ${row.reason}`);
-    this.missed.fire({
+    this.fire('missed', {
       ...runInfo(row),
       code: row.reason_code as ReasonCode,
       message: row.reason ?? '',

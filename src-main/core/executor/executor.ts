@@ -1,7 +1,6 @@
 import type { Automation } from '../../../src-shared/api';
 import { registerSecret } from '../api/redact';
 import { errorText } from '../common/error-text';
-import type { Event } from '../common/events';
 import { silentLogger, type Logger } from '../common/logger';
 import type { AgentRunner } from './agent-runner';
 import { systemClock, type Clock } from './clock';
@@ -16,9 +15,9 @@ import {
 import {
   ExecutorEvents,
   runInfo,
+  type ExecutorListeners,
   type ExecutorState,
   type ExecutorStatus,
-  type RunFailedEvent,
   type RunInfo,
 } from './executor-events';
 import { Journal, type JournalRun } from './journal';
@@ -30,7 +29,7 @@ import { missedContext, nextWake, type MissedContext } from './occurrence-planne
 import { PassLoop } from './pass-loop';
 import { errorFacts, isTransient, transientRetrier } from './ports';
 import { Recovery } from './recovery';
-import { RunContext, type RunLogEvent, type StepEvent } from './run-context';
+import { RunContext } from './run-context';
 import { CancelReason, executeStarted, startLocal, type RunOutcome } from './run-flow';
 import { RunPump } from './run-pump';
 import { queueRunNow } from './run-now';
@@ -48,6 +47,9 @@ import {
 } from './executor-status';
 import { AutomationSync } from './sync';
 
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the listener getters (onDidStartRun, …) are derived from EXECUTOR_EVENTS and assigned in the constructor
+export interface Executor extends ExecutorListeners {}
+
 /**
  * The embedded executor. One pass (`tick`) registers once, syncs, acks new revisions, decides every
  * occurrence since the last pass (run, or not run with a reason), claims legacy runs, and starts runs
@@ -58,6 +60,7 @@ import { AutomationSync } from './sync';
  * `legacy-queue` claims and renews, `recovery` resumes, `pass-loop` keeps time; `executor-status` and the
  * small helpers beside it (`run-deps`, `run-now`, `record-plan`, `register-retry`, `retention`) hold the rest.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class Executor {
   readonly journal: Journal;
   private readonly tuning: Tuning;
@@ -89,15 +92,6 @@ export class Executor {
   /** Between `start()` and `stop()`; the loop's own flag is set only once its first pass is under way. */
   private started = false;
 
-  readonly onDidChangeState: Event<ExecutorStatus>;
-  readonly onDidStartRun: Event<RunInfo>;
-  readonly onDidStepRun: Event<StepEvent>;
-  /** Every line appended to a run's `run.log` (executor steps, agent stdout/stderr), redacted. */
-  readonly onDidLogRun: Event<RunLogEvent>;
-  readonly onDidFinishRun: Event<RunInfo>;
-  readonly onDidFailRun: Event<RunFailedEvent>;
-  readonly onDidMissRun: Event<RunFailedEvent>;
-
   constructor(private readonly config: ExecutorConfig) {
     this.tuning = tuningOf(config);
     this.clock = config.clock ?? systemClock;
@@ -109,13 +103,7 @@ export class Executor {
     this.agent = agentRunnerOf(config.agentType, config.agent, config.confinement);
 
     this.events = new ExecutorEvents(this.logger);
-    this.onDidChangeState = this.events.state.event;
-    this.onDidStartRun = this.events.started.event;
-    this.onDidStepRun = this.events.stepped.event;
-    this.onDidLogRun = this.events.logged.event;
-    this.onDidFinishRun = this.events.finished.event;
-    this.onDidFailRun = this.events.failed.event;
-    this.onDidMissRun = this.events.missed.event;
+    Object.assign(this, this.events.listeners());
 
     const common = {
       api: config.api,
@@ -124,7 +112,7 @@ export class Executor {
       logger: this.logger,
       retry: transientRetrier(() => this.tuning.retryBaseMs),
     };
-    const started = (ctx: RunContext) => this.events.started.fire(runInfo(ctx.row));
+    const started = (ctx: RunContext) => this.events.fire('started', runInfo(ctx.row));
     this.sync = new AutomationSync({
       ...common,
       name: config.name,
@@ -407,7 +395,7 @@ export class Executor {
   private setState(state: ExecutorState): void {
     if (this.current === state) return;
     this.current = state;
-    this.events.state.fire(this.status());
+    this.events.fire('state', this.status());
   }
 
   private settledState(): ExecutorState {
@@ -510,8 +498,8 @@ export class Executor {
       clock: this.clock,
       executorId: this.sync.id,
       agent: this.agent,
-      onStep: (e) => this.events.stepped.fire(e),
-      onLog: (e) => this.events.logged.fire(e),
+      onStep: (e) => this.events.fire('stepped', e),
+      onLog: (e) => this.events.fire('logged', e),
       requestSync: () => {
         this.syncWanted = true;
       },
@@ -523,7 +511,7 @@ export class Executor {
   private async runLocal(ctx: RunContext): Promise<RunOutcome> {
     const started = await startLocal(ctx, (id) => this.sync.refresh(id));
     if (started) return started;
-    this.events.started.fire(runInfo(ctx.row));
+    this.events.fire('started', runInfo(ctx.row));
     return executeStarted(ctx);
   }
 }

@@ -137,9 +137,12 @@ function titleFor(ctx: RunContext, output: AgentOutput): string {
   return title.slice(0, LIMITS.directUploadTitle.max);
 }
 
+type Slide = { text?: string; url: string; aspect_ratio?: string };
+type Published = { social_account_id: string; platform: 'tiktok' | 'youtube'; direct_upload_id: string };
+type Items = Awaited<ReturnType<typeof inspectAll>>;
+
 /** Uploads what the agent made, direct-uploads videos for auto-mode tiktok/youtube targets, completes. */
 export async function publish(ctx: RunContext, output: AgentOutput): Promise<void> {
-  const { api, media, executorId } = ctx.deps;
   const automation = ctx.automation;
   const legacy = ctx.row.queue === 'legacy';
   const auto = !legacy && automation.execution_mode === 'auto';
@@ -150,120 +153,176 @@ export async function publish(ctx: RunContext, output: AgentOutput): Promise<voi
   const progress = loadProgress(ctx);
   ctx.patch({ state: 'uploading' });
 
+  const uploaded =
+    needsMediaUrls && items.size > 0
+      ? await uploadMedia(ctx, output, items, progress)
+      : { mediaUrls: [], slides: givenSlides(output) };
+  const published =
+    directTargets.length > 0 ? await directUploads(ctx, output, items, progress, directTargets) : [];
+  await complete(ctx, output, items, { ...uploaded, published, legacy, auto });
+}
+
+/** The slides the agent gave by URL, when nothing is uploaded. */
+function givenSlides(output: AgentOutput): Slide[] {
+  const slides: Slide[] = [];
+  for (const s of output.slides)
+    if (s.url) slides.push({ url: s.url, ...(s.text !== undefined ? { text: s.text } : {}) });
+  return slides;
+}
+
+/** Step `upload`: every media file and slide the agent made, uploaded once (resumed from `progress`). */
+async function uploadMedia(
+  ctx: RunContext,
+  output: AgentOutput,
+  items: Items,
+  progress: Progress,
+): Promise<{ mediaUrls: string[]; slides: Slide[] }> {
   const mediaUrls: string[] = [];
-  const slides: { text?: string; url: string; aspect_ratio?: string }[] = [];
-  if (needsMediaUrls && items.size > 0) {
-    ctx.step('upload', 'started', `${items.size} file(s)`);
-    try {
-      for (const p of output.media)
-        mediaUrls.push(await uploadOne(ctx, items.get(p) as MediaItem, progress, p));
-      for (const s of output.slides) {
-        const url =
-          s.url ??
-          (await uploadOne(ctx, items.get(s.path as string) as MediaItem, progress, s.path as string));
-        slides.push({
-          url,
-          ...(s.text !== undefined ? { text: s.text } : {}),
-          ...(s.aspect_ratio ? { aspect_ratio: s.aspect_ratio } : {}),
-        });
-      }
-    } catch (err) {
-      if (err instanceof RunFailure) throw err;
-      if (isTransient(err))
-        throw new RunDeferred(`upload paused, the service is unreachable: ${errorFacts(err).message}`);
-      ctx.step('upload', 'failed', errorFacts(err).message);
-      throw new RunFailure('upload_failed', `upload failed: ${errorFacts(err).message}`);
+  const slides: Slide[] = [];
+  ctx.step('upload', 'started', `${items.size} file(s)`);
+  try {
+    for (const p of output.media)
+      mediaUrls.push(await uploadOne(ctx, items.get(p) as MediaItem, progress, p));
+    for (const s of output.slides) {
+      const url =
+        s.url ?? (await uploadOne(ctx, items.get(s.path as string) as MediaItem, progress, s.path as string));
+      slides.push({
+        url,
+        ...(s.text !== undefined ? { text: s.text } : {}),
+        ...(s.aspect_ratio ? { aspect_ratio: s.aspect_ratio } : {}),
+      });
     }
-    ctx.step('upload', 'completed', `${mediaUrls.length + slides.length} file(s) uploaded`);
-  } else {
-    for (const s of output.slides)
-      if (s.url) slides.push({ url: s.url, ...(s.text !== undefined ? { text: s.text } : {}) });
+  } catch (err) {
+    if (err instanceof RunFailure) throw err;
+    if (isTransient(err))
+      throw new RunDeferred(`upload paused, the service is unreachable: ${errorFacts(err).message}`);
+    ctx.step('upload', 'failed', errorFacts(err).message);
+    throw new RunFailure('upload_failed', `upload failed: ${errorFacts(err).message}`);
   }
+  ctx.step('upload', 'completed', `${mediaUrls.length + slides.length} file(s) uploaded`);
+  return { mediaUrls, slides };
+}
 
-  const published: { social_account_id: string; platform: 'tiktok' | 'youtube'; direct_upload_id: string }[] =
-    [];
-  if (directTargets.length > 0) {
-    const video = output.media
-      .map((p) => items.get(p) as MediaItem)
-      .find((m) => m.contentType === 'video/mp4');
-    if (!video)
-      throw new RunFailure(
-        'invalid_output',
-        `auto mode to ${directTargets.map((t) => t.platform).join(' and ')} needs an MP4 in "media"; the agent gave none`,
-      );
-    ctx.step('direct-upload', 'started', directTargets.map((t) => t.platform).join(', '));
-    try {
-      let file = progress.fitted ?? video.path;
-      if (!progress.fitted) {
-        file = await media.compressToFit(video.path, LIMITS.directUploadBytes, ctx.row.run_dir as string);
-        if (file !== video.path) {
-          const after = (await media.inspect(file)).bytes;
-          ctx.step(
-            'direct-upload',
-            'info',
-            `compressed ${formatBytes(video.bytes)} to ${formatBytes(after)} to fit the ${formatBytes(LIMITS.directUploadBytes)} direct upload limit`,
-          );
-        }
-        progress.fitted = file;
-        ctx.patch({ progress: JSON.stringify(progress) });
-      }
-      const facts = await media.inspect(file);
-      const hashes = await media.hash(file);
-      const title = titleFor(ctx, output);
-      for (const t of directTargets) {
-        const platform = t.platform as 'tiktok' | 'youtube';
-        let entry = progress.direct[t.social_account_id];
-        if (!entry) {
-          entry = await openDirectUpload(
-            ctx,
-            {
-              social_account_id: t.social_account_id,
-              title,
-              description: output.caption,
-              content_type: 'video/mp4',
-              content_length: facts.bytes,
-              content_sha256: hashes.sha256,
-              content_md5: hashes.md5,
-            },
-            platform,
-          );
-          progress.direct[t.social_account_id] = entry;
-          ctx.patch({ progress: JSON.stringify(progress) });
-        }
-        if (!entry.uploaded) {
-          const { upload_url: url, upload_headers: headers } = entry;
-          try {
-            await ctx.retry(() => media.put(url, headers, file, facts.bytes));
-          } catch (err) {
-            // 409 on the PUT: the bytes of an earlier attempt whose answer was lost have arrived.
-            if (errorFacts(err).status !== 409) throw err;
-          }
-          entry.uploaded = true;
-          ctx.patch({ progress: JSON.stringify(progress) });
-        }
-        const status = await pollDirectUpload(ctx, entry.id);
-        entry.state = status.state;
-        ctx.patch({ progress: JSON.stringify(progress) });
-        if (status.state !== 'published')
-          throw new RunFailure(
-            'direct_upload_failed',
-            `direct upload to ${platform} ${status.state}: ${status.error ?? 'no reason given'}`,
-          );
-        ctx.step('direct-upload', 'info', `${platform} published`);
-        published.push({ social_account_id: t.social_account_id, platform, direct_upload_id: entry.id });
-      }
-    } catch (err) {
-      if (!(err instanceof RunFailure) && !(err instanceof RunDeferred) && isTransient(err))
-        throw new RunDeferred(`direct upload paused, the service is unreachable: ${errorFacts(err).message}`);
-      if (err instanceof RunDeferred) throw err;
-      const message = err instanceof RunFailure ? err.message : directUploadMessage(err);
-      ctx.step('direct-upload', 'failed', message);
-      if (err instanceof RunFailure) throw err;
-      throw new RunFailure('direct_upload_failed', message);
+/** Step `direct-upload`: the agent's MP4, fitted to the limit once, to each auto-mode TikTok/YouTube target. */
+async function directUploads(
+  ctx: RunContext,
+  output: AgentOutput,
+  items: Items,
+  progress: Progress,
+  directTargets: RunContext['automation']['targets'],
+): Promise<Published[]> {
+  const { media } = ctx.deps;
+  const published: Published[] = [];
+  const video = output.media.map((p) => items.get(p) as MediaItem).find((m) => m.contentType === 'video/mp4');
+  if (!video)
+    throw new RunFailure(
+      'invalid_output',
+      `auto mode to ${directTargets.map((t) => t.platform).join(' and ')} needs an MP4 in "media"; the agent gave none`,
+    );
+  ctx.step('direct-upload', 'started', directTargets.map((t) => t.platform).join(', '));
+  try {
+    const file = await fittedVideo(ctx, video, progress);
+    const facts = await media.inspect(file);
+    const hashes = await media.hash(file);
+    const title = titleFor(ctx, output);
+    for (const t of directTargets) {
+      const platform = t.platform as 'tiktok' | 'youtube';
+      const body = {
+        social_account_id: t.social_account_id,
+        title,
+        description: output.caption,
+        content_type: 'video/mp4' as const,
+        content_length: facts.bytes,
+        content_sha256: hashes.sha256,
+        content_md5: hashes.md5,
+      };
+      const entry = await directUploadOne(ctx, progress, platform, body, file);
+      ctx.step('direct-upload', 'info', `${platform} published`);
+      published.push({ social_account_id: t.social_account_id, platform, direct_upload_id: entry.id });
     }
-    ctx.step('direct-upload', 'completed', `${published.length} target(s)`);
+  } catch (err) {
+    if (!(err instanceof RunFailure) && !(err instanceof RunDeferred) && isTransient(err))
+      throw new RunDeferred(`direct upload paused, the service is unreachable: ${errorFacts(err).message}`);
+    if (err instanceof RunDeferred) throw err;
+    const message = err instanceof RunFailure ? err.message : directUploadMessage(err);
+    ctx.step('direct-upload', 'failed', message);
+    if (err instanceof RunFailure) throw err;
+    throw new RunFailure('direct_upload_failed', message);
   }
+  ctx.step('direct-upload', 'completed', `${published.length} target(s)`);
+  return published;
+}
 
+/** The video compressed to fit the direct upload limit, once: the file is kept in `progress` for a resumed run. */
+async function fittedVideo(ctx: RunContext, video: MediaItem, progress: Progress): Promise<string> {
+  if (progress.fitted) return progress.fitted;
+  const { media } = ctx.deps;
+  const file = await media.compressToFit(video.path, LIMITS.directUploadBytes, ctx.row.run_dir as string);
+  if (file !== video.path) {
+    const after = (await media.inspect(file)).bytes;
+    ctx.step(
+      'direct-upload',
+      'info',
+      `compressed ${formatBytes(video.bytes)} to ${formatBytes(after)} to fit the ${formatBytes(LIMITS.directUploadBytes)} direct upload limit`,
+    );
+  }
+  progress.fitted = file;
+  ctx.patch({ progress: JSON.stringify(progress) });
+  return file;
+}
+
+/** One target's direct upload: opened, its bytes PUT and its state polled, each step kept in `progress`. */
+async function directUploadOne(
+  ctx: RunContext,
+  progress: Progress,
+  platform: 'tiktok' | 'youtube',
+  body: BodyOf<'directUpload'>,
+  file: string,
+): Promise<DirectEntry> {
+  const { media } = ctx.deps;
+  let entry = progress.direct[body.social_account_id];
+  if (!entry) {
+    entry = await openDirectUpload(ctx, body, platform);
+    progress.direct[body.social_account_id] = entry;
+    ctx.patch({ progress: JSON.stringify(progress) });
+  }
+  if (!entry.uploaded) {
+    const { upload_url: url, upload_headers: headers } = entry;
+    try {
+      await ctx.retry(() => media.put(url, headers, file, body.content_length));
+    } catch (err) {
+      // 409 on the PUT: the bytes of an earlier attempt whose answer was lost have arrived.
+      if (errorFacts(err).status !== 409) throw err;
+    }
+    entry.uploaded = true;
+    ctx.patch({ progress: JSON.stringify(progress) });
+  }
+  const status = await pollDirectUpload(ctx, entry.id);
+  entry.state = status.state;
+  ctx.patch({ progress: JSON.stringify(progress) });
+  if (status.state !== 'published')
+    throw new RunFailure(
+      'direct_upload_failed',
+      `direct upload to ${platform} ${status.state}: ${status.error ?? 'no reason given'}`,
+    );
+  return entry;
+}
+
+/** Step `complete`: tells the service what the run made (a legacy claim, or a local run in draft or auto mode). */
+async function complete(
+  ctx: RunContext,
+  output: AgentOutput,
+  items: Items,
+  made: {
+    mediaUrls: string[];
+    slides: Slide[];
+    published: Published[];
+    legacy: boolean;
+    auto: boolean;
+  },
+): Promise<void> {
+  const { api, executorId } = ctx.deps;
+  const { mediaUrls, slides, published, legacy, auto } = made;
   ctx.patch({ state: 'completing' });
   ctx.step('complete', 'started');
   await ctx.flush();

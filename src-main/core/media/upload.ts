@@ -75,6 +75,7 @@ const READDRESS_LIMIT = 3;
 // Answers from a presigned PUT meaning "this address no longer takes these bytes": expired, revoked or refused.
 const READDRESS_STATUSES = new Set([400, 403, 410]);
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the fixed buffers, the store's upload records and the limit of uploads in flight); each method is short and named
 export function createUploader(opts: UploaderOptions): Uploader {
   const { api } = opts;
   const media = openMediaStore(opts.store);

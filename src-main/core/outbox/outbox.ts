@@ -206,6 +206,7 @@ function isLocalFailure(err: unknown): boolean {
  * The durable queue of post creates. Every create is in SQLite, with the identity that makes it safe to repeat,
  * before a byte is sent, so a crash or a lost response can neither lose a post nor create it twice.
  */
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the store's entries, the sender's lock and the listeners); each method is short and named
 export function createOutbox(store: Store, client: ApiClient, options: OutboxOptions = {}): Outbox {
   store.migrate(OUTBOX_NAMESPACE, OUTBOX_MIGRATIONS);
   const db = store.db;

@@ -61,26 +61,28 @@ export interface QueueService {
   moveToTop(postId: string, accountId: string): Promise<QueueMoved>;
 }
 
+/** Every scheduled delivery from `from` on, in time order (the index pages at most 10,000 at once). */
+function scheduledDeliveriesFrom(o: Pick<QueueServiceOptions, 'index' | 'scope'>, from: Date): Delivery[] {
+  const out: Delivery[] = [];
+  for (let offset = 0; ; offset += MAX_PAGE) {
+    const page = o.index.queryDeliveries({
+      scope: o.scope(),
+      status: [...HOLDING],
+      from: from.toISOString(),
+      order: 'when',
+      offset,
+      limit: MAX_PAGE,
+    });
+    out.push(...page.items);
+    if (page.items.length < MAX_PAGE) return out;
+  }
+}
+
 export function createQueueService(o: QueueServiceOptions): QueueService {
   const queues = openQueueStore(o.store, o.now);
   const now = o.now ?? (() => new Date());
 
-  /** Every scheduled delivery from now on, in time order (the index pages at most 10,000 at once). */
-  const scheduledFrom = (from: Date): Delivery[] => {
-    const out: Delivery[] = [];
-    for (let offset = 0; ; offset += MAX_PAGE) {
-      const page = o.index.queryDeliveries({
-        scope: o.scope(),
-        status: [...HOLDING],
-        from: from.toISOString(),
-        order: 'when',
-        offset,
-        limit: MAX_PAGE,
-      });
-      out.push(...page.items);
-      if (page.items.length < MAX_PAGE) return out;
-    }
-  };
+  const scheduledFrom = (from: Date): Delivery[] => scheduledDeliveriesFrom(o, from);
   const takenFrom = (deliveries: readonly Delivery[]): Taken => {
     const taken: Taken = new Map();
     const hold = (account: string, at: string) => {

@@ -18,10 +18,11 @@ const { deliveryEventsOf, disabledUpdateState, updatesPortFor } =
 const { LinuxAutostart, LoginItemService } = await import('../../../src-main/app/login-item');
 const { observeSettings } = await import('../../../src-main/app/settings-source');
 const { openLocal } = await import('../../../src-main/core/services');
-const { MemorySecretStore } = await import('../../../src-main/core/bridge/memory-secret-store');
-const { createBridgeSession } = await import('../../../src-main/core/bridge/session');
+const { MemorySecretStore } = await import('../../../src-main/host/memory-secret-store');
+const { createBridgeSession } = await import('../../../src-main/host/session');
 const { assembleBridge } = await import('../../../src-main/core/bridge/assemble');
-const { desktopPreviewUrl } = await import('../../../src-main/core/bridge/media-url');
+const { desktopPreviewUrl } = await import('../../../src-main/host/media-url');
+const { createThumbnails } = await import('../../../src-main/host/thumbnails');
 
 const DELIVERY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const dirs: string[] = [];
@@ -46,6 +47,7 @@ function desktopBridge() {
     session,
     store: local.store,
     previewUrl: desktopPreviewUrl,
+    thumbnails: createThumbnails(),
     stagingDir: join(dir, 'staging'),
     deliveryWatchMs: false,
   });

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createThumbnails } from '../../../src-main/host/thumbnails';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dialog, SaveDialogOptions } from 'electron';
@@ -6,9 +7,10 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialogSaver } from '../../../src-main/app/dialogs';
 import { assembleBridge, type AssembledBridge } from '../../../src-main/core/bridge/assemble';
-import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
-import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
-import { createBridgeSession, type BridgeSession } from '../../../src-main/core/bridge/session';
+import { desktopPreviewUrl } from '../../../src-main/host/media-url';
+import { MemorySecretStore } from '../../../src-main/host/memory-secret-store';
+import type { BridgeSession } from '../../../src-main/core/bridge/host-ports';
+import { createBridgeSession } from '../../../src-main/host/session';
 import { openLocal } from '../../../src-main/core/services';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 import { CONFIRMS_ADDRESS } from '../../helpers/confirm';
@@ -53,6 +55,7 @@ beforeAll(async () => {
     session,
     store: local.store,
     previewUrl: desktopPreviewUrl,
+    thumbnails: createThumbnails(),
     stagingDir: join(dir, 'staging'),
     saver: dialogSaver(dialog, () => null),
     confirm: CONFIRMS_ADDRESS,

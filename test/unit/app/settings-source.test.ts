@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { observeSettings } from '../../../src-main/app/settings-source';
-import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../../src-main/host/memory-secret-store';
 import { openLocal } from '../../../src-main/core/services';
 import type { ShellSettings } from '../../../src-main/app/capabilities';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMediaRegistry } from '../../../src-main/core/bridge/media-registry';
-import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import { desktopPreviewUrl } from '../../../src-main/host/media-url';
 import { electronFake, FakeEvent, type FakeBrowserWindow } from '../../helpers/electron-fake';
 
 vi.mock('electron', () => electronFake.module);

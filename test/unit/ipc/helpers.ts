@@ -1,15 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createThumbnails } from '../../../src-main/host/thumbnails';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocal } from '../../../src-main/core/services';
 import { assembleBridge, type AssembledBridge } from '../../../src-main/core/bridge/assemble';
-import {
-  createBridgeSession,
-  type BridgeSession,
-  type OfflineService,
-} from '../../../src-main/core/bridge/session';
-import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
-import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import { createBridgeSession } from '../../../src-main/host/session';
+import type { BridgeSession, OfflineService } from '../../../src-main/core/bridge/host-ports';
+import { MemorySecretStore } from '../../../src-main/host/memory-secret-store';
+import { desktopPreviewUrl } from '../../../src-main/host/media-url';
 import type { ConfirmPort } from '../../../src-main/core/bridge/confirm';
 import type { FilePicker } from '../../../src-main/core/bridge/ports';
 
@@ -47,6 +45,7 @@ export async function makeBridge(
     session,
     store: local.store,
     previewUrl: desktopPreviewUrl,
+    thumbnails: createThumbnails(),
     stagingDir: join(dir, 'staging'),
     openExternal: async (url) => void opened.push(url),
     confirm: o.confirm,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMediaRegistry, type MediaRegistry } from '../../../src-main/core/bridge/media-registry';
-import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
+import { desktopPreviewUrl } from '../../../src-main/host/media-url';
 import { electronFake } from '../../helpers/electron-fake';
 
 // Electron's net.fetch of a file:// URL is the edge: the fake reads the file it is given, as Electron would.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLocal } from '../../../src-main/core/services';
-import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
+import { MemorySecretStore } from '../../../src-main/host/memory-secret-store';
 import { GUARDED_SETTINGS, SettingsPatch, type SettingsView } from '../../../src-shared/ipc/settings';
 import { PAGE_SETTINGS, Settings } from '../../../src-shared/settings';
 import { ALLOW_ALL, makeBridge, type TestBridge } from './helpers';

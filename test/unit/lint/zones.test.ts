@@ -171,6 +171,8 @@ describe('import zones', () => {
           `${up}app/shell`,
           `${up}cli/main`,
           `${up}cli/sandbox-connect`,
+          `${up}host/session`,
+          `${up}../src-main/host/csp`,
           `${up}../src-main/app/shell`,
           `${up}../src-sandbox/app`,
           `${up}../src-sandbox/main`,
@@ -191,6 +193,20 @@ describe('import zones', () => {
         ],
       });
     }
+  });
+
+  it('src-main/host: core, src-shared and Node; never Electron, the app shell, the CLI or the sandbox', async () => {
+    await expectZone('src-main/host/probe.ts', {
+      forbidden: [
+        'electron',
+        '../app/shell',
+        '../cli/web/run-web',
+        '../../src-sandbox/app',
+        '../../src-renderer/src/stores/bridge',
+        '../../src-preload/index',
+      ],
+      allowed: ['node:crypto', '../core/bridge/host-ports', '../../src-shared/ipc', './csp'],
+    });
   });
 
   it('the CLI and the app shell: src-sandbox only in the modules that start it', async () => {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeOf, resolveStatic } from '../../../../src-main/core/bridge/static-files';
+import { contentTypeOf, resolveStatic } from '../../../src-main/host/static-files';
 
 // The one static-file rule both hosts of the renderer follow (Electron's app scheme, `postdesk web`),
 // against a real build folder on disk.

@@ -1,4 +1,5 @@
-import { createLimit } from '../common/limit';
+import { createLimit } from '../core/common/limit';
+import type { ThumbnailPort } from '../core/bridge/host-ports';
 
 /** Image types shown as thumbnails; SVG is not one (it is a document, not a picture). */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
@@ -17,7 +18,7 @@ export interface ThumbnailOptions {
  * over https or from the service's own origin (the offline sandbox is plain http on loopback), only JPEG, PNG or
  * WebP, at most 2 MiB, with a timeout, never with a credential. Anything else has no thumbnail (null).
  */
-export function createThumbnails(o: ThumbnailOptions = {}) {
+export function createThumbnails(o: ThumbnailOptions = {}): ThumbnailPort {
   const doFetch = o.fetch ?? fetch;
   const timeoutMs = o.timeoutMs ?? 5_000;
   const cache = new Map<string, string | null>();

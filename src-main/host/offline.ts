@@ -1,6 +1,6 @@
-import { createApiClient } from '../api/client';
-import { connectSandbox, type SandboxLink, type StartSandboxFn } from '../sandbox-link';
-import type { OfflineService } from './session';
+import { createApiClient } from '../core/api/client';
+import { connectSandbox, type SandboxLink, type StartSandboxFn } from '../core/sandbox-link';
+import type { OfflineService } from '../core/bridge/host-ports';
 
 export interface OfflineLauncher {
   /** Starts (or reuses) the sandbox once; later calls return the same service. */

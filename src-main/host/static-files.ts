@@ -1,5 +1,5 @@
 import { extname, join, resolve } from 'node:path';
-import { isWithin, realPath, statPath } from '../files';
+import { isWithin, realPath, statPath } from '../core/files';
 /** Content types of the files a renderer build holds. */
 const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',

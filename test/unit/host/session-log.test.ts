@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBridgeSession } from '../../../../src-main/core/bridge/session';
-import { KeychainUnavailableError, type SecretStore } from '../../../../src-main/core/secrets/secret-store';
-import { openLocal } from '../../../../src-main/core/services';
-import { SettingsPatch } from '../../../../src-shared/ipc/settings';
-import { MemoryLog } from '../../../helpers/memory-log';
+import { createBridgeSession } from '../../../src-main/host/session';
+import { KeychainUnavailableError, type SecretStore } from '../../../src-main/core/secrets/secret-store';
+import { openLocal } from '../../../src-main/core/services';
+import { SettingsPatch } from '../../../src-shared/ipc/settings';
+import { MemoryLog } from '../../helpers/memory-log';
 
 /** The OS keychain as a machine without a Secret Service has it: every call fails the way the real store does. */
 const noKeychain: SecretStore = {

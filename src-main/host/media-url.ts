@@ -1,4 +1,4 @@
-import { PREVIEW_ID } from './media-registry';
+import { PREVIEW_ID } from '../core/bridge/media-registry';
 
 /** The Electron preview scheme: `postdesk-media://file/<id>`. */
 export const MEDIA_SCHEME = 'postdesk-media';

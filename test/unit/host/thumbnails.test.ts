@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THUMBNAIL_MAX_BYTES, createThumbnails } from '../../../../src-main/core/bridge/thumbnails';
+import { THUMBNAIL_MAX_BYTES, createThumbnails } from '../../../src-main/host/thumbnails';
 
 // The smallest PNG: 1×1, transparent.
 const PNG = Buffer.from(

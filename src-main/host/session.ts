@@ -1,38 +1,31 @@
-import { createApiClient, type ApiClient, type ApiClientOptions } from '../api/client';
-import { registerSecret } from '../api/errors';
-import { errorText } from '../common/error-text';
-import { silentLogger, type Logger } from '../common/logger';
-import type { SettingsService } from '../config/settings';
-import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../secrets/secret-store';
-import type { ConnectionStatus } from '../../../src-shared/ipc/connection';
-import { BridgeFault, notConnected, toBridgeError, unavailable } from './bridge-fault';
-import { toSettingsPatch, toSettingsView } from '../../../src-shared/ipc/settings';
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../core/api/client';
+import { registerSecret } from '../core/api/errors';
+import { errorText } from '../core/common/error-text';
+import { silentLogger, type Logger } from '../core/common/logger';
+import type { SettingsService } from '../core/config/settings';
+import { API_KEY_SECRET, apiKeyFromEnv, resolveApiKey, type SecretStore } from '../core/secrets/secret-store';
+import type { ConnectionStatus } from '../../src-shared/ipc/connection';
+import { BridgeFault, notConnected, toBridgeError, unavailable } from '../core/bridge/bridge-fault';
+import { toSettingsPatch, toSettingsView } from '../../src-shared/ipc/settings';
 import {
   moveProxyPasswordToKeychain,
   readProxyPassword,
   saveProxyUrl,
   splitProxyPassword,
-} from '../config/proxy';
-import type { Settings } from '../../../src-shared/settings';
-import type { ConnectionPort, SecretsPort, SettingsPort } from './ports';
-import type { Store } from '../store/store';
+} from '../core/config/proxy';
+import type { Settings } from '../../src-shared/settings';
+import type { ConnectionPort, SecretsPort, SettingsPort } from '../core/bridge/ports';
+import type { BridgeSession, OfflineService } from '../core/bridge/host-ports';
+import type { Store } from '../core/store/store';
 import {
   envKeyAddress,
   envKeyMayGoTo,
   markPageChosenAddress,
   pageChoseAddress,
   sameAddress,
-} from '../config/destination';
+} from '../core/config/destination';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export interface OfflineService {
-  readonly baseUrl: string;
-  /** Authenticated with the sandbox's demo key, which stays in this process. */
-  readonly client: ApiClient;
-  /** That key, for the sandbox's MCP server (approving an assistant's proposal, testing the connection). */
-  readonly apiKey?: string | null;
-}
 
 export interface SessionOptions {
   readonly secrets: SecretStore;
@@ -69,25 +62,6 @@ interface Current {
   readonly offlineKey?: string | null;
 }
 
-/** Which service the bridge talks to, switchable at run time from Connect and "Try offline". */
-export interface BridgeSession {
-  readonly connection: ConnectionPort;
-  readonly secrets: SecretsPort;
-  readonly settings: SettingsPort;
-  /** The client of the current connection, or null. Other ports (uploads) use the same one. */
-  current(): ApiClient | null;
-  /** Whether the current connection is the embedded sandbox. */
-  isOffline(): boolean;
-  /** Called after every switch of connection, so modules bound to a client can follow. */
-  onDidSwitch(listener: (client: ApiClient | null) => void): () => void;
-  /**
-   * The service's address and the key, for its MCP server (core/assistant); null when not connected or
-   * without a key. Stays in main: no channel answers it.
-   */
-  mcpAccess(): Promise<{ baseUrl: string; apiKey: string; offline: boolean } | null>;
-  close(): Promise<void>;
-}
-
 /** What Connect shows later about a failed attempt: the same words the failed call answered. */
 const messageOf = (e: unknown): string => toBridgeError(e).message;
 
@@ -100,6 +74,7 @@ const PROBE: Pick<ApiClientOptions, 'retry' | 'timeouts'> = {
   timeouts: { connectMs: 4_000, headersMs: 20_000 },
 };
 
+// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the current connection and its listeners); each method is short and named
 export function createBridgeSession(opts: SessionOptions): BridgeSession {
   const env = opts.env ?? process.env;
   const log = opts.log ?? silentLogger;

@@ -1,5 +1,5 @@
-import { registerSecret } from '../api/errors';
-import type { SecretStore } from '../secrets/secret-store';
+import { registerSecret } from '../core/api/errors';
+import type { SecretStore } from '../core/secrets/secret-store';
 
 /**
  * Secrets kept in this process only. `postdesk web --sandbox` uses it so a demo session never writes
