@@ -7,6 +7,7 @@ import {
   createBridgeSession,
   type BridgeSession,
   type OfflineService,
+  type SessionOptions,
 } from '../../../src-main/core/bridge/session';
 import { MemorySecretStore } from '../../../src-main/core/bridge/memory-secret-store';
 import { desktopPreviewUrl } from '../../../src-main/core/bridge/media-url';
@@ -30,7 +31,12 @@ export const ALLOW_ALL: ConfirmPort = { confirm: async () => ({ confirmed: true 
  */
 export async function makeBridge(
   offline?: () => Promise<OfflineService>,
-  o: { readonly confirm?: ConfirmPort; readonly picker?: FilePicker } = {},
+  o: {
+    readonly confirm?: ConfirmPort;
+    readonly picker?: FilePicker;
+    /** How the session builds its clients (the real one by default): a test may shorten the retry waits. */
+    readonly createClient?: SessionOptions['createClient'];
+  } = {},
 ): Promise<TestBridge> {
   const dir = await mkdtemp(join(tmpdir(), 'postdesk-bridge-'));
   const local = openLocal(dir, new MemorySecretStore());
@@ -39,6 +45,7 @@ export async function makeBridge(
     settings: local.settings,
     env: {},
     ...(offline ? { offline } : {}),
+    ...(o.createClient ? { createClient: o.createClient } : {}),
   });
   const opened: string[] = [];
   const bridge = assembleBridge({
