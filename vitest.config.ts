@@ -15,6 +15,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
+          // Builds out/cli once when it is older than its sources, so that every spawned `postdesk` runs the build.
+          globalSetup: ['test/helpers/build-cli.ts'],
           include: [
             'test/contract/**/*.test.ts',
             'test/integration/**/*.test.ts',
