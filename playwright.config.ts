@@ -17,7 +17,11 @@ export default defineConfig({
   // Scaled by the machine's load when the run starts (test/helpers/timeouts.ts).
   timeout: scaled(TIMEOUTS.e2e),
   expect: { timeout: scaled(TIMEOUTS.e2eExpect) },
-  workers: 1,
+  // Two workers, each with its own `postdesk web --sandbox` (the worker-scoped `host` of support/fixtures.ts), so
+  // no flow sees another's data. A flow spends most of its time waiting on the page, the host and the sandbox, so
+  // two halve the wall time even on two cores. A spec file stays on one worker, in order. `--workers 1` restores the
+  // single host; `--shard i/n` splits the files across machines.
+  workers: 2,
   reporter: [['list']],
   use: {
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },

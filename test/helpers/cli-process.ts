@@ -1,9 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { runCli as runCliInProcess } from '../../src-main/cli/program';
-
-const BIN = resolve(import.meta.dirname, '../../bin/postdesk.js');
+import { POSTDESK_BIN } from './build-cli';
 
 export interface CliRun {
   readonly child: ChildProcess;
@@ -16,7 +13,7 @@ export function runCli(
   args: readonly string[],
   o: { baseUrl: string; dataDir: string; apiKey: string; env?: Readonly<Record<string, string>> },
 ): CliRun {
-  const child = spawn(process.execPath, [BIN, '--base-url', o.baseUrl, ...args], {
+  const child = spawn(process.execPath, [POSTDESK_BIN, '--base-url', o.baseUrl, ...args], {
     env: {
       PATH: process.env.PATH,
       POSTDESK_DATA_DIR: o.dataDir,
@@ -46,6 +43,8 @@ export async function runCliHere(
   let err = '';
   stdout.on('data', (d: Buffer) => (out += d.toString()));
   stderr.on('data', (d: Buffer) => (err += d.toString()));
+  // Loaded here, not at the top: a test that only spawns the CLI (runCli) need not compile the whole program.
+  const { runCli: runCliInProcess } = await import('../../src-main/cli/program');
   const code = await runCliInProcess(args, { stdout, stderr, stdin: Readable.from([stdin]), env });
   return { code, out, err };
 }

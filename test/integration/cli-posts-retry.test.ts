@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src-shared/api/posts';
 import { runCli } from '../helpers/cli-process';
-import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { killRun, loseAnswers, runAgainUntil, sandboxForTrials } from '../helpers/crash-trials';
+import { IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
 
 /**
  * `postdesk posts retry`: a delivery made to fail on the sandbox (its account fails every attempt), the account
@@ -12,21 +13,17 @@ import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from 
  * again after kill -9 at random points and lost answers.
  */
 
-let sb: TestSandbox;
+const trials = sandboxForTrials();
 let dataDir: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
 beforeEach(async () => {
-  await sb.control.reset(demoFixture());
+  await trials.sb.control.reset(demoFixture());
   rmSync(dataDir ?? '/nonexistent', { recursive: true, force: true });
   dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-retry-'));
 });
 
 const cli = (...args: string[]) =>
   runCli(['posts', 'retry', ...args], {
-    baseUrl: sb.url,
+    baseUrl: trials.sb.url,
     dataDir,
     apiKey: TEST_KEYS.a,
     env: { POSTDESK_OUTBOX_SETTLE_MS: '300' },
@@ -34,6 +31,7 @@ const cli = (...args: string[]) =>
 
 /** A post to X that fails all three attempts (the sandbox's), its account then mended; answers the failed delivery. */
 async function failedOnX(caption = 'it failed'): Promise<Delivery> {
+  const { sb } = trials;
   await sb.control.patchAccount(IDS.accounts.x, { publish_failures: 3 });
   const res = await sb.api('POST', '/api/cli/posts', {
     body: { caption, targets: [{ platform: 'x', social_account_id: IDS.accounts.x }] },
@@ -46,7 +44,7 @@ async function failedOnX(caption = 'it failed'): Promise<Delivery> {
   return failed[0]!;
 }
 
-const all = async () => (await sb.api('GET', '/api/cli/posts?limit=100')).body.posts as Delivery[];
+const all = async () => (await trials.sb.api('GET', '/api/cli/posts?limit=100')).body.posts as Delivery[];
 
 describe('postdesk posts retry', () => {
   it('publishes the failed delivery again once, removes the failed one, keeps its reason, and a second run adds nothing', async () => {
@@ -71,12 +69,12 @@ describe('postdesk posts retry', () => {
     const again = await cli(failed.id, '--json').done;
     expect(again.code, again.out).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ results: [{ state: 'sent', resumed: true }] });
-    expect(await sb.control.state()).toMatchObject({ posts: 1, deliveries: { posted: 1 } });
+    expect(await trials.sb.control.state()).toMatchObject({ posts: 1, deliveries: { posted: 1 } });
   });
 
   it('schedules the retry at a chosen time, and refuses a delivery that did not fail', async () => {
     const failed = await failedOnX('retry later');
-    const at = new Date(Date.parse(await sb.control.clock()) + 2 * 3_600_000).toISOString();
+    const at = new Date(Date.parse(await trials.sb.control.clock()) + 2 * 3_600_000).toISOString();
     const run = await cli(failed.post_id, '--at', at).done;
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain('it had failed: simulated x failure');
@@ -88,33 +86,30 @@ describe('postdesk posts retry', () => {
   });
 
   it('makes the post exactly once through kill -9 at random points and lost answers', async () => {
+    const { sb } = trials;
     let killed = 0;
     for (let trial = 0; trial < 4; trial++) {
-      await sb.control.faults({});
+      await loseAnswers(sb, null);
       await sb.control.reset(demoFixture());
       rmSync(dataDir, { recursive: true, force: true });
       dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-retry-'));
       const failed = await failedOnX(`crash retry ${trial}`);
-      await sb.control.faults({
-        reset_rate: 0.4,
-        latency_ms: 150,
-        paths: ['/api/cli/posts'],
-        seed: 7 + trial,
-      });
-      const first = cli(failed.id, '--json');
-      const timer = setTimeout(() => first.child.kill('SIGKILL'), 200 + trial * 350);
-      const ended = await first.done;
-      clearTimeout(timer);
+      await loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.4, latencyMs: 150, seed: 7 + trial });
+      const ended = await killRun(cli(failed.id, '--json'), { afterMs: 200 + trial * 350 });
       if (ended.signal === 'SIGKILL') killed += 1;
-      let ok = ended.code === 0;
-      for (let again = 0; again < 8 && !ok; again++) {
-        const run = await cli(failed.id, '--json').done;
-        // A lost answer is never reported as a refusal.
-        expect(run.code, run.out).not.toBe(3);
-        ok = run.code === 0;
-      }
+      const ok = await runAgainUntil(
+        ended.code === 0,
+        async () => {
+          const run = await cli(failed.id, '--json').done;
+          // A lost answer is never reported as a refusal.
+          expect(run.code, run.out).not.toBe(3);
+          return run.code === 0;
+        },
+        (done) => done,
+        8,
+      );
       expect(ok).toBe(true);
-      await sb.control.faults({});
+      await loseAnswers(sb, null);
       const after = await all();
       expect(
         after.map((d) => [d.caption, d.status]),

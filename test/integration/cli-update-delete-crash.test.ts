@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { storeFile } from '../../src-main/core/paths';
-import { openStore } from '../../src-main/core/store/store';
+import { expect, it } from 'vitest';
 import type { Delivery } from '../../src-shared/api/posts';
 import { runCli } from '../helpers/cli-process';
 import {
-  FIXTURE_NOW,
-  IDS,
-  TEST_KEYS,
-  demoFixture,
-  startTestSandbox,
-  type TestSandbox,
-} from '../helpers/sandbox';
+  inDataDir,
+  killRun,
+  loseAnswers,
+  openChanges,
+  runAgainUntil,
+  sandboxForTrials,
+  seededRandom,
+} from '../helpers/crash-trials';
+import { FIXTURE_NOW, IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
 
 /**
  * `posts update <id>` and `posts delete <id>`, each killed with SIGKILL at random points while the service drops
@@ -28,24 +25,13 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const N = 12;
 
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb.close());
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const trials = sandboxForTrials();
 
 const at = (ms: number) => new Date(Date.parse(FIXTURE_NOW) + ms).toISOString();
 
 /** Every delivery the service holds, read around the faults (a dropped answer is asked again). */
 async function all(): Promise<Delivery[]> {
+  const { sb } = trials;
   for (;;) {
     try {
       const out: Delivery[] = [];
@@ -58,17 +44,6 @@ async function all(): Promise<Delivery[]> {
     } catch {
       await new Promise((r) => setTimeout(r, 20));
     }
-  }
-}
-
-function openPlans(dataDir: string): number {
-  const store = openStore(storeFile(dataDir));
-  try {
-    return (
-      store.db.prepare(`SELECT COUNT(*) AS n FROM outbox_changes WHERE state = 'open'`).get() as { n: number }
-    ).n;
-  } finally {
-    store.close();
   }
 }
 
@@ -97,7 +72,8 @@ function reportOf(run: { code: number | null; out: string }): Report {
 type Change = { args: string[]; applied: (ds: Delivery[]) => boolean };
 
 it(`updates and deletes ${N} posts exactly once under kill -9 and lost answers, none reported failed`, async () => {
-  await sb.control.faults({});
+  const { sb } = trials;
+  await loseAnswers(sb, null);
   await sb.control.reset(demoFixture());
   const items = Array.from({ length: N }, (_, i) => ({
     item_key: `k${i}`,
@@ -145,13 +121,12 @@ it(`updates and deletes ${N} posts exactly once under kill -9 and lost answers, 
     }
   });
 
-  const rnd = random(31);
+  const rnd = seededRandom(31);
   let killedAfterApplied = 0;
   let readBackOrResent = 0;
   let resumed = 0;
   for (const [i, change] of changes.entries()) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'pd-change-crash-'));
-    try {
+    await inDataDir('pd-change-crash-', async (dataDir) => {
       const cli = () =>
         runCli(['posts', ...change.args, '--json'], {
           baseUrl: sb.url,
@@ -159,46 +134,45 @@ it(`updates and deletes ${N} posts exactly once under kill -9 and lost answers, 
           apiKey: TEST_KEYS.a,
           env: { POSTDESK_HTTP_RETRIES: '0' },
         });
-      const faults = (seed: number, latency: number) =>
-        sb.control.faults({ reset_rate: 0.5, latency_ms: latency, paths: ['/api/cli/posts'], seed });
+      const faults = (seed: number, latencyMs: number) =>
+        loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.5, latencyMs, seed });
       await faults(300 + i, 200);
-      const first = cli();
-      let exited = false;
-      void first.done.then(() => (exited = true));
-      if (i % 2 === 0) {
-        // Killed the moment the service shows the change applied: its answer is on its way, or lost.
-        while (!exited && !change.applied(await all())) await new Promise((r) => setTimeout(r, 10));
-        first.child.kill('SIGKILL');
-      } else {
-        const timer = setTimeout(() => first.child.kill('SIGKILL'), 100 + Math.floor(rnd() * 900));
-        void first.done.then(() => clearTimeout(timer));
-      }
-      const ended = await first.done;
-      let report: Report | null = null;
+      const ended = await killRun(
+        cli(),
+        i % 2 === 0
+          ? // Killed the moment the service shows the change applied: its answer is on its way, or lost.
+            { whenApplied: async () => change.applied(await all()) }
+          : { afterMs: 100 + Math.floor(rnd() * 900) },
+      );
+      let first: Report | null = null;
       if (ended.signal === 'SIGKILL') {
-        await sb.control.faults({});
-        if (change.applied(await all()) && openPlans(dataDir) > 0) killedAfterApplied += 1;
+        await loseAnswers(sb, null);
+        if (change.applied(await all()) && openChanges(dataDir) > 0) killedAfterApplied += 1;
         await faults(400 + i, 30);
       } else {
-        report = reportOf(ended);
+        first = reportOf(ended);
         // Never a refusal of what the service applied: done, or unknown (exit 4) and finished by the next run.
-        expect(report.state, `${change.args.join(' ')}: ${ended.out}`).not.toBe('failed');
+        expect(first.state, `${change.args.join(' ')}: ${ended.out}`).not.toBe('failed');
       }
-      for (let again = 0; again < 8 && (!report || report.state !== 'done'); again++) {
-        const run = await cli().done;
-        expect(run.signal).toBeNull();
-        // A run that could not even read the post first (its list answer lost) says so, exit 4, and records nothing.
-        report = reportOf(run);
-        expect(report.state, `${change.args.join(' ')}: ${run.out}`).not.toBe('failed');
-        if (report.resumed) resumed += 1;
-        if (report.resumed || report.requests > 1) readBackOrResent += 1;
-      }
+      const report = await runAgainUntil(
+        first,
+        async () => {
+          const run = await cli().done;
+          expect(run.signal).toBeNull();
+          // A run that could not even read the post first (its list answer lost) says so, exit 4, and records nothing.
+          const r = reportOf(run);
+          expect(r.state, `${change.args.join(' ')}: ${run.out}`).not.toBe('failed');
+          if (r.resumed) resumed += 1;
+          if (r.resumed || r.requests > 1) readBackOrResent += 1;
+          return r;
+        },
+        (r) => r.state === 'done',
+        8,
+      );
       expect(report?.state, change.args.join(' ')).toBe('done');
-      await sb.control.faults({});
+      await loseAnswers(sb, null);
       expect(change.applied(await all()), change.args.join(' ')).toBe(true);
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   }
   // Exactly once, counted on the service: each cancel left one draft, each added target one delivery more, each
   // delete one delivery fewer.

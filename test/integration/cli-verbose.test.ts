@@ -20,6 +20,9 @@ const faults = async (settings: Record<string, unknown>): Promise<void> => {
   expect(res.status).toBe(200);
 };
 
+/** mulberry32 from seed 7 draws 0.01 and then 0.98 for the error rate: a failure, then a success. */
+const FIRST_TRY_FAILS = { error_rate: 0.5, seed: 7, paths: ['/api/cli/accounts'] };
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-verbose-'));
   // Registered for the data directory, so each `--sandbox` command below talks to this one.
@@ -31,9 +34,9 @@ afterAll(async () => {
 });
 
 it('--verbose shows on stderr the retries the client rode out; without it they leave no line', async () => {
-  // Account listings answer 503 for the first 300 ms: the first tries fail, a later one goes through.
-  await faults({ error_rate: 1, paths: ['/api/cli/accounts'] });
-  setTimeout(() => void faults({}), 300);
+  // Account listings fail by a seeded sequence, the same on every run and on any machine: the first try answers
+  // 503, the next goes through (a timer that lifted the fault after 300 ms raced the client on a busy machine).
+  await faults(FIRST_TRY_FAILS);
   const verbose = await cli(['--sandbox', '--verbose', 'accounts']);
   expect(verbose.code).toBe(0);
   expect(verbose.out).toContain('Demo TikTok');
@@ -41,8 +44,7 @@ it('--verbose shows on stderr the retries the client rode out; without it they l
     / debug listAccounts: try 1 failed, trying again \{"error":"[^"]*injected fault/,
   );
 
-  await faults({ error_rate: 1, paths: ['/api/cli/accounts'] });
-  setTimeout(() => void faults({}), 300);
+  await faults(FIRST_TRY_FAILS);
   const quiet = await cli(['--sandbox', 'accounts']);
   expect(quiet.code).toBe(0);
   expect(quiet.err).toBe('');

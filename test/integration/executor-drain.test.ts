@@ -8,16 +8,16 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src-main/core/config/settings';
 import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { runCliHere } from '../helpers/cli-process';
+import { POSTDESK_BIN } from '../helpers/build-cli';
 import { AUTOMATION_ID, TEST_AGENT, startHarness, type Harness } from './executor-harness';
 import { scaled } from '../helpers/timeouts';
 
-const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 const HOUR = 3_600_000;
 let h: Harness | undefined;
 const children: ChildProcess[] = [];
@@ -88,9 +88,7 @@ function daemon(harness: Harness, name: string): Daemon {
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      ENTRY,
+      POSTDESK_BIN,
       '--base-url',
       harness.sb.url,
       'executor',

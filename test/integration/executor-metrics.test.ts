@@ -4,7 +4,7 @@
  * the last sync and the running agents; `/healthz` turns 503 when syncs fail for long enough, and 200 again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src-main/core/config/settings';
@@ -12,8 +12,8 @@ import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { AUTOMATION_ID, FIXTURE_NOW, TEST_AGENT, startHarness, type Harness } from './executor-harness';
 import { scaled } from '../helpers/timeouts';
+import { POSTDESK_BIN } from '../helpers/build-cli';
 
-const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 const HOUR = 3_600_000;
 let h: Harness | undefined;
 let child: ChildProcess | undefined;
@@ -67,9 +67,7 @@ describe('postdesk executor --metrics-port', () => {
     child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        ENTRY,
+        POSTDESK_BIN,
         '--base-url',
         h.sb.url,
         'executor',

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateSettings } from '../../src-main/core/config/settings';
 import { Journal } from '../../src-main/core/executor/journal';
@@ -8,9 +8,9 @@ import { storeFile } from '../../src-main/core/paths';
 import { openStore } from '../../src-main/core/store/store';
 import { scaled } from '../helpers/timeouts';
 import { TEST_AGENT, agentCommand, automation, cli, startHarness, type Harness } from './executor-harness';
+import { POSTDESK_BIN } from '../helpers/build-cli';
 
 const MINUTE = 60_000;
-const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 let h: Harness | undefined;
 const children: ChildProcess[] = [];
 afterEach(async () => {
@@ -146,17 +146,7 @@ describe('executor reliability', () => {
     const daemon = () => {
       const child = spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          ENTRY,
-          '--base-url',
-          h!.sb.url,
-          'executor',
-          '--sandbox-clock',
-          '--sync-interval',
-          '60',
-        ],
+        [POSTDESK_BIN, '--base-url', h!.sb.url, 'executor', '--sandbox-clock', '--sync-interval', '60'],
         {
           env: { ...process.env, POSTDESK_DATA_DIR: dataDir, POSTDESK_API_KEY: h!.sb.apiKey, NO_COLOR: '1' },
           stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,15 +4,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonStateFile } from '../../src-main/core/executor/daemon-state';
 import { executorDataDir } from '../../src-main/core/paths';
 import { runCliHere } from '../helpers/cli-process';
+import { POSTDESK_BIN } from '../helpers/build-cli';
 import { startHarness, type Harness } from './executor-harness';
 import { scaled } from '../helpers/timeouts';
 
-const ENTRY = resolve(import.meta.dirname, 'executor-cli-entry.ts');
 let h: Harness | undefined;
 const children: ChildProcess[] = [];
 afterEach(async () => {
@@ -39,7 +39,7 @@ async function waitFor<T>(
 function daemon(dataDir: string, harness: Harness): { child: ChildProcess; log: () => string } {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ENTRY, '--base-url', harness.sb.url, 'executor', '--sandbox-clock'],
+    [POSTDESK_BIN, '--base-url', harness.sb.url, 'executor', '--sandbox-clock'],
     {
       env: {
         ...process.env,

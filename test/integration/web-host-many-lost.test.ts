@@ -5,14 +5,8 @@ import type { PostsChanged } from '../../src-shared/ipc/posts';
 import type { ChangeOutcome } from '../../src-shared/ipc/post-groups';
 import type { WsBridge } from '../../src-shared/ipc/ws-client';
 import { CONFIRMS_ADDRESS } from '../helpers/confirm';
-import {
-  FIXTURE_NOW,
-  IDS,
-  TEST_KEYS,
-  demoFixture,
-  startTestSandbox,
-  type TestSandbox,
-} from '../helpers/sandbox';
+import { loseAnswers, sandboxForTrials } from '../helpers/crash-trials';
+import { FIXTURE_NOW, IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 
 /**
@@ -26,12 +20,13 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const N = 90;
 
-let sb: TestSandbox;
+// Started first and so closed last (after hooks run in reverse): the host below talks to it.
+const trials = sandboxForTrials(demoFixture());
 let host: TestWebHost;
 let page: WsBridge;
 
 beforeAll(async () => {
-  sb = await startTestSandbox(demoFixture());
+  const { sb } = trials;
   host = await startTestWebHost('postdesk-web-many-lost-', { confirm: CONFIRMS_ADDRESS });
   page = host.page;
   const connected = await page.bridge.connection.connect({ base_url: sb.url, api_key: TEST_KEYS.a });
@@ -40,10 +35,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.close();
-  await sb?.close();
 });
 
 async function scheduledTimes(): Promise<Map<string, number>> {
+  const { sb } = trials;
   const res = await sb.api<{ posts: Delivery[] }>('GET', '/api/cli/posts?status=scheduled&limit=100');
   return new Map(res.body.posts.map((d) => [d.post_id, Date.parse(d.scheduled_at!)]));
 }
@@ -69,6 +64,7 @@ async function untilAnswered(
 }
 
 it(`moves ${N} posts at once exactly once, and cancels and deletes some once, while answers are lost`, async () => {
+  const { sb } = trials;
   const at = (ms: number) => new Date(Date.parse(FIXTURE_NOW) + ms).toISOString();
   const items = Array.from({ length: N }, (_, i) => ({
     item_key: `k${i}`,
@@ -92,7 +88,7 @@ it(`moves ${N} posts at once exactly once, and cancels and deletes some once, wh
   page.bridge.posts.onDidChange((c: PostsChanged) => c.post_ids?.forEach((id) => told.add(id)));
 
   // 1. Move all of them by a day, with half the bulk answers lost after the service committed.
-  await sb.control.faults({ reset_rate: 0.5, seed: 7, paths: ['/api/cli/posts'] });
+  await loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.5, seed: 7 });
   const moved = await page.bridge.postGroups.changeMany({
     post_ids: ids,
     change: { kind: 'shift', by_ms: DAY },
@@ -117,7 +113,7 @@ it(`moves ${N} posts at once exactly once, and cancels and deletes some once, wh
     });
   const cancel = await untilAnswered(await many(toCancel, 'cancel'), (left) => many(left, 'cancel'));
   const del = await untilAnswered(await many(toDelete, 'delete'), (left) => many(left, 'delete'));
-  await sb.control.faults({});
+  await loseAnswers(sb, null);
 
   // Nothing the service applied came back as a refusal.
   for (const o of [...cancel.outcomes.values(), ...del.outcomes.values()])

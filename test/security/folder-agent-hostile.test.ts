@@ -14,6 +14,7 @@ import { automationFolderOf, createExecutorFromCore } from '../../src-main/core/
 import { Settings } from '../../src-shared/settings';
 import { openLocal } from '../../src-main/core/services';
 import { FIXTURE_NOW, IDS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { POSTDESK_BIN } from '../helpers/build-cli';
 
 /**
  * Point 3 of issue #10: nothing the service sends (instructions, a skill's markdown, names, ids) decides a
@@ -237,9 +238,8 @@ describe('the folder agent as an agent command', () => {
     mkdirSync(run);
     writeFileSync(join(run, 'task.md'), `# Daily\n\n${hostile(privateDir)}\n`);
     writeFileSync(join(run, 'run.json'), JSON.stringify({ run_id: 'run-1' }));
-    const entry = resolve(import.meta.dirname, '../integration/executor-cli-entry.ts');
     const agent = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ['--import', 'tsx', entry, 'executor', 'folder-agent'], {
+      spawnSync(process.execPath, [POSTDESK_BIN, 'executor', 'folder-agent'], {
         env: { PATH: process.env.PATH ?? '', HOME: dir, POSTDESK_RUN_DIR: run, ...env },
         encoding: 'utf8',
       });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLocal } from '../../../src-main/core/services';
 import { assembleBridge, type AssembledBridge } from '../../../src-main/core/bridge/assemble';
-import { createBridgeSession } from '../../../src-main/host/session';
+import { createBridgeSession, type SessionOptions } from '../../../src-main/host/session';
 import type { BridgeSession, OfflineService } from '../../../src-main/core/bridge/host-ports';
 import { MemorySecretStore } from '../../../src-main/host/memory-secret-store';
 import { desktopPreviewUrl } from '../../../src-main/host/media-url';
@@ -28,7 +28,12 @@ export const ALLOW_ALL: ConfirmPort = { confirm: async () => ({ confirmed: true 
  */
 export async function makeBridge(
   offline?: () => Promise<OfflineService>,
-  o: { readonly confirm?: ConfirmPort; readonly picker?: FilePicker } = {},
+  o: {
+    readonly confirm?: ConfirmPort;
+    readonly picker?: FilePicker;
+    /** How the session builds its clients (the real one by default): a test may shorten the retry waits. */
+    readonly createClient?: SessionOptions['createClient'];
+  } = {},
 ): Promise<TestBridge> {
   const dir = await mkdtemp(join(tmpdir(), 'postdesk-bridge-'));
   const local = openLocal(dir, new MemorySecretStore());
@@ -37,6 +42,7 @@ export async function makeBridge(
     settings: local.settings,
     env: {},
     ...(offline ? { offline } : {}),
+    ...(o.createClient ? { createClient: o.createClient } : {}),
   });
   const opened: string[] = [];
   const bridge = assembleBridge({

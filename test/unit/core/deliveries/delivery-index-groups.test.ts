@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../../../src-shared/api/posts';
 import { openDeliveryIndex, type DeliveryIndex } from '../../../../src-main/core/deliveries/delivery-index';
 import { openStore, type Store } from '../../../../src-main/core/store/store';
+import { scaled } from '../../../helpers/timeouts';
 
 const STATUSES = ['draft', 'scheduled', 'retry_scheduled', 'posted', 'failed'] as const;
 const PLATFORMS = ['tiktok', 'instagram', 'linkedin', 'x'] as const;
@@ -115,8 +116,10 @@ describe('posts grouped by parent post in the index (10,000 deliveries, 3,400 po
     const t0 = performance.now();
     for (let offset = 0; offset < POSTS; offset += 500)
       index.queryPosts({ scope: 'svc', offset, limit: 500 });
-    // Seven pages of every post: well under the 100 ms a screen switch is allowed, even on a slow runner.
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    // Seven pages of every post: well under the 100 ms a screen switch is allowed, even on a slow runner. The
+    // bound follows the machine's load like every limit of the suite (timeouts.ts): 1 s when the machine is idle,
+    // more only while other work holds the cores (the suite's own files run side by side).
+    expect(performance.now() - t0).toBeLessThan(scaled(1_000));
   });
 });
 

@@ -10,6 +10,7 @@ import {
   runFolderAgent,
   settleFolderPick,
 } from '../../../../src-main/core/executor/agents/folder-agent';
+import { POSTDESK_BIN } from '../../../helpers/build-cli';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -116,26 +117,21 @@ describe('the folder agent', () => {
     const run = tmp();
     writeFileSync(join(folder, 'x.png'), 'png');
     writeFileSync(join(run, 'run.json'), JSON.stringify({ run_id: 'run-9' }));
-    const entry = resolve(import.meta.dirname, '../../../integration/executor-cli-entry.ts');
-    const res = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', entry, 'executor', 'folder-agent', '--folder', folder],
-      {
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          POSTDESK_RUN_DIR: run,
-          POSTDESK_OUTPUT: join(run, 'output.json'),
-        },
-        encoding: 'utf8',
+    const res = spawnSync(process.execPath, [POSTDESK_BIN, 'executor', 'folder-agent', '--folder', folder], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        POSTDESK_RUN_DIR: run,
+        POSTDESK_OUTPUT: join(run, 'output.json'),
       },
-    );
+      encoding: 'utf8',
+    });
     expect(res.status, res.stderr).toBe(0);
     expect(res.stdout).toContain('::step folder.pick completed x.png (0 left)');
     expect(readJson(join(run, 'output.json'))).toMatchObject({ media: [join(folder, 'x.png')] });
     const again = spawnSync(
       process.execPath,
-      ['--import', 'tsx', entry, 'executor', 'folder-agent', '--folder', folder],
+      [POSTDESK_BIN, 'executor', 'folder-agent', '--folder', folder],
       {
         env: { PATH: process.env.PATH, HOME: process.env.HOME, POSTDESK_RUN_DIR: run },
         encoding: 'utf8',
