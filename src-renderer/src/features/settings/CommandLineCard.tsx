@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
@@ -11,14 +12,7 @@ import { useCommandLineStore } from '../../stores/use-command-line-store';
  */
 export function CommandLineCard() {
   const { state, busy, actionError, load, install, uninstall } = useCommandLineStore(
-    useShallow((s) => ({
-      state: s.state,
-      busy: s.busy,
-      actionError: s.actionError,
-      load: s.load,
-      install: s.install,
-      uninstall: s.uninstall,
-    })),
+    useShallow((s) => pick(s, 'state', 'busy', 'actionError', 'load', 'install', 'uninstall')),
   );
   useEffect(() => {
     void load();

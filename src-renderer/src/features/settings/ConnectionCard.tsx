@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { toast } from '../../stores/use-toast-store';
 
 /** Where Postdesk is connected and whether a key is stored, with forgetting the key and disconnecting. */
 export function ConnectionCard() {
   const { status, busy, disconnect, forgetKey } = useConnectionStore(
-    useShallow((s) => ({ status: s.status, busy: s.busy, disconnect: s.disconnect, forgetKey: s.forgetKey })),
+    useShallow((s) => pick(s, 'status', 'busy', 'disconnect', 'forgetKey')),
   );
   const [confirming, setConfirming] = useState(false);
   const where = status?.offline ? 'the offline sandbox' : (status?.base_url ?? 'the service');

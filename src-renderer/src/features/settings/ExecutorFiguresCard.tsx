@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { ExecutorMetrics } from '../../../../src-shared/ipc';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
@@ -12,9 +13,7 @@ const REFRESH_MS = 15_000;
 
 /** What monitoring tools read from the daemon, for a person: runs per automation, start delay, last sync. */
 export function ExecutorFiguresCard() {
-  const { metrics, loadMetrics } = useExecutorStore(
-    useShallow((s) => ({ metrics: s.metrics, loadMetrics: s.loadMetrics })),
-  );
+  const { metrics, loadMetrics } = useExecutorStore(useShallow((s) => pick(s, 'metrics', 'loadMetrics')));
   useEffect(() => {
     void loadMetrics();
     const timer = setInterval(() => void loadMetrics(), REFRESH_MS);

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { BridgeError, SettingsView } from '../../../../src-shared/ipc';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../../src-shared/settings';
 import { issuesByField } from '../../app/describe-error';
@@ -35,13 +36,7 @@ const POLICIES = MISSED_RUN_POLICIES.map((value) => ({ value, ...POLICY_TEXT[val
 
 export function SettingsScreen() {
   const { settings, saving, load, update, listen } = useSettingsStore(
-    useShallow((s) => ({
-      settings: s.settings,
-      saving: s.saving,
-      load: s.load,
-      update: s.update,
-      listen: s.listen,
-    })),
+    useShallow((s) => pick(s, 'settings', 'saving', 'load', 'update', 'listen')),
   );
   useEffect(() => {
     void load();

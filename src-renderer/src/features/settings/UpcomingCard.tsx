@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
 import { Freshness } from '../../components/Freshness';
@@ -12,7 +13,7 @@ import { useScheduleStore } from '../../stores/use-schedule-store';
  * was not running last week is marked: unless it runs then this time, that run will be missed.
  */
 export function UpcomingCard() {
-  const { upcoming, load } = useScheduleStore(useShallow((s) => ({ upcoming: s.upcoming, load: s.load })));
+  const { upcoming, load } = useScheduleStore(useShallow((s) => pick(s, 'upcoming', 'load')));
   useEffect(() => void load(), [load]);
   const data = upcoming.data;
   const atRisk = data?.occurrences.filter((o) => o.last_week === 'not_running').length ?? 0;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { SettingsPatch, SettingsView, UpdatePhase, UpdateState } from '../../../../src-shared/ipc';
 import { UPDATE_CHANNELS, type UpdateChannel } from '../../../../src-shared/settings';
 import { formatBytes } from '../../../../src-shared/format-bytes';
@@ -66,15 +67,7 @@ const BUSY_PHASES: ReadonlySet<UpdatePhase> = new Set(['checking', 'downloading'
 
 export function UpdatesCard({ settings }: { readonly settings: SettingsView | null }) {
   const { state, busy, actionError, load, listen, check, restartNow } = useUpdatesStore(
-    useShallow((s) => ({
-      state: s.state,
-      busy: s.busy,
-      actionError: s.actionError,
-      load: s.load,
-      listen: s.listen,
-      check: s.check,
-      restartNow: s.restartNow,
-    })),
+    useShallow((s) => pick(s, 'state', 'busy', 'actionError', 'load', 'listen', 'check', 'restartNow')),
   );
   useEffect(() => {
     const off = listen();
@@ -205,7 +198,7 @@ function UpdateStatus({ u }: { readonly u: UpdateState }) {
 
 /** Saved as soon as they change: they are switches, not part of the form's draft. */
 function DesktopPreferences({ settings }: { readonly settings: SettingsView }) {
-  const { update, saving } = useSettingsStore(useShallow((s) => ({ update: s.update, saving: s.saving })));
+  const { update, saving } = useSettingsStore(useShallow((s) => pick(s, 'update', 'saving')));
   const save = async (patch: SettingsPatch, done: string) => {
     const r = await update(patch);
     toast(r.ok ? 'success' : 'error', r.ok ? done : `Not saved: ${r.error.message}`);
