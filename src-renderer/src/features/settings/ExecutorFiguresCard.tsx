@@ -1,3 +1,4 @@
+import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -22,32 +23,33 @@ export function ExecutorFiguresCard() {
 
   const m = metrics.data;
   return (
-    <section className="card" aria-labelledby="settings-executor-figures-title">
-      <div className="card__header">
-        <h2 id="settings-executor-figures-title">Executor activity</h2>
-        {m ? (
+    <SettingsCard
+      id="executor-figures"
+      title="Executor activity"
+      body="form-stack"
+      badge={
+        m ? (
           <StatusBadge
             status={m.healthy ? 'completed' : 'failed'}
             label={m.healthy ? 'in sync' : 'not in sync'}
           />
-        ) : null}
-      </div>
-      <div className="card__body form-stack">
-        {m === null && metrics.loading ? (
-          <LoadingState label="Loading the executor’s figures…" />
-        ) : m === null && metrics.error ? (
-          <ErrorState
-            error={metrics.error}
-            title="The executor’s figures are unavailable"
-            onRetry={() => void loadMetrics()}
-          />
-        ) : m ? (
-          <Figures m={m} />
-        ) : (
-          <p className="muted">The executor is not running, so it has nothing to report yet.</p>
-        )}
-      </div>
-    </section>
+        ) : null
+      }
+    >
+      {m === null && metrics.loading ? (
+        <LoadingState label="Loading the executor’s figures…" />
+      ) : m === null && metrics.error ? (
+        <ErrorState
+          error={metrics.error}
+          title="The executor’s figures are unavailable"
+          onRetry={() => void loadMetrics()}
+        />
+      ) : m ? (
+        <Figures m={m} />
+      ) : (
+        <p className="muted">The executor is not running, so it has nothing to report yet.</p>
+      )}
+    </SettingsCard>
   );
 }
 
