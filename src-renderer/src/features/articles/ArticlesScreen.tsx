@@ -281,7 +281,7 @@ function ArticleView({ article, onDeleted }: { readonly article: Article; readon
           <h3 id="article-results-title" className="section-title">
             Destinations
           </h3>
-          <ul className="destination-results" aria-label="Results per destination">
+          <ul className="list-stack destination-results" aria-label="Results per destination">
             {article.targets.map((t) => (
               <ResultRow key={t.destination} result={t} />
             ))}

@@ -32,7 +32,7 @@ export function DraftList({ drafts, accountsById, onEdit }: DraftListProps) {
       ) : (
         <p className="muted">Drag one onto a day to schedule it (09:00 in month view).</p>
       )}
-      <ul ref={list} className="calendar__draft-list">
+      <ul ref={list} className="list-stack calendar__draft-list">
         {(drafts ?? []).map((g) => {
           const first = g.deliveries[0];
           if (!first) return null;

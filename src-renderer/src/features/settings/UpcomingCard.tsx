@@ -36,7 +36,7 @@ export function UpcomingCard() {
         />
       ) : data && data.occurrences.length > 0 ? (
         <>
-          <ol className="upcoming" aria-label="Next runs">
+          <ol className="list-stack upcoming" aria-label="Next runs">
             {data.occurrences.map((o) => (
               <li key={`${o.automation_id}-${o.at}`} className="upcoming__item">
                 <span className="upcoming__when">{formatDateTime(o.at)}</span>
