@@ -1,4 +1,3 @@
-import { FirstLoad } from '../../components/FirstLoad';
 import { useEffect, useMemo, type ReactElement, type ReactNode } from 'react';
 import {
   Area,
@@ -207,139 +206,133 @@ function Overview() {
       </div>
 
       <Freshness state={overview} what="the figures" onRetry={() => void load()} />
-      <FirstLoad
-        state={overview}
-        loading="Loading figures…"
-        failed="Could not load analytics"
-        onRetry={() => void load()}
-      >
-        {data ? (
-          <>
-            <Totals
-              totals={data.totals}
-              previous={previous.data?.totals ?? null}
-              previousLabel={
-                spanDays === null ? null : `the previous ${spanDays === 1 ? 'day' : `${spanDays} days`}`
-              }
-            />
-            {isEmpty(data) ? (
-              <div className="card">
-                <EmptyState title="No figures for this selection" icon={<IconChart size={20} />}>
-                  Published posts collect impressions and engagement; widen the dates or pick another account.
-                </EmptyState>
-              </div>
-            ) : (
-              <div className="charts">
-                <ChartCard title="Over time" wide height={260}>
-                  {/* Likes are a few per hundred impressions: on one axis they would lie flat along zero, so
+      {data === null && overview.loading ? (
+        <LoadingState label="Loading figures…" />
+      ) : data === null && overview.error ? (
+        <ErrorState error={overview.error} title="Could not load analytics" onRetry={() => void load()} />
+      ) : data ? (
+        <>
+          <Totals
+            totals={data.totals}
+            previous={previous.data?.totals ?? null}
+            previousLabel={
+              spanDays === null ? null : `the previous ${spanDays === 1 ? 'day' : `${spanDays} days`}`
+            }
+          />
+          {isEmpty(data) ? (
+            <div className="card">
+              <EmptyState title="No figures for this selection" icon={<IconChart size={20} />}>
+                Published posts collect impressions and engagement; widen the dates or pick another account.
+              </EmptyState>
+            </div>
+          ) : (
+            <div className="charts">
+              <ChartCard title="Over time" wide height={260}>
+                {/* Likes are a few per hundred impressions: on one axis they would lie flat along zero, so
                     each has its own, impressions on the left and likes on the right. */}
-                  <AreaChart data={days} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-                    <CartesianGrid stroke={colors.grid} vertical={false} />
-                    <XAxis
-                      dataKey="date"
-                      tickFormatter={formatDay}
-                      stroke={colors.axis}
-                      fontSize={12}
-                      minTickGap={24}
-                    />
-                    {countAxis(colors, 'impressions', 'left', maxOf(days, 'impressions'))}
-                    {countAxis(colors, 'likes', 'right', maxOf(days, 'likes'))}
-                    <Tooltip
-                      {...tooltipStyle(colors)}
-                      labelFormatter={(d: unknown) => formatDay(String(d))}
-                    />
-                    <Legend />
-                    <Area
-                      {...AREA}
-                      yAxisId="impressions"
-                      dataKey="impressions"
-                      name="Impressions (left axis)"
-                      {...areaColor(colors.series[0], 0.15)}
-                    />
-                    <Area
-                      {...AREA}
-                      yAxisId="likes"
-                      dataKey="likes"
-                      name="Likes (right axis)"
-                      {...areaColor(colors.series[2], 0.12)}
-                    />
-                  </AreaChart>
-                </ChartCard>
-                <ChartCard title="By platform" height={240}>
-                  <BarChart
-                    data={(data.by_platform ?? []).map((p) => ({
-                      ...p,
-                      label: PLATFORM_META[p.platform].label,
-                    }))}
-                    margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
-                  >
-                    {columnFrame(colors, 'label')}
-                    <Legend />
-                    <Bar {...COLUMN} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
-                    <Bar {...COLUMN} dataKey="likes" name="Likes" fill={colors.series[2]} />
-                  </BarChart>
-                </ChartCard>
-                <ChartCard title="By account" height={240}>
-                  <BarChart
-                    layout="vertical"
-                    data={(data.by_account ?? []).map((a) => ({
-                      ...a,
-                      label: names.get(a.account_id) ?? 'An account no longer connected',
-                    }))}
-                    margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
-                  >
-                    <CartesianGrid stroke={colors.grid} horizontal={false} />
-                    <XAxis
-                      type="number"
-                      tickFormatter={formatCompact}
-                      stroke={colors.axis}
-                      fontSize={12}
-                      ticks={niceTicks(maxOf(data.by_account ?? [], 'impressions'))}
-                      domain={[0, 'dataMax']}
-                      allowDecimals={false}
-                    />
-                    <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
-                    <Tooltip {...tooltipStyle(colors)} />
-                    <Legend />
-                    <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
-                  </BarChart>
-                </ChartCard>
-                {data.top_posts && data.top_posts.length > 0 ? (
-                  <MetricsTable
-                    className="card chart-card chart-card--wide"
-                    titleId="an-top-title"
-                    title="Top posts"
-                    tableLabel="Top posts"
-                    firstColumn="Post"
-                  >
-                    {data.top_posts.map((p, i) => {
-                      const platform =
-                        typeof p.platform === 'string' && p.platform in PLATFORM_META
-                          ? (p.platform as Platform)
-                          : null;
-                      return (
-                        <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
-                          <td>
-                            <span className="top-post">
-                              {platform ? <PlatformMark platform={platform} /> : null}
-                              <a href={hrefOf('analytics', { post: p.post_id })}>
-                                {typeof p.caption === 'string' && p.caption
-                                  ? plainName(p.caption.slice(0, 60))
-                                  : '(no caption)'}
-                              </a>
-                            </span>
-                          </td>
-                          <MetricCells value={(m) => p[m]} />
-                        </tr>
-                      );
-                    })}
-                  </MetricsTable>
-                ) : null}
-              </div>
-            )}
-          </>
-        ) : null}
-      </FirstLoad>
+                <AreaChart data={days} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                  <CartesianGrid stroke={colors.grid} vertical={false} />
+                  <XAxis
+                    dataKey="date"
+                    tickFormatter={formatDay}
+                    stroke={colors.axis}
+                    fontSize={12}
+                    minTickGap={24}
+                  />
+                  {countAxis(colors, 'impressions', 'left', maxOf(days, 'impressions'))}
+                  {countAxis(colors, 'likes', 'right', maxOf(days, 'likes'))}
+                  <Tooltip {...tooltipStyle(colors)} labelFormatter={(d: unknown) => formatDay(String(d))} />
+                  <Legend />
+                  <Area
+                    {...AREA}
+                    yAxisId="impressions"
+                    dataKey="impressions"
+                    name="Impressions (left axis)"
+                    {...areaColor(colors.series[0], 0.15)}
+                  />
+                  <Area
+                    {...AREA}
+                    yAxisId="likes"
+                    dataKey="likes"
+                    name="Likes (right axis)"
+                    {...areaColor(colors.series[2], 0.12)}
+                  />
+                </AreaChart>
+              </ChartCard>
+              <ChartCard title="By platform" height={240}>
+                <BarChart
+                  data={(data.by_platform ?? []).map((p) => ({
+                    ...p,
+                    label: PLATFORM_META[p.platform].label,
+                  }))}
+                  margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
+                >
+                  {columnFrame(colors, 'label')}
+                  <Legend />
+                  <Bar {...COLUMN} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
+                  <Bar {...COLUMN} dataKey="likes" name="Likes" fill={colors.series[2]} />
+                </BarChart>
+              </ChartCard>
+              <ChartCard title="By account" height={240}>
+                <BarChart
+                  layout="vertical"
+                  data={(data.by_account ?? []).map((a) => ({
+                    ...a,
+                    label: names.get(a.account_id) ?? 'An account no longer connected',
+                  }))}
+                  margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
+                >
+                  <CartesianGrid stroke={colors.grid} horizontal={false} />
+                  <XAxis
+                    type="number"
+                    tickFormatter={formatCompact}
+                    stroke={colors.axis}
+                    fontSize={12}
+                    ticks={niceTicks(maxOf(data.by_account ?? [], 'impressions'))}
+                    domain={[0, 'dataMax']}
+                    allowDecimals={false}
+                  />
+                  <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
+                  <Tooltip {...tooltipStyle(colors)} />
+                  <Legend />
+                  <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
+                </BarChart>
+              </ChartCard>
+              {data.top_posts && data.top_posts.length > 0 ? (
+                <MetricsTable
+                  className="card chart-card chart-card--wide"
+                  titleId="an-top-title"
+                  title="Top posts"
+                  tableLabel="Top posts"
+                  firstColumn="Post"
+                >
+                  {data.top_posts.map((p, i) => {
+                    const platform =
+                      typeof p.platform === 'string' && p.platform in PLATFORM_META
+                        ? (p.platform as Platform)
+                        : null;
+                    return (
+                      <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
+                        <td>
+                          <span className="top-post">
+                            {platform ? <PlatformMark platform={platform} /> : null}
+                            <a href={hrefOf('analytics', { post: p.post_id })}>
+                              {typeof p.caption === 'string' && p.caption
+                                ? plainName(p.caption.slice(0, 60))
+                                : '(no caption)'}
+                            </a>
+                          </span>
+                        </td>
+                        <MetricCells value={(m) => p[m]} />
+                      </tr>
+                    );
+                  })}
+                </MetricsTable>
+              ) : null}
+            </div>
+          )}
+        </>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { FirstLoad } from '../../components/FirstLoad';
 import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
@@ -7,6 +6,7 @@ import type { ExecutorMetrics } from '../../../../src-shared/ipc';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { StatusBadge } from '../../components/StatusBadge';
+import { ErrorState, LoadingState } from '../../components/states';
 import { useExecutorStore } from '../../stores/use-executor-store';
 
 /** How often the card asks for fresh figures while it is on screen. */
@@ -36,18 +36,19 @@ export function ExecutorFiguresCard() {
         ) : null
       }
     >
-      <FirstLoad
-        state={metrics}
-        loading="Loading the executor’s figures…"
-        failed="The executor’s figures are unavailable"
-        onRetry={() => void loadMetrics()}
-      >
-        {m ? (
-          <Figures m={m} />
-        ) : (
-          <p className="muted">The executor is not running, so it has nothing to report yet.</p>
-        )}
-      </FirstLoad>
+      {m === null && metrics.loading ? (
+        <LoadingState label="Loading the executor’s figures…" />
+      ) : m === null && metrics.error ? (
+        <ErrorState
+          error={metrics.error}
+          title="The executor’s figures are unavailable"
+          onRetry={() => void loadMetrics()}
+        />
+      ) : m ? (
+        <Figures m={m} />
+      ) : (
+        <p className="muted">The executor is not running, so it has nothing to report yet.</p>
+      )}
     </SettingsCard>
   );
 }

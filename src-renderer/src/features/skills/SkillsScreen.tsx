@@ -1,4 +1,3 @@
-import { FirstLoad } from '../../components/FirstLoad';
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -35,33 +34,30 @@ export function SkillsScreen() {
             <h2 id="skills-list-title">Library</h2>
           </div>
           <Freshness state={skills} what="the skills" onRetry={() => void load()} />
-          <FirstLoad
-            state={skills}
-            loading="Loading skills…"
-            failed="Could not load skills"
-            onRetry={() => void load()}
-          >
-            {list.length === 0 ? (
-              <EmptyState title="No skills published" icon={<IconBook size={20} />} />
-            ) : (
-              <ul className="list" aria-label="Skills">
-                {list.map((s) => (
-                  <li key={s.id}>
-                    <button
-                      type="button"
-                      className="list__button skill-item"
-                      aria-current={selected?.id === s.id}
-                      onClick={() => void select(s.id)}
-                    >
-                      <span className="skill-item__name">{plainName(s.name)}</span>
-                      <span className="skill-item__desc muted">{s.description}</span>
-                      <span className="badge badge--plain">v{s.latest_version}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </FirstLoad>
+          {skills.data === null && skills.loading ? (
+            <LoadingState label="Loading skills…" />
+          ) : skills.data === null && skills.error ? (
+            <ErrorState error={skills.error} title="Could not load skills" onRetry={() => void load()} />
+          ) : list.length === 0 ? (
+            <EmptyState title="No skills published" icon={<IconBook size={20} />} />
+          ) : (
+            <ul className="list" aria-label="Skills">
+              {list.map((s) => (
+                <li key={s.id}>
+                  <button
+                    type="button"
+                    className="list__button skill-item"
+                    aria-current={selected?.id === s.id}
+                    onClick={() => void select(s.id)}
+                  >
+                    <span className="skill-item__name">{plainName(s.name)}</span>
+                    <span className="skill-item__desc muted">{s.description}</span>
+                    <span className="badge badge--plain">v{s.latest_version}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
         <section className="card" aria-label="Skill">
           {!selected ? (
