@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -6,6 +5,7 @@ import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
+import { SettingsCard } from './SettingsCard';
 
 /**
  * The `postdesk` command on the PATH, as code editors offer their own. Installing or removing it is confirmed in

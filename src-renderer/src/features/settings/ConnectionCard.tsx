@@ -1,9 +1,9 @@
-import { SettingsCard } from './SettingsCard';
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { toast } from '../../stores/use-toast-store';
+import { SettingsCard } from './SettingsCard';
 
 /** Where Postdesk is connected and whether a key is stored, with forgetting the key and disconnecting. */
 export function ConnectionCard() {

@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -8,6 +7,7 @@ import { useNow } from '../../app/use-now';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/states';
 import { useExecutorStore } from '../../stores/use-executor-store';
+import { SettingsCard } from './SettingsCard';
 
 /** How often the card asks for fresh figures while it is on screen. */
 const REFRESH_MS = 15_000;

@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import type { ReactNode } from 'react';
 import type { SettingsPatch, SettingsView } from '../../../../src-shared/ipc';
 import type { Clock, Density, Theme, WeekStart } from '../../../../src-shared/settings';
@@ -9,6 +8,7 @@ import { Segmented } from '../../components/Segmented';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import './preferences.css';
+import { SettingsCard } from './SettingsCard';
 
 /** Every zone the browser knows; the computer's is the empty choice. */
 const ZONES: readonly string[] = (() => {

@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -23,6 +22,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { PreferencesCard } from './PreferencesCard';
 import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
+import { SettingsCard } from './SettingsCard';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {

@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -8,6 +7,7 @@ import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/states';
 import { useScheduleStore } from '../../stores/use-schedule-store';
+import { SettingsCard } from './SettingsCard';
 
 /**
  * The next occurrences across this computer's automations. One that falls at a time of the week when Postdesk

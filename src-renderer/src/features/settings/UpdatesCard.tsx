@@ -1,4 +1,3 @@
-import { SettingsCard } from './SettingsCard';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
@@ -15,6 +14,7 @@ import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { useUpdatesStore } from '../../stores/use-updates-store';
+import { SettingsCard } from './SettingsCard';
 
 /** A Record so a phase added to the contract must get its words here. */
 const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; note: string }>> = {
