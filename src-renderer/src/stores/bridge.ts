@@ -20,6 +20,22 @@ export async function settle<T>(call: () => Promise<BridgeResult<T>>): Promise<B
   }
 }
 
+/**
+ * Loads one `Loadable` field of a store: marks it loading, calls, and settles the answer into it (a failure
+ * keeps the last value beside the error). Returns the answer for a store that does more with it.
+ */
+export async function loadInto<K extends string, T>(
+  set: (partial: { [P in K]: Loadable<NoInfer<T>> }) => void,
+  get: () => { readonly [P in K]: Loadable<NoInfer<T>> },
+  key: K,
+  call: () => Promise<BridgeResult<T>>,
+): Promise<BridgeResult<T>> {
+  set({ [key]: loading(get()[key]) } as { [P in K]: Loadable<T> });
+  const r = await settle(call);
+  set({ [key]: settleInto(get()[key], r) } as { [P in K]: Loadable<T> });
+  return r;
+}
+
 /** The part of a store that shows one loaded value and the buttons that change it. */
 interface ActionSlice<T, B extends string> {
   readonly state: Loadable<T>;
@@ -35,9 +51,7 @@ export function loadableActions<T, B extends string>(
 ) {
   return {
     async load(call: () => Promise<BridgeResult<T>>): Promise<void> {
-      set({ state: loading(get().state) });
-      const r = await settle(call);
-      set({ state: settleInto(get().state, r) });
+      await loadInto(set, get, 'state', call);
     },
     async act(busy: B, call: () => Promise<BridgeResult<T>>): Promise<void> {
       set({ busy, actionError: null });

@@ -8,7 +8,7 @@ import type {
   Proposal,
   ProposalOutcome,
 } from '../../../src-shared/ipc';
-import { bridge, idle, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loadInto, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface AssistantState {
   /** The proposals waiting for a person. */
@@ -48,24 +48,16 @@ export const useAssistantStore = create<AssistantState>()((set, get) => ({
     });
   },
   async loadActivity() {
-    set({ activity: loading(get().activity) });
-    const r = await settle(() => bridge().assistant.activity({ limit: 200 }));
-    set({ activity: settleInto(get().activity, r) });
+    await loadInto(set, get, 'activity', () => bridge().assistant.activity({ limit: 200 }));
   },
   async loadTools() {
-    set({ tools: loading(get().tools) });
-    const r = await settle(() => bridge().assistant.tools({}));
-    set({ tools: settleInto(get().tools, r) });
+    await loadInto(set, get, 'tools', () => bridge().assistant.tools({}));
   },
   async loadConnection() {
-    set({ connection: loading(get().connection) });
-    const r = await settle(() => bridge().assistant.connection({}));
-    set({ connection: settleInto(get().connection, r) });
+    await loadInto(set, get, 'connection', () => bridge().assistant.connection({}));
   },
   async runTest() {
-    set({ test: loading(get().test) });
-    const r = await settle(() => bridge().assistant.test({}));
-    set({ test: settleInto(get().test, r) });
+    await loadInto(set, get, 'test', () => bridge().assistant.test({}));
   },
   async decide(id, decision) {
     set({ busy: id });

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeError, ExecutorMetrics, ExecutorStatus } from '../../../src-shared/ipc';
-import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loadInto, loaded, settle, settleInto, type Loadable } from './bridge';
 
 interface ExecutorState {
   readonly status: Loadable<ExecutorStatus>;
@@ -31,14 +31,10 @@ export const useExecutorStore = create<ExecutorState>()((set, get) => {
     actionError: null,
     metrics: idle(),
     async loadMetrics() {
-      set({ metrics: loading(get().metrics) });
-      const r = await settle(() => bridge().executor.metrics());
-      set({ metrics: settleInto(get().metrics, r) });
+      await loadInto(set, get, 'metrics', () => bridge().executor.metrics());
     },
     async load() {
-      set({ status: loading(get().status) });
-      const r = await settle(() => bridge().executor.status());
-      set({ status: settleInto(get().status, r) });
+      await loadInto(set, get, 'status', () => bridge().executor.status());
     },
     listen() {
       return bridge().executor.onDidChangeStatus((s) => set({ status: loaded(s) }));

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { BridgeResult, MediaTools, SettingsPatch, SettingsView } from '../../../src-shared/ipc';
 import { applyPreferences } from '../app/preferences';
-import { bridge, idle, loaded, loading, settle, settleInto, type Loadable } from './bridge';
+import { bridge, idle, loadInto, loaded, loading, settle, settleInto, type Loadable } from './bridge';
 
 interface SettingsState {
   readonly settings: Loadable<SettingsView>;
@@ -19,9 +19,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   saving: false,
   tools: idle(),
   async loadTools() {
-    set({ tools: loading(get().tools) });
-    const r = await settle(() => bridge().media.tools());
-    set({ tools: settleInto(get().tools, r) });
+    await loadInto(set, get, 'tools', () => bridge().media.tools());
   },
   async load() {
     set({ settings: loading(get().settings) });

@@ -1,6 +1,7 @@
 import './accounts.css';
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { formatDate } from '../../app/format';
 import { PLATFORM_META } from '../../app/platforms';
 import { Freshness } from '../../components/Freshness';
@@ -12,7 +13,7 @@ import { useAccountsStore } from '../../stores/use-accounts-store';
 import { toast } from '../../stores/use-toast-store';
 
 export function AccountsScreen() {
-  const { accounts, load } = useAccountsStore(useShallow((s) => ({ accounts: s.accounts, load: s.load })));
+  const { accounts, load } = useAccountsStore(useShallow((s) => pick(s, 'accounts', 'load')));
   useEffect(() => void load(), [load]);
 
   const list = accounts.data;

@@ -12,6 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { AnalyticsResponse, Metrics } from '../../../../src-shared/api/analytics';
 import type { Platform } from '../../../../src-shared/api/common';
 import { plainName } from '../../app/bidi';
@@ -99,13 +100,7 @@ export function AnalyticsScreen() {
 
 function Overview() {
   const { filters, overview, previous, setFilters, load } = useAnalyticsStore(
-    useShallow((s) => ({
-      filters: s.filters,
-      overview: s.overview,
-      previous: s.previous,
-      setFilters: s.setFilters,
-      load: s.load,
-    })),
+    useShallow((s) => pick(s, 'filters', 'overview', 'previous', 'setFilters', 'load')),
   );
   const { accounts, ensureAccounts } = useAccountsStore(
     useShallow((s) => ({ accounts: s.accounts, ensureAccounts: s.ensure })),
@@ -535,7 +530,7 @@ function ChartCard({
 }
 
 function PostFigures({ postId }: { readonly postId: string }) {
-  const { post, loadPost } = useAnalyticsStore(useShallow((s) => ({ post: s.post, loadPost: s.loadPost })));
+  const { post, loadPost } = useAnalyticsStore(useShallow((s) => pick(s, 'post', 'loadPost')));
   const colors = useChartColors();
   useEffect(() => void loadPost(postId), [loadPost, postId]);
   const data = post.data;

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { Article, ArticleDestination, ArticleTargetResult } from '../../../../src-shared/api/articles';
 import type { BridgeError } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
@@ -31,7 +32,7 @@ const STARTER =
   '## Why this matters\n\nWrite your article in **Markdown**. The preview shows how it reads.\n';
 
 export function ArticlesScreen() {
-  const { articles, load } = useArticlesStore(useShallow((s) => ({ articles: s.articles, load: s.load })));
+  const { articles, load } = useArticlesStore(useShallow((s) => pick(s, 'articles', 'load')));
   const [selected, setSelected] = useState<string | 'new'>('new');
   useEffect(() => void load(), [load]);
 
@@ -95,7 +96,7 @@ export function ArticlesScreen() {
 }
 
 function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void }) {
-  const { create, saving } = useArticlesStore(useShallow((s) => ({ create: s.create, saving: s.saving })));
+  const { create, saving } = useArticlesStore(useShallow((s) => pick(s, 'create', 'saving')));
   const [title, setTitle] = useState('');
   const [body, setBody] = useState(STARTER);
   const [tags, setTags] = useState('');
@@ -280,7 +281,7 @@ function ArticleView({ article, onDeleted }: { readonly article: Article; readon
           <h3 id="article-results-title" className="section-title">
             Destinations
           </h3>
-          <ul className="destination-results" aria-label="Results per destination">
+          <ul className="list-stack destination-results" aria-label="Results per destination">
             {article.targets.map((t) => (
               <ResultRow key={t.destination} result={t} />
             ))}

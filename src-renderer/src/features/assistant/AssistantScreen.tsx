@@ -168,7 +168,7 @@ function ConnectCard() {
                 ))}
               </ol>
               {test.data.tools.length > 0 ? (
-                <ul className="assistant__tools" aria-label="Tools the assistant sees">
+                <ul className="list-chips assistant__tools" aria-label="Tools the assistant sees">
                   {test.data.tools.map((t) => (
                     <li key={t}>
                       <code>{t}</code>

@@ -140,7 +140,7 @@ export function BulkScreen() {
                 </p>
               ) : null}
               {plan.batches.length > 0 ? (
-                <ol className="batch-plan" aria-label="Batches">
+                <ol className="list-chips batch-plan" aria-label="Batches">
                   {plan.batches.map((b) => (
                     <li key={b.index}>
                       Batch {b.index + 1}: {plural(b.item_count, updating ? 'update' : 'post')}

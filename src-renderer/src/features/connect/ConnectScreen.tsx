@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { ErrorAlert } from '../../components/states';
 import { LabeledField } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
@@ -11,13 +12,7 @@ import { useConnectionStore } from '../../stores/use-connection-store';
  */
 export function ConnectScreen() {
   const { status, busy, error, connect, tryOffline } = useConnectionStore(
-    useShallow((s) => ({
-      status: s.status,
-      busy: s.busy,
-      error: s.error,
-      connect: s.connect,
-      tryOffline: s.tryOffline,
-    })),
+    useShallow((s) => pick(s, 'status', 'busy', 'error', 'connect', 'tryOffline')),
   );
   const keyRef = useRef<HTMLInputElement>(null);
   const [baseUrl, setBaseUrl] = useState(() => (status && !status.offline && status.base_url) || 'https://');

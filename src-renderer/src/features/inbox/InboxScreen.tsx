@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { BridgeError, InboxDraft, InboxGroup, InboxOutcomes } from '../../../../src-shared/ipc';
 import { LIMITS } from '../../../../src-shared/api/limits';
 import { checkPost } from '../../../../src-shared/platform-check';
@@ -39,14 +40,7 @@ function report(verb: string, r: InboxOutcomes): { tone: 'success' | 'warning'; 
 export function InboxScreen() {
   const runId = useRoute().params.get('run');
   const { list, load, listen, busy, approve, reject } = useInboxStore(
-    useShallow((s) => ({
-      list: s.list,
-      load: s.load,
-      listen: s.listen,
-      busy: s.busy,
-      approve: s.approve,
-      reject: s.reject,
-    })),
+    useShallow((s) => pick(s, 'list', 'load', 'listen', 'busy', 'approve', 'reject')),
   );
   const { loadAutomations, canEdit } = useAutomationsStore(
     useShallow((s) => ({ loadAutomations: s.load, canEdit: s.canEdit })),
@@ -440,9 +434,7 @@ function DraftItem({
 }
 
 function EditDialog({ draft, onClose }: { readonly draft: InboxDraft; readonly onClose: () => void }) {
-  const { edit, approve, busy } = useInboxStore(
-    useShallow((s) => ({ edit: s.edit, approve: s.approve, busy: s.busy })),
-  );
+  const { edit, approve, busy } = useInboxStore(useShallow((s) => pick(s, 'edit', 'approve', 'busy')));
   const [caption, setCaption] = useState(draft.caption);
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
   const save = async (thenApprove: boolean) => {

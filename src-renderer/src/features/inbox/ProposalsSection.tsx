@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { Platform } from '../../../../src-shared/api/common';
 import { PLATFORMS } from '../../../../src-shared/api/common';
 import type { BridgeError, Proposal } from '../../../../src-shared/ipc';
@@ -34,13 +35,7 @@ const toolWords = (tool: string): string => {
  */
 export function ProposalsSection() {
   const { proposals, loadProposals, listen, decide, busy } = useAssistantStore(
-    useShallow((s) => ({
-      proposals: s.proposals,
-      loadProposals: s.loadProposals,
-      listen: s.listen,
-      decide: s.decide,
-      busy: s.busy,
-    })),
+    useShallow((s) => pick(s, 'proposals', 'loadProposals', 'listen', 'decide', 'busy')),
   );
   const [error, setError] = useState<Readonly<BridgeError> | null>(null);
   const titleId = useId();

@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
+import { SettingsCard } from './SettingsCard';
 
 /**
  * The `postdesk` command on the PATH, as code editors offer their own. Installing or removing it is confirmed in
@@ -11,14 +13,7 @@ import { useCommandLineStore } from '../../stores/use-command-line-store';
  */
 export function CommandLineCard() {
   const { state, busy, actionError, load, install, uninstall } = useCommandLineStore(
-    useShallow((s) => ({
-      state: s.state,
-      busy: s.busy,
-      actionError: s.actionError,
-      load: s.load,
-      install: s.install,
-      uninstall: s.uninstall,
-    })),
+    useShallow((s) => pick(s, 'state', 'busy', 'actionError', 'load', 'install', 'uninstall')),
   );
   useEffect(() => {
     void load();
@@ -26,73 +21,74 @@ export function CommandLineCard() {
 
   const c = state.data;
   return (
-    <section className="card" aria-labelledby="settings-command-line-title">
-      <div className="card__header">
-        <h2 id="settings-command-line-title">Command line</h2>
-        {c?.supported ? (
+    <SettingsCard
+      id="command-line"
+      title="Command line"
+      body="form-stack"
+      badge={
+        c?.supported ? (
           <StatusBadge
             status={c.installed ? 'completed' : 'stopped'}
             label={c.installed ? 'installed' : 'not installed'}
           />
-        ) : null}
-      </div>
-      <div className="card__body form-stack">
-        <Freshness state={state} what="the command’s status" onRetry={() => void load()} />
-        {c === null && state.loading ? (
-          <LoadingState label="Loading the command’s status…" />
-        ) : c === null && state.error ? (
-          <ErrorState error={state.error} title="Command status unavailable" onRetry={() => void load()} />
-        ) : c ? (
-          <>
-            <p>
-              The <code>postdesk</code> command does from a terminal what this app does: posts, uploads, bulk
-              imports, automations. It runs with Node.js 22.12 or later.
-            </p>
-            {c.location ? (
-              <dl className="facts">
-                <dt>{c.installed ? 'Installed at' : 'Goes to'}</dt>
-                <dd>
-                  <code>{c.location}</code>
-                </dd>
-              </dl>
-            ) : null}
-            {c.notes.length > 0 ? (
-              <ul className="command-line__notes" aria-live="polite">
-                {c.notes.map((n) => (
-                  <li key={n}>{n}</li>
-                ))}
-              </ul>
-            ) : null}
-            {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
-            {c.supported ? (
-              <div className="btn-row">
+        ) : null
+      }
+    >
+      <Freshness state={state} what="the command’s status" onRetry={() => void load()} />
+      {c === null && state.loading ? (
+        <LoadingState label="Loading the command’s status…" />
+      ) : c === null && state.error ? (
+        <ErrorState error={state.error} title="Command status unavailable" onRetry={() => void load()} />
+      ) : c ? (
+        <>
+          <p>
+            The <code>postdesk</code> command does from a terminal what this app does: posts, uploads, bulk
+            imports, automations. It runs with Node.js 22.12 or later.
+          </p>
+          {c.location ? (
+            <dl className="facts">
+              <dt>{c.installed ? 'Installed at' : 'Goes to'}</dt>
+              <dd>
+                <code>{c.location}</code>
+              </dd>
+            </dl>
+          ) : null}
+          {c.notes.length > 0 ? (
+            <ul className="command-line__notes" aria-live="polite">
+              {c.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
+          {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
+          {c.supported ? (
+            <div className="btn-row">
+              <button
+                type="button"
+                className="btn btn--primary"
+                disabled={busy !== null}
+                onClick={() => void install()}
+              >
+                {busy === 'install'
+                  ? 'Waiting for your confirmation…'
+                  : c.installed
+                    ? 'Install again'
+                    : 'Install command'}
+              </button>
+              {c.installed ? (
                 <button
                   type="button"
-                  className="btn btn--primary"
+                  className="btn"
                   disabled={busy !== null}
-                  onClick={() => void install()}
+                  onClick={() => void uninstall()}
                 >
-                  {busy === 'install'
-                    ? 'Waiting for your confirmation…'
-                    : c.installed
-                      ? 'Install again'
-                      : 'Install command'}
+                  {busy === 'uninstall' ? 'Waiting for your confirmation…' : 'Remove command'}
                 </button>
-                {c.installed ? (
-                  <button
-                    type="button"
-                    className="btn"
-                    disabled={busy !== null}
-                    onClick={() => void uninstall()}
-                  >
-                    {busy === 'uninstall' ? 'Waiting for your confirmation…' : 'Remove command'}
-                  </button>
-                ) : null}
-              </div>
-            ) : null}
-          </>
-        ) : null}
-      </div>
-    </section>
+              ) : null}
+            </div>
+          ) : null}
+        </>
+      ) : null}
+    </SettingsCard>
   );
 }

@@ -1,20 +1,20 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { ExecutorMetrics } from '../../../../src-shared/ipc';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorState, LoadingState } from '../../components/states';
 import { useExecutorStore } from '../../stores/use-executor-store';
+import { SettingsCard } from './SettingsCard';
 
 /** How often the card asks for fresh figures while it is on screen. */
 const REFRESH_MS = 15_000;
 
 /** What monitoring tools read from the daemon, for a person: runs per automation, start delay, last sync. */
 export function ExecutorFiguresCard() {
-  const { metrics, loadMetrics } = useExecutorStore(
-    useShallow((s) => ({ metrics: s.metrics, loadMetrics: s.loadMetrics })),
-  );
+  const { metrics, loadMetrics } = useExecutorStore(useShallow((s) => pick(s, 'metrics', 'loadMetrics')));
   useEffect(() => {
     void loadMetrics();
     const timer = setInterval(() => void loadMetrics(), REFRESH_MS);
@@ -23,32 +23,33 @@ export function ExecutorFiguresCard() {
 
   const m = metrics.data;
   return (
-    <section className="card" aria-labelledby="settings-executor-figures-title">
-      <div className="card__header">
-        <h2 id="settings-executor-figures-title">Executor activity</h2>
-        {m ? (
+    <SettingsCard
+      id="executor-figures"
+      title="Executor activity"
+      body="form-stack"
+      badge={
+        m ? (
           <StatusBadge
             status={m.healthy ? 'completed' : 'failed'}
             label={m.healthy ? 'in sync' : 'not in sync'}
           />
-        ) : null}
-      </div>
-      <div className="card__body form-stack">
-        {m === null && metrics.loading ? (
-          <LoadingState label="Loading the executor’s figures…" />
-        ) : m === null && metrics.error ? (
-          <ErrorState
-            error={metrics.error}
-            title="The executor’s figures are unavailable"
-            onRetry={() => void loadMetrics()}
-          />
-        ) : m ? (
-          <Figures m={m} />
-        ) : (
-          <p className="muted">The executor is not running, so it has nothing to report yet.</p>
-        )}
-      </div>
-    </section>
+        ) : null
+      }
+    >
+      {m === null && metrics.loading ? (
+        <LoadingState label="Loading the executor’s figures…" />
+      ) : m === null && metrics.error ? (
+        <ErrorState
+          error={metrics.error}
+          title="The executor’s figures are unavailable"
+          onRetry={() => void loadMetrics()}
+        />
+      ) : m ? (
+        <Figures m={m} />
+      ) : (
+        <p className="muted">The executor is not running, so it has nothing to report yet.</p>
+      )}
+    </SettingsCard>
   );
 }
 

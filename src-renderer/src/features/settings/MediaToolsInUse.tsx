@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { MediaTool } from '../../../../src-shared/ipc';
 import { useSettingsStore } from '../../stores/use-settings-store';
 
@@ -11,9 +12,7 @@ const SOURCE: Readonly<Record<NonNullable<MediaTool['source']>, string>> = {
 
 /** Which ffmpeg and ffprobe main really runs, with their versions, and a warning when only an old build is there. */
 export function MediaToolsInUse() {
-  const { tools, loadTools } = useSettingsStore(
-    useShallow((s) => ({ tools: s.tools, loadTools: s.loadTools })),
-  );
+  const { tools, loadTools } = useSettingsStore(useShallow((s) => pick(s, 'tools', 'loadTools')));
   useEffect(() => {
     void loadTools();
   }, [loadTools]);

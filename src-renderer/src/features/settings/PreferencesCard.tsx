@@ -8,6 +8,7 @@ import { Segmented } from '../../components/Segmented';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import './preferences.css';
+import { SettingsCard } from './SettingsCard';
 
 /** Every zone the browser knows; the computer's is the empty choice. */
 const ZONES: readonly string[] = (() => {
@@ -41,69 +42,64 @@ export function PreferencesCard({ settings }: { readonly settings: SettingsView 
     </div>
   );
   return (
-    <section className="card" aria-labelledby="settings-preferences-title">
-      <div className="card__header">
-        <h2 id="settings-preferences-title">Preferences</h2>
-      </div>
-      <div className="card__body preferences">
-        <Field
-          label="Time zone"
-          hint={`Dates and times show, and are picked, in this zone. Now ${formatTime(new Date().toISOString())}.`}
-        >
-          {({ id, describedBy }) => (
-            <select
-              id={id}
-              className="input"
-              aria-describedby={describedBy}
-              value={settings.time_zone ?? ''}
-              onChange={(e) => void save({ time_zone: e.target.value || null })}
-            >
-              <option value="">This computer’s ({computerZone()})</option>
-              {ZONES.map((z) => (
-                <option key={z} value={z}>
-                  {z.replaceAll('_', ' ')}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        {choice(
-          'Week starts on',
-          <Segmented
-            label="Week starts on"
-            value={settings.week_start}
-            options={optionsOf(WEEK)}
-            onChange={(v) => void save({ week_start: v })}
-          />,
+    <SettingsCard id="preferences" title="Preferences" body="preferences">
+      <Field
+        label="Time zone"
+        hint={`Dates and times show, and are picked, in this zone. Now ${formatTime(new Date().toISOString())}.`}
+      >
+        {({ id, describedBy }) => (
+          <select
+            id={id}
+            className="input"
+            aria-describedby={describedBy}
+            value={settings.time_zone ?? ''}
+            onChange={(e) => void save({ time_zone: e.target.value || null })}
+          >
+            <option value="">This computer’s ({computerZone()})</option>
+            {ZONES.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </select>
         )}
-        {choice(
-          'Time format',
-          <Segmented
-            label="Time format"
-            value={settings.clock}
-            options={optionsOf(CLOCK)}
-            onChange={(v) => void save({ clock: v })}
-          />,
-        )}
-        {choice(
-          'Theme',
-          <Segmented
-            label="Theme"
-            value={settings.theme}
-            options={optionsOf(THEME)}
-            onChange={(v) => void save({ theme: v })}
-          />,
-        )}
-        {choice(
-          'Density',
-          <Segmented
-            label="Density"
-            value={settings.density}
-            options={optionsOf(DENSITY)}
-            onChange={(v) => void save({ density: v })}
-          />,
-        )}
-      </div>
-    </section>
+      </Field>
+      {choice(
+        'Week starts on',
+        <Segmented
+          label="Week starts on"
+          value={settings.week_start}
+          options={optionsOf(WEEK)}
+          onChange={(v) => void save({ week_start: v })}
+        />,
+      )}
+      {choice(
+        'Time format',
+        <Segmented
+          label="Time format"
+          value={settings.clock}
+          options={optionsOf(CLOCK)}
+          onChange={(v) => void save({ clock: v })}
+        />,
+      )}
+      {choice(
+        'Theme',
+        <Segmented
+          label="Theme"
+          value={settings.theme}
+          options={optionsOf(THEME)}
+          onChange={(v) => void save({ theme: v })}
+        />,
+      )}
+      {choice(
+        'Density',
+        <Segmented
+          label="Density"
+          value={settings.density}
+          options={optionsOf(DENSITY)}
+          onChange={(v) => void save({ density: v })}
+        />,
+      )}
+    </SettingsCard>
   );
 }

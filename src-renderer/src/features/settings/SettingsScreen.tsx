@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { BridgeError, SettingsView } from '../../../../src-shared/ipc';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../../src-shared/settings';
 import { issuesByField } from '../../app/describe-error';
@@ -21,6 +22,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { PreferencesCard } from './PreferencesCard';
 import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
+import { SettingsCard } from './SettingsCard';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -35,13 +37,7 @@ const POLICIES = MISSED_RUN_POLICIES.map((value) => ({ value, ...POLICY_TEXT[val
 
 export function SettingsScreen() {
   const { settings, saving, load, update, listen } = useSettingsStore(
-    useShallow((s) => ({
-      settings: s.settings,
-      saving: s.saving,
-      load: s.load,
-      update: s.update,
-      listen: s.listen,
-    })),
+    useShallow((s) => pick(s, 'settings', 'saving', 'load', 'update', 'listen')),
   );
   useEffect(() => {
     void load();
@@ -145,132 +141,117 @@ function SettingsForm({
 
   return (
     <form className="form-stack" onSubmit={(e) => void onSubmit(e)} aria-label="Settings">
-      <section className="card" aria-labelledby="settings-service-title">
-        <div className="card__header">
-          <h2 id="settings-service-title">Service</h2>
-        </div>
-        <div className="card__body form-grid">
-          {text('base_url', 'Base URL', 'Every request goes here.')}
-          {text('alias_url', 'Alias URL', 'The fallback host serving the same paths. Optional.')}
-          {text('proxy_url', 'Proxy', 'An HTTP(S) proxy for all requests. Optional.')}
-        </div>
-      </section>
+      <SettingsCard id="service" title="Service" body="form-grid">
+        {text('base_url', 'Base URL', 'Every request goes here.')}
+        {text('alias_url', 'Alias URL', 'The fallback host serving the same paths. Optional.')}
+        {text('proxy_url', 'Proxy', 'An HTTP(S) proxy for all requests. Optional.')}
+      </SettingsCard>
 
-      <section className="card" aria-labelledby="settings-executor-title">
-        <div className="card__header">
-          <h2 id="settings-executor-title">Executor</h2>
-        </div>
-        <div className="card__body form-stack">
-          <div className="form-grid">
-            {text(
-              'executor_name',
-              'Executor name',
-              executorName && !draft.executor_name.trim()
-                ? `How this computer appears in the dashboard. Empty: “${executorName}”.`
-                : 'How this computer appears in the dashboard.',
-              'text',
-              executorName ?? undefined,
-            )}
-            <div className="field">
-              <label className="field__label" htmlFor="settings-concurrency">
-                Concurrent runs
-              </label>
-              <input
-                id="settings-concurrency"
-                className="input"
-                type="number"
-                min={1}
-                max={16}
-                value={draft.concurrency}
-                onChange={(e) => set('concurrency', e.target.value)}
-                aria-invalid={Boolean(fieldErrors.concurrency)}
-              />
-              <span className="field__hint">
-                {fieldErrors.concurrency ? (
-                  <span className="field__error">{fieldErrors.concurrency}</span>
-                ) : (
-                  'How many automations may run at once (1–16).'
-                )}
-              </span>
-            </div>
+      <SettingsCard id="executor" title="Executor" body="form-stack">
+        <div className="form-grid">
+          {text(
+            'executor_name',
+            'Executor name',
+            executorName && !draft.executor_name.trim()
+              ? `How this computer appears in the dashboard. Empty: “${executorName}”.`
+              : 'How this computer appears in the dashboard.',
+            'text',
+            executorName ?? undefined,
+          )}
+          <div className="field">
+            <label className="field__label" htmlFor="settings-concurrency">
+              Concurrent runs
+            </label>
+            <input
+              id="settings-concurrency"
+              className="input"
+              type="number"
+              min={1}
+              max={16}
+              value={draft.concurrency}
+              onChange={(e) => set('concurrency', e.target.value)}
+              aria-invalid={Boolean(fieldErrors.concurrency)}
+            />
+            <span className="field__hint">
+              {fieldErrors.concurrency ? (
+                <span className="field__error">{fieldErrors.concurrency}</span>
+              ) : (
+                'How many automations may run at once (1–16).'
+              )}
+            </span>
           </div>
-          <fieldset className="choice-group">
-            <legend className="field__label">When runs were missed (sleep, off, offline)</legend>
-            {POLICIES.map((p) => (
-              <label key={p.value} className="choice policy">
-                <input
-                  type="radio"
-                  name="missed-run-policy"
-                  value={p.value}
-                  checked={draft.missed_run_policy === p.value}
-                  onChange={() => set('missed_run_policy', p.value)}
-                />
-                <span>
-                  <strong>{p.label}</strong>
-                  <span className="muted"> · {p.note}</span>
-                </span>
-              </label>
-            ))}
-          </fieldset>
-          <div className="form-grid">
-            <div className="field">
-              <label className="field__label" htmlFor="settings-grace">
-                Grace window (minutes)
-              </label>
-              <input
-                id="settings-grace"
-                className="input"
-                type="number"
-                min={0}
-                max={24 * 60}
-                value={draft.grace_window_minutes}
-                onChange={(e) => set('grace_window_minutes', e.target.value)}
-                aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
-                aria-describedby="settings-grace-hint"
-              />
-              <span className="field__hint" id="settings-grace-hint">
-                {fieldErrors.grace_window_minutes ? (
-                  <span className="field__error">{fieldErrors.grace_window_minutes}</span>
-                ) : (
-                  'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
-                )}
-              </span>
-            </div>
-          </div>
-          <AgentCommands
-            value={draft.agent_commands}
-            onChange={(v) => set('agent_commands', v)}
-            error={fieldErrors.agent_commands ?? null}
-          />
-          <p className="field__hint">
-            Postdesk asks you to confirm a change to agent commands or media tools outside this window before
-            it saves it: these decide which programs run. Which agent runs each automation, and the folder it
-            publishes from, are set beside that automation on the <a href="#/automations">Automations</a>{' '}
-            screen.
-          </p>
         </div>
-      </section>
+        <fieldset className="choice-group">
+          <legend className="field__label">When runs were missed (sleep, off, offline)</legend>
+          {POLICIES.map((p) => (
+            <label key={p.value} className="choice policy">
+              <input
+                type="radio"
+                name="missed-run-policy"
+                value={p.value}
+                checked={draft.missed_run_policy === p.value}
+                onChange={() => set('missed_run_policy', p.value)}
+              />
+              <span>
+                <strong>{p.label}</strong>
+                <span className="muted"> · {p.note}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <div className="form-grid">
+          <div className="field">
+            <label className="field__label" htmlFor="settings-grace">
+              Grace window (minutes)
+            </label>
+            <input
+              id="settings-grace"
+              className="input"
+              type="number"
+              min={0}
+              max={24 * 60}
+              value={draft.grace_window_minutes}
+              onChange={(e) => set('grace_window_minutes', e.target.value)}
+              aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
+              aria-describedby="settings-grace-hint"
+            />
+            <span className="field__hint" id="settings-grace-hint">
+              {fieldErrors.grace_window_minutes ? (
+                <span className="field__error">{fieldErrors.grace_window_minutes}</span>
+              ) : (
+                'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
+              )}
+            </span>
+          </div>
+        </div>
+        <AgentCommands
+          value={draft.agent_commands}
+          onChange={(v) => set('agent_commands', v)}
+          error={fieldErrors.agent_commands ?? null}
+        />
+        <p className="field__hint">
+          Postdesk asks you to confirm a change to agent commands or media tools outside this window before it
+          saves it: these decide which programs run. Which agent runs each automation, and the folder it
+          publishes from, are set beside that automation on the <a href="#/automations">Automations</a>{' '}
+          screen.
+        </p>
+      </SettingsCard>
 
-      <section className="card" aria-labelledby="settings-media-title">
-        <div className="card__header">
-          <h2 id="settings-media-title">Media tools</h2>
-        </div>
-        <div className="card__body form-grid">
-          {text(
-            'ffmpeg_path',
-            'ffmpeg',
-            'The ffmpeg program to use. Empty: Postdesk picks one, shown below (a system build of 5.1 or newer first).',
-            'text',
-          )}
-          {text(
-            'ffprobe_path',
-            'ffprobe',
-            'The ffprobe program to use. Empty: Postdesk picks one, shown below.',
-            'text',
-          )}
-          <MediaToolsInUse />
-        </div>
-      </section>
+      <SettingsCard id="media" title="Media tools" body="form-grid">
+        {text(
+          'ffmpeg_path',
+          'ffmpeg',
+          'The ffmpeg program to use. Empty: Postdesk picks one, shown below (a system build of 5.1 or newer first).',
+          'text',
+        )}
+        {text(
+          'ffprobe_path',
+          'ffprobe',
+          'The ffprobe program to use. Empty: Postdesk picks one, shown below.',
+          'text',
+        )}
+        <MediaToolsInUse />
+      </SettingsCard>
 
       {error ? <ErrorAlert error={error} title="Not saved" /> : null}
       <div className="btn-row btn-row--end settings__actions">
@@ -310,20 +291,15 @@ function About() {
 function AssistantPoliciesCard({ chosen }: { readonly chosen: Readonly<Record<string, string>> | null }) {
   const changed = chosen ? Object.keys(chosen).length : 0;
   return (
-    <section className="card" aria-labelledby="settings-assistant-title">
-      <div className="card__header">
-        <h2 id="settings-assistant-title">AI assistant</h2>
-      </div>
-      <div className="card__body">
-        <p className="muted">
-          Through <code>postdesk mcp</code>, an assistant may read at once, and asks you in the Inbox before
-          it creates, schedules, publishes, updates or deletes anything.{' '}
-          {changed === 0
-            ? 'Every tool has its default policy.'
-            : `${changed === 1 ? '1 tool has' : `${changed} tools have`} a policy of your own.`}
-        </p>
-        <a href={hrefOf('assistant')}>Tool policies, setup and activity</a>
-      </div>
-    </section>
+    <SettingsCard id="assistant" title="AI assistant">
+      <p className="muted">
+        Through <code>postdesk mcp</code>, an assistant may read at once, and asks you in the Inbox before it
+        creates, schedules, publishes, updates or deletes anything.{' '}
+        {changed === 0
+          ? 'Every tool has its default policy.'
+          : `${changed === 1 ? '1 tool has' : `${changed} tools have`} a policy of your own.`}
+      </p>
+      <a href={hrefOf('assistant')}>Tool policies, setup and activity</a>
+    </SettingsCard>
   );
 }

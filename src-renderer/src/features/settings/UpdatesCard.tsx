@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { SettingsPatch, SettingsView, UpdatePhase, UpdateState } from '../../../../src-shared/ipc';
 import { UPDATE_CHANNELS, type UpdateChannel } from '../../../../src-shared/settings';
 import { formatBytes } from '../../../../src-shared/format-bytes';
@@ -13,6 +14,7 @@ import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { useUpdatesStore } from '../../stores/use-updates-store';
+import { SettingsCard } from './SettingsCard';
 
 /** A Record so a phase added to the contract must get its words here. */
 const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; note: string }>> = {
@@ -66,15 +68,7 @@ const BUSY_PHASES: ReadonlySet<UpdatePhase> = new Set(['checking', 'downloading'
 
 export function UpdatesCard({ settings }: { readonly settings: SettingsView | null }) {
   const { state, busy, actionError, load, listen, check, restartNow } = useUpdatesStore(
-    useShallow((s) => ({
-      state: s.state,
-      busy: s.busy,
-      actionError: s.actionError,
-      load: s.load,
-      listen: s.listen,
-      check: s.check,
-      restartNow: s.restartNow,
-    })),
+    useShallow((s) => pick(s, 'state', 'busy', 'actionError', 'load', 'listen', 'check', 'restartNow')),
   );
   useEffect(() => {
     const off = listen();
@@ -84,62 +78,63 @@ export function UpdatesCard({ settings }: { readonly settings: SettingsView | nu
 
   const u = state.data;
   return (
-    <section className="card" aria-labelledby="settings-updates-title">
-      <div className="card__header">
-        <h2 id="settings-updates-title">Updates</h2>
-        {u && u.phase !== 'unsupported' ? (
+    <SettingsCard
+      id="updates"
+      title="Updates"
+      body="form-stack"
+      badge={
+        u && u.phase !== 'unsupported' ? (
           <StatusBadge status={PHASE_TEXT[u.phase].tone} label={PHASE_TEXT[u.phase].label} />
-        ) : null}
-      </div>
-      <div className="card__body form-stack">
-        {u === null && state.loading ? (
-          <LoadingState label="Loading update status…" />
-        ) : u === null && state.error ? (
-          <ErrorState error={state.error} title="Update status unavailable" onRetry={() => void load()} />
-        ) : u?.phase === 'unsupported' ? (
-          <p className="muted">
-            Updates are managed by the desktop app: this browser window (<code>postdesk web</code>) does not
-            update itself.
-          </p>
-        ) : u ? (
-          <>
-            <UpdateStatus u={u} />
-            {actionError ? <ErrorAlert error={actionError} title="The updater did not answer" /> : null}
-            <div className="updates__actions">
-              <div className="btn-row">
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={busy !== null || u.phase === 'disabled' || BUSY_PHASES.has(u.phase)}
-                  onClick={() => void check()}
-                >
-                  {busy === 'check' || u.phase === 'checking' ? 'Checking…' : 'Check for updates'}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--primary"
-                  disabled={
-                    busy !== null ||
-                    u.restartRequested ||
-                    (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')
-                  }
-                  aria-describedby="updates-restart-hint"
-                  onClick={() => void restartNow()}
-                >
-                  {busy === 'restart' ? 'Requesting…' : 'Restart now'}
-                </button>
-              </div>
-              <p className="field__hint" id="updates-restart-hint">
-                {u.restartRequested
-                  ? 'Restart requested: Postdesk installs the update and restarts as soon as no run or upload is in progress.'
-                  : 'Restart now installs a downloaded update once no automation run or upload is in progress: it never interrupts one.'}
-              </p>
+        ) : null
+      }
+    >
+      {u === null && state.loading ? (
+        <LoadingState label="Loading update status…" />
+      ) : u === null && state.error ? (
+        <ErrorState error={state.error} title="Update status unavailable" onRetry={() => void load()} />
+      ) : u?.phase === 'unsupported' ? (
+        <p className="muted">
+          Updates are managed by the desktop app: this browser window (<code>postdesk web</code>) does not
+          update itself.
+        </p>
+      ) : u ? (
+        <>
+          <UpdateStatus u={u} />
+          {actionError ? <ErrorAlert error={actionError} title="The updater did not answer" /> : null}
+          <div className="updates__actions">
+            <div className="btn-row">
+              <button
+                type="button"
+                className="btn"
+                disabled={busy !== null || u.phase === 'disabled' || BUSY_PHASES.has(u.phase)}
+                onClick={() => void check()}
+              >
+                {busy === 'check' || u.phase === 'checking' ? 'Checking…' : 'Check for updates'}
+              </button>
+              <button
+                type="button"
+                className="btn btn--primary"
+                disabled={
+                  busy !== null ||
+                  u.restartRequested ||
+                  (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')
+                }
+                aria-describedby="updates-restart-hint"
+                onClick={() => void restartNow()}
+              >
+                {busy === 'restart' ? 'Requesting…' : 'Restart now'}
+              </button>
             </div>
-            {settings ? <DesktopPreferences settings={settings} /> : null}
-          </>
-        ) : null}
-      </div>
-    </section>
+            <p className="field__hint" id="updates-restart-hint">
+              {u.restartRequested
+                ? 'Restart requested: Postdesk installs the update and restarts as soon as no run or upload is in progress.'
+                : 'Restart now installs a downloaded update once no automation run or upload is in progress: it never interrupts one.'}
+            </p>
+          </div>
+          {settings ? <DesktopPreferences settings={settings} /> : null}
+        </>
+      ) : null}
+    </SettingsCard>
   );
 }
 
@@ -205,7 +200,7 @@ function UpdateStatus({ u }: { readonly u: UpdateState }) {
 
 /** Saved as soon as they change: they are switches, not part of the form's draft. */
 function DesktopPreferences({ settings }: { readonly settings: SettingsView }) {
-  const { update, saving } = useSettingsStore(useShallow((s) => ({ update: s.update, saving: s.saving })));
+  const { update, saving } = useSettingsStore(useShallow((s) => pick(s, 'update', 'saving')));
   const save = async (patch: SettingsPatch, done: string) => {
     const r = await update(patch);
     toast(r.ok ? 'success' : 'error', r.ok ? done : `Not saved: ${r.error.message}`);

@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { plainName } from '../../app/bidi';
 import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
@@ -11,13 +12,7 @@ import './skills.css';
 
 export function SkillsScreen() {
   const { skills, selected, detail, load, select } = useSkillsStore(
-    useShallow((s) => ({
-      skills: s.skills,
-      selected: s.selected,
-      detail: s.detail,
-      load: s.load,
-      select: s.select,
-    })),
+    useShallow((s) => pick(s, 'skills', 'selected', 'detail', 'load', 'select')),
   );
   useEffect(() => void load(), [load]);
   const list = useMemo(() => skills.data ?? [], [skills.data]);
