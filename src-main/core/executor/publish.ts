@@ -265,8 +265,9 @@ export async function publish(ctx: RunContext, output: AgentOutput): Promise<voi
   }
 
   ctx.patch({ state: 'completing' });
-  ctx.step('complete', 'started');
+  // Every step before this one reaches the service first; `complete` itself is recorded by the completion.
   await ctx.flush();
+  ctx.step('complete', 'started');
   const first = output.media[0];
   const mediaType: 'image' | 'carousel' | 'video' | undefined =
     slides.length > 0 || output.media.length > 1
@@ -313,6 +314,7 @@ export async function publish(ctx: RunContext, output: AgentOutput): Promise<voi
     await completionConflict(ctx, err);
     return;
   }
+  ctx.endedOnService();
   ctx.step('complete', 'completed');
 }
 
@@ -401,6 +403,7 @@ async function completionConflict(ctx: RunContext, err: unknown): Promise<void> 
         return { run: undefined };
       });
     if (run?.state === 'completed') {
+      ctx.endedOnService();
       ctx.step('complete', 'completed', 'the service had already recorded the completion');
       return;
     }
