@@ -13,7 +13,7 @@
  * POSTDESK_FLEET_CONCURRENCY (runs at once per executor), POSTDESK_FLEET_SEED.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,8 +28,33 @@ import { IDS, TEST_KEYS, demoFixture } from '../test/helpers/sandbox';
 import { buildCli } from './cli';
 import { judge } from './goals';
 
-const BIN = resolve(import.meta.dirname, '../bin/postdesk.js');
-const TEST_AGENT = resolve(import.meta.dirname, '../test/agents/test-agent.mjs');
+const ROOT = resolve(import.meta.dirname, '..');
+const TEST_AGENT = resolve(ROOT, 'test/agents/test-agent.mjs');
+/** A valid 1x1 PNG: the light agent's image, so every run reserves and completes a real upload. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+/**
+ * The agent every run spawns. The bench measures executors, so by default it is a shell one-liner (a step,
+ * an image copied into the run directory, output.json): a Node agent per run (POSTDESK_FLEET_AGENT=node, the
+ * test agent) makes the per-minute burst 500 Node start-ups on the machine, which measures Node, not the fleet.
+ */
+const LIGHT_AGENT =
+  'echo "::step render started"; cp "$1" "$POSTDESK_RUN_DIR/card.png" && ' +
+  'printf \'{"caption":"A test post.","media":["card.png"]}\' > "$POSTDESK_OUTPUT" && echo "::step render completed"';
+
+/**
+ * The built CLI, copied once per run: a long bench then runs (and restarts) the same build however
+ * out/cli changes meanwhile. Inside the checkout, so its imports still find node_modules.
+ */
+function snapshotCli(): string {
+  const to = join(ROOT, 'out', `fleet-cli-${process.pid}`);
+  rmSync(to, { recursive: true, force: true });
+  cpSync(join(ROOT, 'bin'), join(to, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'out', 'cli'), join(to, 'out', 'cli'), { recursive: true });
+  return to;
+}
 const START = '2026-03-02T09:00:00.000Z';
 const MINUTE = 60_000;
 
@@ -143,6 +168,9 @@ export async function benchFleet(): Promise<void> {
       (full ? ' (the full configuration)' : ' (SHORTENED configuration)'),
   );
   if (process.env.POSTDESK_BENCH_NO_BUILD !== '1') await buildCli();
+  const snapshot = snapshotCli();
+  const BIN = join(snapshot, 'bin', 'postdesk.js');
+  const nodeAgent = process.env.POSTDESK_FLEET_AGENT === 'node';
 
   const dir = await mkdtemp(join(tmpdir(), 'bench-fleet-'));
   const automations = Array.from({ length: A }, (_, i) => ({
@@ -174,12 +202,18 @@ export async function benchFleet(): Promise<void> {
   const proxy = await countingProxy(sandbox.url);
 
   // ---- the executors --------------------------------------------------------------------------
+  const png = join(dir, 'card.png');
+  writeFileSync(png, PNG);
+  const agent = nodeAgent
+    ? { command: process.execPath, args: [TEST_AGENT, '--mode', 'ok'] }
+    : { command: '/bin/sh', args: ['-c', LIGHT_AGENT, 'fleet-agent', png] };
+  console.log(
+    `agent: ${nodeAgent ? 'the Node test agent' : 'a shell one-liner (POSTDESK_FLEET_AGENT=node: the Node test agent)'}`,
+  );
   const members: Member[] = Array.from({ length: N }, (_, i) => {
     const dataDir = join(dir, `executor-${i}`);
     const store = openStore(storeFile(dataDir));
-    updateSettings(store, {
-      agentCommands: { 'test-agent': { command: process.execPath, args: [TEST_AGENT, '--mode', 'ok'] } },
-    });
+    updateSettings(store, { agentCommands: { 'test-agent': agent } });
     store.close();
     return {
       name: `fleet-${i}`,
@@ -308,7 +342,18 @@ export async function benchFleet(): Promise<void> {
   const running = db.prepare(
     "SELECT COUNT(*) AS n FROM agent_runs WHERE scheduled_for = ? AND state IN ('running', 'pending', 'started')",
   );
+  // POSTDESK_FLEET_WALL_MINUTES: on a shared machine, stop advancing the clock after this much wall time and
+  // report the minutes run (the output says so), rather than nothing at all.
+  const wallLimitMs = knob('POSTDESK_FLEET_WALL_MINUTES', 0) * 60_000;
+  let minutesRun = 0;
   for (let minute = 1; minute <= M; minute += 1) {
+    if (wallLimitMs > 0 && Date.now() - wall0 > wallLimitMs) {
+      console.log(
+        `  STOPPED after ${minutesRun} of ${M} virtual minutes: the wall-time limit (POSTDESK_FLEET_WALL_MINUTES) was reached`,
+      );
+      break;
+    }
+    minutesRun = minute;
     for (const m of killsPlanned.get(minute) ?? []) if (m.child) kill(m);
     for (const m of restarts.get(minute) ?? []) if (!m.child) await launch(m);
     if (minute === freezeFrom) {
@@ -345,6 +390,7 @@ export async function benchFleet(): Promise<void> {
     await control('POST', '/_sandbox/clock', { advance_ms: MINUTE });
     // Each new run of this minute, when it first appears on the service: its start delay, in real time.
     let seen = 0;
+    const from = delays.length;
     const limit = t0 + (fault ? 120_000 : 45_000);
     for (;;) {
       const n = (startCount.get(due) as { n: number }).n;
@@ -356,8 +402,9 @@ export async function benchFleet(): Promise<void> {
       await sleep(20);
     }
     sample();
+    const these = delays.slice(from).map((d) => d.s);
     process.stdout.write(
-      `  minute ${String(minute).padStart(2)}: ${seen}/${active.size} started${fault ? ' (faults)' : ''}\n`,
+      `  minute ${String(minute).padStart(2)}: ${seen}/${active.size} started, delay p50 ${pct(these, 50).toFixed(2)} s p99 ${pct(these, 99).toFixed(2)} s${fault ? ' (faults)' : ''}${frozen.frozen ? ` (${frozen.name} frozen)` : ''}\n`,
     );
   }
   await control('POST', '/_sandbox/faults', {});
@@ -435,7 +482,7 @@ export async function benchFleet(): Promise<void> {
   const states = new Map<string, number>();
   for (const r of runs) states.set(r.state, (states.get(r.state) ?? 0) + 1);
   console.log(
-    `\n  wall ${wallS.toFixed(0)} s; occurrences due ${expected.length}; runs on the service ${runs.length} (${[...states].map(([k, n]) => `${n} ${k}`).join(', ')})`,
+    `\n  virtual minutes run ${minutesRun} of ${M}; wall ${wallS.toFixed(0)} s; occurrences due ${expected.length}; runs on the service ${runs.length} (${[...states].map(([k, n]) => `${n} ${k}`).join(', ')})`,
   );
   console.log('  executor     runs  kills  cpu s  cpu %  peak rss MiB');
   members.forEach((m, i) => {
@@ -481,4 +528,5 @@ export async function benchFleet(): Promise<void> {
   await proxy.close();
   await sandbox.close();
   await rm(dir, { recursive: true, force: true });
+  rmSync(snapshot, { recursive: true, force: true });
 }

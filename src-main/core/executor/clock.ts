@@ -109,7 +109,7 @@ export interface PolledClock extends Clock {
 
 /**
  * A clock that follows another one read over the wire, such as the sandbox's `GET /_sandbox/clock`.
- * It polls in real time; a failed read keeps the last known time.
+ * It polls in real time, jittered; a failed read keeps the last known time.
  */
 export function createPolledClock(
   read: () => Promise<Date>,
@@ -138,8 +138,10 @@ export function createPolledClock(
     async start() {
       await poll();
       if (timer) return;
+      // Jittered (0.5 to 1.5 of pollMs): the executors of a fleet, started together, do not poll in step.
       const loop = () => {
-        timer = setTimeout(() => void poll().finally(() => timer && loop()), pollMs);
+        const wait = pollMs * (0.5 + Math.random());
+        timer = setTimeout(() => void poll().finally(() => timer && loop()), wait);
       };
       loop();
     },

@@ -55,6 +55,11 @@ export interface ExecutorConfig {
   /** Values never to reach an agent, a log or the service (the API key). */
   readonly secrets?: readonly string[];
   readonly maxEventsPerRun?: number;
+  /**
+   * How long (real time) a step's `started` event waits before it is sent: a step that ends sooner is sent
+   * once, as its end with `metadata.started_at` (see RunContext.step).
+   */
+  readonly stepHoldMs?: number;
   /** First backoff (real time) of the executor's own retries of transient failures; doubles up to 3 s. */
   readonly retryBaseMs?: number;
   /** Where the executor reports what it did and every failure it caught and did not rethrow. */
@@ -71,6 +76,7 @@ export const EXECUTOR_DEFAULTS = {
   directUploadPollMs: 2000,
   directUploadTimeoutMs: 15 * 60_000,
   maxEventsPerRun: 500,
+  stepHoldMs: 1000,
   retryBaseMs: 200,
   stopGraceMs: 30_000,
   /** Longest wait between registration tries of a started executor (real time, with jitter). */
@@ -101,6 +107,7 @@ export interface Tuning {
   directUploadPollMs: number;
   directUploadTimeoutMs: number;
   maxEventsPerRun: number;
+  stepHoldMs: number;
   retryBaseMs: number;
 }
 
@@ -117,6 +124,7 @@ export function tuningOf(c: ExecutorConfig): Tuning {
     directUploadPollMs: c.directUploadPollMs ?? EXECUTOR_DEFAULTS.directUploadPollMs,
     directUploadTimeoutMs: c.directUploadTimeoutMs ?? EXECUTOR_DEFAULTS.directUploadTimeoutMs,
     maxEventsPerRun: c.maxEventsPerRun ?? EXECUTOR_DEFAULTS.maxEventsPerRun,
+    stepHoldMs: c.stepHoldMs ?? EXECUTOR_DEFAULTS.stepHoldMs,
     retryBaseMs: c.retryBaseMs ?? EXECUTOR_DEFAULTS.retryBaseMs,
   };
 }

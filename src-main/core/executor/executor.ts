@@ -45,6 +45,7 @@ import {
   soonestLocalOccurrence,
   stopCancelText,
 } from './executor-status';
+import { spreadKey } from './spread';
 import { AutomationSync } from './sync';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the listener getters (onDidStartRun, …) are derived from EXECUTOR_EVENTS and assigned in the constructor
@@ -439,8 +440,20 @@ export class Executor {
   }
 
   private async pass(now: Date): Promise<void> {
+    const asked = this.syncWanted;
     this.syncWanted = false;
     this.plannedUpTo = null;
+    // Woken for due occurrences with a fresh list: start them first, sync after. At a busy minute every
+    // executor of a fleet wakes at once, and a sync first (the whole list, on every executor) put its
+    // round trip and the service's work for it in front of every start. A change the list missed meanwhile
+    // is answered by the start itself (paused, removed, stale: recorded with that reason, and re-synced).
+    const early = !asked && this.mayPlan() && this.listIsFresh(now);
+    const missed = early ? this.takeMissed() : null;
+    if (missed) {
+      this.planAll(this.sync.automations, now, missed);
+      this.plannedUpTo = now;
+      this.pump.pump();
+    }
     const list = await this.sync.fetch();
     if (!list) return;
     const seen = await this.sync.accept(list);
@@ -454,11 +467,8 @@ export class Executor {
       this.setState('paused');
       return;
     }
-    const missed = missedContext(this.missedHint, this.loop);
-    this.missedHint = null;
-    for (const a of seen.values()) {
-      if (a.queue === 'local') this.plan(a, now, missed);
-    }
+    const context = missed ?? this.takeMissed();
+    this.planAll(seen, now, context);
     this.plannedUpTo = now;
     this.recovery.requeueDeferred();
     this.recovery.resumeStalled();
@@ -466,8 +476,45 @@ export class Executor {
     for (const a of seen.values()) {
       if (a.queue === 'legacy' && a.status === 'active') await this.legacy.claim(a);
     }
-    this.catchUp(seen, now, missed);
+    this.catchUp(seen, now, context);
     this.setState(this.settledState());
+  }
+
+  private mayPlan(): boolean {
+    return !this.stopping && !this.draining && !this.paused && this.sync.automations.size > 0;
+  }
+
+  /** The last good sync is younger than the sync interval: its list may plan this pass's occurrences. */
+  private listIsFresh(now: Date): boolean {
+    const at = this.sync.lastSyncAt;
+    return at !== null && now.getTime() - Date.parse(at) < this.tuning.syncIntervalMs;
+  }
+
+  private takeMissed(): MissedContext {
+    const missed = missedContext(this.missedHint, this.loop);
+    this.missedHint = null;
+    return missed;
+  }
+
+  /**
+   * Plans the local automations in an order of this executor's own (a hash of its id and the automation's):
+   * the executors of a fleet, woken by the same minute, then ask to start different occurrences first, rather
+   * than all racing for the same one while the rest wait.
+   */
+  private planAll(
+    automations: ReadonlyMap<string, Automation>,
+    now: Date,
+    missed: MissedContext,
+    busySince?: Date,
+  ): void {
+    const salt = this.sync.executorId ?? this.config.name;
+    const local = [...automations.values()].filter((a) => a.queue === 'local');
+    const keyed = local.map((a) => ({ a, k: spreadKey(salt, a.id) })).sort((x, y) => x.k - y.k);
+    for (const { a } of keyed) {
+      this.plan(a, now, missed, busySince);
+      // Its runs start now, while the rest is planned: on a busy machine planning hundreds takes a while.
+      this.pump.pump();
+    }
   }
 
   /**
@@ -479,9 +526,7 @@ export class Executor {
     if (this.stopping || this.draining || this.paused) return;
     const end = this.clock.now();
     if (end.getTime() <= since.getTime()) return;
-    for (const a of seen.values()) {
-      if (a.queue === 'local') this.plan(a, end, missed, since);
-    }
+    this.planAll(seen, end, missed, since);
     this.plannedUpTo = end;
     this.pump.pump();
   }

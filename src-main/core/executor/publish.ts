@@ -324,8 +324,9 @@ async function complete(
   const { api, executorId } = ctx.deps;
   const { mediaUrls, slides, published, legacy, auto } = made;
   ctx.patch({ state: 'completing' });
-  ctx.step('complete', 'started');
+  // Every step before this one reaches the service first; `complete` itself is recorded by the completion.
   await ctx.flush();
+  ctx.step('complete', 'started');
   const first = output.media[0];
   const mediaType: 'image' | 'carousel' | 'video' | undefined =
     slides.length > 0 || output.media.length > 1
@@ -372,6 +373,7 @@ async function complete(
     await completionConflict(ctx, err);
     return;
   }
+  ctx.endedOnService();
   ctx.step('complete', 'completed');
 }
 
@@ -460,6 +462,7 @@ async function completionConflict(ctx: RunContext, err: unknown): Promise<void> 
         return { run: undefined };
       });
     if (run?.state === 'completed') {
+      ctx.endedOnService();
       ctx.step('complete', 'completed', 'the service had already recorded the completion');
       return;
     }

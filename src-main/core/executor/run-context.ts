@@ -52,6 +52,8 @@ export interface RunDeps {
   /** Called when the service says the automation changed under a run (paused, removed, stale). */
   readonly requestSync: () => void;
   readonly maxEventsPerRun: number;
+  /** How long a step's `started` event is held (real time) in case the step ends first. */
+  readonly stepHoldMs: number;
   /** First backoff of the executor's own retries (real time). */
   readonly retryBaseMs: number;
   readonly logger: Logger;
@@ -85,12 +87,16 @@ export class RunFailure extends Error {
  */
 export class RunDeferred extends Error {}
 
+type EventBody = Parameters<ExecutorApi['runEvent']>[1];
+
 /** Per-run state and the ordered, best-effort stream of step events to the service. */
 export class RunContext {
   private token: string | undefined;
   readonly abort = new AbortController();
   private events: Promise<void> = Promise.resolve();
   private sent = 0;
+  /** `started` events held back, by step id (see `step`). */
+  private readonly held = new Map<string, { timer: NodeJS.Timeout; at: string; body: EventBody }>();
   /** The service answered RUN_NOT_ACTIVE: someone else ended the run. */
   serviceInactive = false;
   private runLog: RunLog | null = null;
@@ -207,15 +213,61 @@ export class RunContext {
       at: this.deps.clock.now().toISOString(),
     });
     const runId = this.row.run_id;
-    if (!runId || this.serviceInactive || this.sent >= this.deps.maxEventsPerRun) return;
-    this.sent += 1;
-    const body = {
+    if (!runId || this.serviceInactive) return;
+    const body: EventBody = {
       executor_id: this.deps.executorId,
       step_id: stepId,
       status,
       ...(text ? { message: text } : {}),
       ...(source === 'agent' ? { metadata: { source } } : {}),
     };
+    // One request per step where the contract allows it: it records steps (a step id and a status) but
+    // requires none, and no rule pairs a `started` with an end. A `started` waits `stepHoldMs`; a step that
+    // ends within it is sent once, as its end, with when it started (and what its start said) in the
+    // metadata. A step still running then is shown started, live, as before.
+    const held = this.held.get(stepId);
+    if (status === 'started') {
+      if (held) this.release(stepId);
+      const at = this.deps.clock.now().toISOString();
+      const timer = setTimeout(() => this.release(stepId), this.deps.stepHoldMs);
+      timer.unref();
+      this.held.set(stepId, { timer, at, body });
+      return;
+    }
+    if (held && (status === 'completed' || status === 'failed')) {
+      clearTimeout(held.timer);
+      this.held.delete(stepId);
+      this.send(runId, {
+        ...body,
+        metadata: {
+          ...body.metadata,
+          started_at: held.at,
+          ...(held.body.message ? { started_message: held.body.message } : {}),
+        },
+      });
+      return;
+    }
+    // An `info` of a step shown as started: its start goes first, so the service's order stays the steps'.
+    if (held) this.release(stepId);
+    this.send(runId, body);
+  }
+
+  /** Sends a held `started` now. */
+  private release(stepId: string): void {
+    const held = this.held.get(stepId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held.delete(stepId);
+    const runId = this.row.run_id;
+    if (runId && !this.serviceInactive) this.send(runId, held.body);
+  }
+
+  /** Queues one event for the service, in order, best effort. */
+  private send(runId: string, body: EventBody): void {
+    if (this.sent >= this.deps.maxEventsPerRun) return;
+    this.sent += 1;
+    const stepId = body.step_id;
+    const status = body.status;
     this.events = this.events.then(async () => {
       if (this.serviceInactive) return;
       try {
@@ -235,11 +287,22 @@ export class RunContext {
     });
   }
 
+  /**
+   * The run ended on the service by this executor's own call (completed): what is still held is not sent,
+   * and nothing more is, since the service would refuse it (RUN_NOT_ACTIVE) and the end is its record.
+   */
+  endedOnService(): void {
+    this.serviceInactive = true;
+    for (const h of this.held.values()) clearTimeout(h.timer);
+    this.held.clear();
+  }
+
   /** Repeats a call that failed transiently, with the executor's backoff. */
   readonly retry: Retrier = transientRetrier(() => this.deps.retryBaseMs);
 
-  /** Waits until every queued step event has been sent (or given up on). */
+  /** Sends what is held, then waits until every queued step event has been sent (or given up on). */
   flush(): Promise<void> {
+    for (const stepId of [...this.held.keys()]) this.release(stepId);
     return this.events;
   }
 

@@ -25,6 +25,7 @@ export function runDepsOf(
     directUploadTimeoutMs: tuning.directUploadTimeoutMs,
     secrets: config.secrets ?? [],
     maxEventsPerRun: tuning.maxEventsPerRun,
+    stepHoldMs: tuning.stepHoldMs,
     retryBaseMs: tuning.retryBaseMs,
   };
 }

@@ -22,6 +22,9 @@ export interface SyncDeps {
   readonly requestSync: () => void;
 }
 
+/** How many acks a sync sends at once. */
+const ACKS_AT_ONCE = 8;
+
 /**
  * The executor's side of the conversation about automations: who it is (register), what it runs (sync),
  * and which revision it has accepted (ack). It holds the automations of the last good sync.
@@ -32,6 +35,8 @@ export class AutomationSync {
   private lastSyncAt_: string | null = null;
   private lastError_: string | null = null;
   private failures_ = 0;
+  /** What was last saved of each automation, to skip rewriting an unchanged one at every sync. */
+  private readonly saved = new Map<string, string>();
 
   constructor(private readonly d: SyncDeps) {}
 
@@ -122,13 +127,26 @@ export class AutomationSync {
   async accept(list: readonly Automation[]): Promise<ReadonlyMap<string, Automation>> {
     const seen = new Map<string, Automation>();
     for (const a of list) {
-      this.d.journal.saveAutomation(a.id, a.revision, a);
-      if (!this.ours(a)) continue;
-      seen.set(a.id, a);
-      await this.ack(a);
+      this.save(a);
+      if (this.ours(a)) seen.set(a.id, a);
     }
+    // A few acks at a time: a first sync (or a change to many automations) brings hundreds of new revisions,
+    // and one ack after another kept the pass, and every start behind it, waiting for all of them.
+    const pending = [...seen.values()];
+    const worker = async () => {
+      for (let a = pending.shift(); a; a = pending.shift()) await this.ack(a);
+    };
+    await Promise.all(Array.from({ length: Math.min(ACKS_AT_ONCE, pending.length) }, worker));
     this.automations_ = seen;
     return seen;
+  }
+
+  /** Saves a synced automation in the journal, unless it is what was saved last (most syncs change nothing). */
+  private save(a: Automation): void {
+    const text = JSON.stringify(a);
+    if (this.saved.get(a.id) === text) return;
+    this.d.journal.saveAutomation(a.id, a.revision, a);
+    this.saved.set(a.id, text);
   }
 
   /** Syncs for one automation and returns it when its current revision is acknowledged. */
@@ -137,7 +155,7 @@ export class AutomationSync {
     const a = list?.find((x) => x.id === automationId);
     if (!a) return null;
     this.automations_.set(a.id, a);
-    this.d.journal.saveAutomation(a.id, a.revision, a);
+    this.save(a);
     await this.ack(a);
     const saved = this.d.journal.automation(a.id);
     return saved?.acked_revision === a.revision ? a : null;
