@@ -5,13 +5,7 @@ import { readLaunchCode } from '../../src-shared/ipc/ws-protocol';
 import { App, NoBridge } from './app/App';
 import { installTheme } from './app/preferences';
 import { useLinkStore } from './stores/use-link-store';
-// Inter, shipped with the app (design.md: one family): the Latin faces of the weights the styles use. Vite
-// bundles the files beside the app, so the font loads from the app itself (CSP font-src 'self').
-import '@fontsource/inter/latin-400.css';
-import '@fontsource/inter/latin-500.css';
-import '@fontsource/inter/latin-600.css';
-import '@fontsource/inter/latin-700.css';
-import '@fontsource/inter/latin-800.css';
+import './styles/fonts.css';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';

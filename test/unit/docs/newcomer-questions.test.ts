@@ -33,7 +33,7 @@ const QUESTIONS = [
       { file: 'src-renderer/src/features/compose/ComposeScreen.tsx', holds: 'post.send()' },
       { file: 'src-renderer/src/features/compose/use-compose-post.ts', holds: 'createPost(' },
       { file: 'src-renderer/src/stores/use-posts-store.ts', holds: 'posts.create(' },
-      { file: 'src-main/core/bridge/handlers.ts', holds: 'core.posts.create(' },
+      { file: 'src-main/core/bridge/post-handlers.ts', holds: 'core.posts.create(' },
       { file: 'src-main/core/bridge/post-outbox.ts', holds: 'createOutbox(' },
       { file: 'src-main/core/outbox/outbox.ts', holds: 'client.createPost(' },
       { file: 'src-main/core/api/client.ts', holds: 'createPost' },
