@@ -5,6 +5,8 @@
  * bulk import (`bulk.plan` + `bulk.submit` on the page's bridge: 100 batches of 100), so the app's local
  * delivery index learns them as a user's import would; the service itself lists at most 100.
  */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import type { Account } from '../src-shared/api/accounts';
 import { CHROMIUM_ARGS } from '../playwright.config';
@@ -483,7 +485,22 @@ async function profiled<T>(page: Page, name: string, work: () => Promise<T>): Pr
   return out;
 }
 
+/**
+ * The page `postdesk web` serves is the build in out/web, which a fresh clone does not have (`npm ci` builds only
+ * the CLI): the part builds it first, as `npm run test:e2e` does, so it measures the code it sits beside.
+ */
+function buildWebUi(): void {
+  const root = join(import.meta.dirname, '..');
+  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'vite.web.config.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`building the web UI for the bench failed:\n${r.stdout}\n${r.stderr}`);
+}
+
 export async function benchUi(): Promise<void> {
+  buildWebUi();
   const host = await startWebHost();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
