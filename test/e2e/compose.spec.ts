@@ -118,6 +118,10 @@ test('compose with a dropped image and MP4, schedule it, and find it in the list
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + 40, to.y + 40, { steps: 12 });
+  // The month's rows can change height while the drag is under way (the dragged card leaves its day, a refresh
+  // lands): the pointer settles on the target day where it is now, as a hand follows it, before letting go.
+  const settled = await cell(target).boundingBox();
+  if (settled) await page.mouse.move(settled.x + 40, settled.y + 40, { steps: 3 });
   await page.mouse.up();
   await expect(page.getByRole('status').filter({ hasText: 'Rescheduled to' })).toBeVisible();
   await expect(cell(target).locator('.fc-event', { hasText: caption })).toHaveCount(1);

@@ -45,7 +45,14 @@ test('posts exported as CSV, one caption edited, re-imported on Bulk: that capti
   const target = created[2] as string;
 
   await goTo(page, 'Posts');
-  await expect(page.getByRole('cell', { name: `Export ${tag} three` }).first()).toBeVisible();
+  // Posts is a timeline of cards: the post's card, in the list (not a preview elsewhere on the page).
+  await expect(
+    page
+      .getByRole('region', { name: 'Post list' })
+      .getByRole('article')
+      .filter({ hasText: `Export ${tag} three` })
+      .first(),
+  ).toBeVisible();
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export posts as CSV' }).click();
   const download = await downloading;

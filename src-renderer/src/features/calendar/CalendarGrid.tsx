@@ -89,7 +89,9 @@ export function CalendarGrid({
       timeZone={timeZone ?? 'local'}
       initialView={view}
       headerToolbar={false}
-      height="100%"
+      // The week's 48 half hours are laid out whole and the page scrolls to them (no scroll box inside the page,
+      // design.md); the month fits its box, four posts a day and "+ more" for the rest.
+      height={view === 'timeGridWeek' ? 'auto' : '100%'}
       firstDay={weekStart === 'sunday' ? 0 : 1}
       nowIndicator
       allDaySlot={false}

@@ -60,7 +60,7 @@ export function CalendarScreen() {
   );
   const groups = useMemo(() => groupByPostAndTime(deliveries.data ?? []), [deliveries.data]);
   const events = useMemo(() => toEvents(groups, selected), [groups, selected]);
-  useWeekOpening(calendar, view, range, groups, !deliveries.loading && deliveries.data !== null);
+  useWeekOpening(view, range, groups, !deliveries.loading && deliveries.data !== null);
   const order = useMemo(() => groups.map((g) => g.group.post_id), [groups]);
   const shownGroups: PostGroup[] = useMemo(() => groups.map((g) => g.group), [groups]);
 

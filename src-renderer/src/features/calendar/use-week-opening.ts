@@ -1,12 +1,10 @@
-import type FullCalendar from '@fullcalendar/react';
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef } from 'react';
 import type { View } from './CalendarToolbar';
 import type { PlacedGroup } from './calendar-events';
 import { openingTime } from './opening-time';
 
 /** The week opens at its earliest post (or now), once per week shown: a reload does not move the view. */
 export function useWeekOpening(
-  calendar: RefObject<FullCalendar | null>,
   view: View,
   range: { start: Date; end: Date } | null,
   groups: readonly PlacedGroup[],
@@ -23,6 +21,10 @@ export function useWeekOpening(
         const t = Date.parse(s);
         return t >= range.start.getTime() && t < range.end.getTime();
       });
-    calendar.current?.getApi().scrollToTime(openingTime(starts, new Date(), range));
-  }, [calendar, view, range, groups, settled]);
+    // The week grid has no scroller of its own (height auto): the page scrolls to the opening hour's row.
+    const time = openingTime(starts, new Date(), range);
+    document
+      .querySelector<HTMLElement>(`.calendar .fc-timegrid-slot-label[data-time="${time}"]`)
+      ?.scrollIntoView({ block: 'start' });
+  }, [view, range, groups, settled]);
 }
