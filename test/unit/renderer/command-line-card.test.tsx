@@ -87,7 +87,9 @@ describe('the command-line card', () => {
   it('installs once confirmed outside the page, says where and what is missing, and removes it', async () => {
     installBridge([false, true, true]);
     await act(async () => root.render(<CommandLineCard />));
-    await act(async () => undefined);
+    // The status is real file work in main's handlers: wait for its answer, however busy the machine.
+    for (let i = 0; i < 100 && container.textContent?.includes('Loading'); i += 1)
+      await act(async () => new Promise((r) => setTimeout(r, 10)));
     const file = join(home, '.local', 'bin', 'postdesk');
     expect(container.textContent).toContain('not installed');
     expect(container.querySelector('dd')?.textContent).toBe(file);
