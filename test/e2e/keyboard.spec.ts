@@ -89,8 +89,11 @@ test('keyboard only: connect offline, compose with a picked file, schedule, find
     await page.keyboard.press('g');
     await page.keyboard.press('c');
     await expect(page.getByRole('heading', { level: 1, name: 'Compose' })).toBeVisible();
+    // The accounts and the screen's own state are in before the first key (a pick made earlier can be undone).
+    await expect(page.getByRole('region', { name: 'Accounts' }).getByText(/^Updated /)).toBeVisible();
     await tabTo(page, /Demo X/);
     await page.keyboard.press('Space');
+    await expect(page.getByRole('checkbox', { name: /Demo X/ })).toBeChecked();
     await tabTo(page, /^Caption$/);
     await page.keyboard.type(caption);
     await tabTo(page, /^Choose files$/);

@@ -89,9 +89,9 @@ export function CalendarGrid({
       timeZone={timeZone ?? 'local'}
       initialView={view}
       headerToolbar={false}
-      // The week's 48 half hours are laid out whole and the page scrolls to them (no scroll box inside the page,
-      // design.md); the month fits its box, four posts a day and "+ more" for the rest.
-      height={view === 'timeGridWeek' ? 'auto' : '100%'}
+      // Laid out whole, with no scroller of its own: the page scrolls (design.md: no scroll box inside the page).
+      // The week opens by scrolling the page to its first post's hour; the month keeps today's row in sight.
+      height="auto"
       firstDay={weekStart === 'sunday' ? 0 : 1}
       nowIndicator
       allDaySlot={false}
