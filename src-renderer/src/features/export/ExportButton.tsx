@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../components/states';
 import { useAnalyticsStore } from '../../stores/use-analytics-store';
 import { useCalendarStore } from '../../stores/use-calendar-store';
 import { useExportStore } from '../../stores/use-export-store';
-import { usePostsStore } from '../../stores/use-posts-store';
+import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { toast } from '../../stores/use-toast-store';
 import './export.css';
 
@@ -27,7 +27,8 @@ const LABEL: Readonly<Record<Kind, string>> = {
 
 /** What the screen shows now: its store's filters, as the export's request. */
 function useWhat(kind: Kind): ExportWhat | null {
-  const posts = usePostsStore((s) => s.filters);
+  // The Posts screen lists and filters through the post-groups store: its filters are what the person sees.
+  const posts = usePostGroupsStore((s) => s.filters);
   const range = useCalendarStore((s) => s.range);
   const analytics = useAnalyticsStore((s) => s.filters);
   switch (kind) {
