@@ -133,6 +133,9 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
       for (const data of queue.splice(0)) s.send(data);
     });
     s.addEventListener('message', (ev) => onMessage(ev.data));
+    // The `close` that follows every failure drives the reconnect. A listener must still be here:
+    // under Node (`ws`) an unheard socket error is thrown out of the event loop.
+    s.addEventListener('error', () => undefined);
     s.addEventListener('close', () => {
       if (socket === s) socket = null;
       // Calls not yet sent are answered as failed below, so they must never be sent later.

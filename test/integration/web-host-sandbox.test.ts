@@ -384,6 +384,7 @@ describe('postdesk web --sandbox', () => {
   it('closing stops the bridge (watcher and outbox timers) before the session it runs on', async () => {
     const bridgeClose = vi.spyOn(web.bridge, 'close');
     const sessionClose = vi.spyOn(web.session, 'close');
+    for (const b of bridges.splice(0)) b.close();
     await web.close();
     expect(bridgeClose).toHaveBeenCalledOnce();
     expect(sessionClose).toHaveBeenCalledOnce();

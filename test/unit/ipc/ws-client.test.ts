@@ -140,3 +140,32 @@ describe('the browser bridge', () => {
     expect(readLaunchCode('#code=<script>alert(1)</script>xxxxxxxxxxxxxxx')).toBeNull();
   });
 });
+
+describe('the bridge under Node', () => {
+  it('hears a refused connection on a real `ws` socket, so nothing is thrown out of the event loop', async () => {
+    const { WebSocket } = await import('ws');
+    const { createServer } = await import('node:net');
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as { port: number };
+    await new Promise((r) => probe.close(r));
+    const uncaught = vi.fn();
+    process.on('uncaughtException', uncaught);
+    let opened = 0;
+    const { close, bridge } = createWsBridge({
+      origin: `http://127.0.0.1:${port}`,
+      token: SECRET,
+      reconnectMs: 1,
+      fetch: () => Promise.reject(new Error('offline')),
+      openSocket: (u) => ((opened += 1), new WebSocket(u) as unknown as WebSocketLike),
+    });
+    const answer = await bridge.accounts.list();
+    // Refused and retried at least twice: each refusal went through the close-and-retry path.
+    await vi.waitFor(() => expect(opened).toBeGreaterThan(2));
+    close();
+    process.off('uncaughtException', uncaught);
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'network' } });
+    expect(uncaught).not.toHaveBeenCalled();
+  });
+});
