@@ -46,7 +46,7 @@ export type PagedResult<T> =
   | { readonly ok: 'stale' };
 
 /**
- * The paged read both post lists share (`use-posts-store` by delivery, `use-post-groups-store` by post): pages
+ * The paged read of a list the host holds in its index (Posts' `use-post-groups-store`): pages
  * until a short page or `max`, the first one shown at once, the rest shown or swapped in as `progressive` says.
  */
 export async function loadPages<T>(o: PagedLoad<T>): Promise<PagedResult<T>> {
@@ -131,7 +131,7 @@ export interface PagedList<T> {
 }
 
 /**
- * A whole load of a list store (`use-posts-store`, `use-post-groups-store`): loading shown, pages read, the
+ * A whole load of a list store (`use-post-groups-store`): loading shown, pages read, the
  * changes heard meanwhile applied over them, the service's state reported. Returns the freshness of the first
  * page (the caller asks again while the host's refresh is under way), or null when it failed or a newer load won.
  */

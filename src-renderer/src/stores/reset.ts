@@ -11,7 +11,7 @@ import { useExecutorStore } from './use-executor-store';
 import { useFirstRunStore } from './use-first-run-store';
 import { useMediaStore } from './use-media-store';
 import { useOutboxStore } from './use-outbox-store';
-import { usePostsStore } from './use-posts-store';
+import { usePostGroupsStore } from './use-post-groups-store';
 import { useRunsStore } from './use-runs-store';
 import { useServiceStore } from './use-service-store';
 import { useSettingsStore } from './use-settings-store';
@@ -36,7 +36,7 @@ export function resetSessionStores(): void {
   resetStore(useDeliveryFailuresStore);
   resetStore(useExecutorStore);
   resetStore(useOutboxStore);
-  resetStore(usePostsStore);
+  resetStore(usePostGroupsStore);
   resetStore(useRunsStore);
   resetStore(useServiceStore);
   resetStore(useSettingsStore);

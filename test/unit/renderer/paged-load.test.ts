@@ -17,7 +17,7 @@ function source(total: number) {
   return { read, asked };
 }
 
-describe('loadPages, the paged read both post lists share', () => {
+describe('loadPages, the paged read of the Posts list', () => {
   it('reads a small first page, then full pages, until the total, showing each page on a first load', async () => {
     const { read, asked } = source(1_234);
     const shown: number[] = [];
