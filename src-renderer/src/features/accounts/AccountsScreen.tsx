@@ -7,10 +7,11 @@ import { PLATFORM_META } from '../../app/platforms';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { IconRefresh } from '../../components/icons';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { toast } from '../../stores/use-toast-store';
+import { LoadGate } from '../../components/LoadGate';
 
 export function AccountsScreen() {
   const { accounts, load } = useAccountsStore(useShallow((s) => pick(s, 'accounts', 'load')));
@@ -30,55 +31,53 @@ export function AccountsScreen() {
       />
       <Freshness state={accounts} what="the accounts" onRetry={() => void load()} />
       <section className="card" aria-label="Connected accounts">
-        {list === null && accounts.loading ? (
-          <LoadingState label="Loading accounts…" />
-        ) : list === null && accounts.error ? (
-          <ErrorState error={accounts.error} title="Could not load accounts" onRetry={() => void load()} />
-        ) : !list || list.length === 0 ? (
-          <EmptyState title="No accounts yet">
-            Connect a social account in the dashboard, then refresh.
-          </EmptyState>
-        ) : (
-          <ul className="list" aria-label="Accounts">
-            {list.map((a) => (
-              <li key={a.id} className="list__item account-row">
-                <PlatformMark platform={a.platform} size="lg" />
-                <div className="account-row__text">
-                  <span className="account-row__name">{a.name}</span>
-                  <span className="muted">
-                    {PLATFORM_META[a.platform].label} · connected {formatDate(a.created_at)}
-                  </span>
-                </div>
-                {PLATFORM_META[a.platform].postsUnavailable ? (
-                  <span className="badge badge--plain" title={PLATFORM_META[a.platform].hint}>
-                    automations only
-                  </span>
-                ) : null}
-                <details className="account-row__id">
-                  <summary className="faint">Id for CSV targets</summary>
-                  <code>
-                    {a.platform}:{a.id}
-                  </code>
-                </details>
-                <button
-                  type="button"
-                  className="btn btn--small btn--ghost"
-                  aria-label={`Copy the id of ${a.name}`}
-                  onClick={() =>
-                    void navigator.clipboard
-                      .writeText(`${a.platform}:${a.id}`)
-                      .then(() => toast('success', `Copied the id of ${a.name}, for CSV targets.`))
-                      .catch(() =>
-                        toast('warning', 'The clipboard is not available here; select the id instead.'),
-                      )
-                  }
-                >
-                  Copy
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <LoadGate state={accounts} what="accounts" onRetry={load}>
+          {!list || list.length === 0 ? (
+            <EmptyState title="No accounts yet">
+              Connect a social account in the dashboard, then refresh.
+            </EmptyState>
+          ) : (
+            <ul className="list" aria-label="Accounts">
+              {list.map((a) => (
+                <li key={a.id} className="list__item account-row">
+                  <PlatformMark platform={a.platform} size="lg" />
+                  <div className="account-row__text">
+                    <span className="account-row__name">{a.name}</span>
+                    <span className="muted">
+                      {PLATFORM_META[a.platform].label} · connected {formatDate(a.created_at)}
+                    </span>
+                  </div>
+                  {PLATFORM_META[a.platform].postsUnavailable ? (
+                    <span className="badge badge--plain" title={PLATFORM_META[a.platform].hint}>
+                      automations only
+                    </span>
+                  ) : null}
+                  <details className="account-row__id">
+                    <summary className="faint">Id for CSV targets</summary>
+                    <code>
+                      {a.platform}:{a.id}
+                    </code>
+                  </details>
+                  <button
+                    type="button"
+                    className="btn btn--small btn--ghost"
+                    aria-label={`Copy the id of ${a.name}`}
+                    onClick={() =>
+                      void navigator.clipboard
+                        .writeText(`${a.platform}:${a.id}`)
+                        .then(() => toast('success', `Copied the id of ${a.name}, for CSV targets.`))
+                        .catch(() =>
+                          toast('warning', 'The clipboard is not available here; select the id instead.'),
+                        )
+                    }
+                  >
+                    Copy
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </LoadGate>
       </section>
     </div>
   );

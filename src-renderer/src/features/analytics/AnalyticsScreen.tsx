@@ -25,13 +25,14 @@ import { IconChart } from '../../components/icons';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformLabel, PlatformMark } from '../../components/PlatformMark';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAnalyticsStore } from '../../stores/use-analytics-store';
 import { useChartColors, type ChartColors } from './use-chart-colors';
 import { changeFrom, engagementRate, fillDays, niceTicks } from './series';
 import { ExportButton } from '../export/ExportButton';
 import './analytics.css';
+import { LoadGate } from '../../components/LoadGate';
 
 const METRICS = ['impressions', 'likes', 'comments', 'shares'] as const;
 const METRIC_LABEL: Readonly<Record<(typeof METRICS)[number], string>> = {
@@ -206,133 +207,134 @@ function Overview() {
       </div>
 
       <Freshness state={overview} what="the figures" onRetry={() => void load()} />
-      {data === null && overview.loading ? (
-        <LoadingState label="Loading figures…" />
-      ) : data === null && overview.error ? (
-        <ErrorState error={overview.error} title="Could not load analytics" onRetry={() => void load()} />
-      ) : data ? (
-        <>
-          <Totals
-            totals={data.totals}
-            previous={previous.data?.totals ?? null}
-            previousLabel={
-              spanDays === null ? null : `the previous ${spanDays === 1 ? 'day' : `${spanDays} days`}`
-            }
-          />
-          {isEmpty(data) ? (
-            <div className="card">
-              <EmptyState title="No figures for this selection" icon={<IconChart size={20} />}>
-                Published posts collect impressions and engagement; widen the dates or pick another account.
-              </EmptyState>
-            </div>
-          ) : (
-            <div className="charts">
-              <ChartCard title="Over time" wide height={260}>
-                {/* Likes are a few per hundred impressions: on one axis they would lie flat along zero, so
+      <LoadGate state={overview} what="the figures" onRetry={load}>
+        {data ? (
+          <>
+            <Totals
+              totals={data.totals}
+              previous={previous.data?.totals ?? null}
+              previousLabel={
+                spanDays === null ? null : `the previous ${spanDays === 1 ? 'day' : `${spanDays} days`}`
+              }
+            />
+            {isEmpty(data) ? (
+              <div className="card">
+                <EmptyState title="No figures for this selection" icon={<IconChart size={20} />}>
+                  Published posts collect impressions and engagement; widen the dates or pick another account.
+                </EmptyState>
+              </div>
+            ) : (
+              <div className="charts">
+                <ChartCard title="Over time" wide height={260}>
+                  {/* Likes are a few per hundred impressions: on one axis they would lie flat along zero, so
                     each has its own, impressions on the left and likes on the right. */}
-                <AreaChart data={days} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
-                  <CartesianGrid stroke={colors.grid} vertical={false} />
-                  <XAxis
-                    dataKey="date"
-                    tickFormatter={formatDay}
-                    stroke={colors.axis}
-                    fontSize={12}
-                    minTickGap={24}
-                  />
-                  {countAxis(colors, 'impressions', 'left', maxOf(days, 'impressions'))}
-                  {countAxis(colors, 'likes', 'right', maxOf(days, 'likes'))}
-                  <Tooltip {...tooltipStyle(colors)} labelFormatter={(d: unknown) => formatDay(String(d))} />
-                  <Legend />
-                  <Area
-                    {...AREA}
-                    yAxisId="impressions"
-                    dataKey="impressions"
-                    name="Impressions (left axis)"
-                    {...areaColor(colors.series[0], 0.15)}
-                  />
-                  <Area
-                    {...AREA}
-                    yAxisId="likes"
-                    dataKey="likes"
-                    name="Likes (right axis)"
-                    {...areaColor(colors.series[2], 0.12)}
-                  />
-                </AreaChart>
-              </ChartCard>
-              <ChartCard title="By platform" height={240}>
-                <BarChart
-                  data={(data.by_platform ?? []).map((p) => ({
-                    ...p,
-                    label: PLATFORM_META[p.platform].label,
-                  }))}
-                  margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
-                >
-                  {columnFrame(colors, 'label')}
-                  <Legend />
-                  <Bar {...COLUMN} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
-                  <Bar {...COLUMN} dataKey="likes" name="Likes" fill={colors.series[2]} />
-                </BarChart>
-              </ChartCard>
-              <ChartCard title="By account" height={240}>
-                <BarChart
-                  layout="vertical"
-                  data={(data.by_account ?? []).map((a) => ({
-                    ...a,
-                    label: names.get(a.account_id) ?? 'An account no longer connected',
-                  }))}
-                  margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
-                >
-                  <CartesianGrid stroke={colors.grid} horizontal={false} />
-                  <XAxis
-                    type="number"
-                    tickFormatter={formatCompact}
-                    stroke={colors.axis}
-                    fontSize={12}
-                    ticks={niceTicks(maxOf(data.by_account ?? [], 'impressions'))}
-                    domain={[0, 'dataMax']}
-                    allowDecimals={false}
-                  />
-                  <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
-                  <Tooltip {...tooltipStyle(colors)} />
-                  <Legend />
-                  <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
-                </BarChart>
-              </ChartCard>
-              {data.top_posts && data.top_posts.length > 0 ? (
-                <MetricsTable
-                  className="card chart-card chart-card--wide"
-                  titleId="an-top-title"
-                  title="Top posts"
-                  tableLabel="Top posts"
-                  firstColumn="Post"
-                >
-                  {data.top_posts.map((p, i) => {
-                    const platform =
-                      typeof p.platform === 'string' && p.platform in PLATFORM_META
-                        ? (p.platform as Platform)
-                        : null;
-                    return (
-                      <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
-                        <td>
-                          <span className="top-post">
-                            {platform ? <PlatformMark platform={platform} /> : null}
-                            <a href={hrefOf('analytics', { post: p.post_id })}>
-                              {typeof p.caption === 'string' && p.caption
-                                ? plainName(p.caption.slice(0, 60))
-                                : '(no caption)'}
-                            </a>
-                          </span>
-                        </td>
-                        <MetricCells value={(m) => p[m]} />
-                      </tr>
-                    );
-                  })}
-                </MetricsTable>
-              ) : null}
-            </div>
-          )}
-        </>
-      ) : null}
+                  <AreaChart data={days} margin={{ top: 8, right: 8, left: 0, bottom: 0 }}>
+                    <CartesianGrid stroke={colors.grid} vertical={false} />
+                    <XAxis
+                      dataKey="date"
+                      tickFormatter={formatDay}
+                      stroke={colors.axis}
+                      fontSize={12}
+                      minTickGap={24}
+                    />
+                    {countAxis(colors, 'impressions', 'left', maxOf(days, 'impressions'))}
+                    {countAxis(colors, 'likes', 'right', maxOf(days, 'likes'))}
+                    <Tooltip
+                      {...tooltipStyle(colors)}
+                      labelFormatter={(d: unknown) => formatDay(String(d))}
+                    />
+                    <Legend />
+                    <Area
+                      {...AREA}
+                      yAxisId="impressions"
+                      dataKey="impressions"
+                      name="Impressions (left axis)"
+                      {...areaColor(colors.series[0], 0.15)}
+                    />
+                    <Area
+                      {...AREA}
+                      yAxisId="likes"
+                      dataKey="likes"
+                      name="Likes (right axis)"
+                      {...areaColor(colors.series[2], 0.12)}
+                    />
+                  </AreaChart>
+                </ChartCard>
+                <ChartCard title="By platform" height={240}>
+                  <BarChart
+                    data={(data.by_platform ?? []).map((p) => ({
+                      ...p,
+                      label: PLATFORM_META[p.platform].label,
+                    }))}
+                    margin={{ top: 8, right: 16, left: 0, bottom: 0 }}
+                  >
+                    {columnFrame(colors, 'label')}
+                    <Legend />
+                    <Bar {...COLUMN} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
+                    <Bar {...COLUMN} dataKey="likes" name="Likes" fill={colors.series[2]} />
+                  </BarChart>
+                </ChartCard>
+                <ChartCard title="By account" height={240}>
+                  <BarChart
+                    layout="vertical"
+                    data={(data.by_account ?? []).map((a) => ({
+                      ...a,
+                      label: names.get(a.account_id) ?? 'An account no longer connected',
+                    }))}
+                    margin={{ top: 8, right: 16, left: 8, bottom: 0 }}
+                  >
+                    <CartesianGrid stroke={colors.grid} horizontal={false} />
+                    <XAxis
+                      type="number"
+                      tickFormatter={formatCompact}
+                      stroke={colors.axis}
+                      fontSize={12}
+                      ticks={niceTicks(maxOf(data.by_account ?? [], 'impressions'))}
+                      domain={[0, 'dataMax']}
+                      allowDecimals={false}
+                    />
+                    <YAxis type="category" dataKey="label" stroke={colors.axis} fontSize={12} width={150} />
+                    <Tooltip {...tooltipStyle(colors)} />
+                    <Legend />
+                    <Bar {...ROW} dataKey="impressions" name="Impressions" fill={colors.series[0]} />
+                  </BarChart>
+                </ChartCard>
+                {data.top_posts && data.top_posts.length > 0 ? (
+                  <MetricsTable
+                    className="card chart-card chart-card--wide"
+                    titleId="an-top-title"
+                    title="Top posts"
+                    tableLabel="Top posts"
+                    firstColumn="Post"
+                  >
+                    {data.top_posts.map((p, i) => {
+                      const platform =
+                        typeof p.platform === 'string' && p.platform in PLATFORM_META
+                          ? (p.platform as Platform)
+                          : null;
+                      return (
+                        <tr key={`${String(p.delivery_id ?? p.post_id)}-${i}`}>
+                          <td>
+                            <span className="top-post">
+                              {platform ? <PlatformMark platform={platform} /> : null}
+                              <a href={hrefOf('analytics', { post: p.post_id })}>
+                                {typeof p.caption === 'string' && p.caption
+                                  ? plainName(p.caption.slice(0, 60))
+                                  : '(no caption)'}
+                              </a>
+                            </span>
+                          </td>
+                          <MetricCells value={(m) => p[m]} />
+                        </tr>
+                      );
+                    })}
+                  </MetricsTable>
+                ) : null}
+              </div>
+            )}
+          </>
+        ) : null}
+      </LoadGate>
     </div>
   );
 }
@@ -551,55 +553,49 @@ function PostFigures({ postId }: { readonly postId: string }) {
         }
       />
       <Freshness state={post} what="the figures" onRetry={() => void loadPost(postId)} />
-      {data === null && post.loading ? (
-        <LoadingState label="Loading figures…" />
-      ) : data === null && post.error ? (
-        <ErrorState
-          error={post.error}
-          title="No figures for this post"
-          onRetry={() => void loadPost(postId)}
-        />
-      ) : data ? (
-        <>
-          <Totals totals={data.totals} />
-          {typeof data.post?.caption === 'string' ? (
-            <section className="card">
-              <div className="card__body">
-                <p className="section-title">Caption</p>
-                <p>{plainName(data.post.caption)}</p>
-              </div>
-            </section>
-          ) : null}
-          <ChartCard title="Engagement" wide height={220}>
-            <BarChart data={METRICS.map((m) => ({ metric: METRIC_LABEL[m], value: data.totals[m] }))}>
-              {columnFrame(colors, 'metric')}
-              <Legend />
-              <Bar {...COLUMN} dataKey="value" name="Count" fill={colors.series[0]} />
-            </BarChart>
-          </ChartCard>
-          {deliveries.length > 0 ? (
-            <MetricsTable
-              className="card"
-              titleId="an-deliveries-title"
-              title="Per delivery"
-              firstColumn="Platform"
-            >
-              {deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    {typeof d.platform === 'string' && d.platform in PLATFORM_META ? (
-                      <PlatformLabel platform={d.platform as Platform} />
-                    ) : (
-                      <span className="faint">A delivery</span>
-                    )}
-                  </td>
-                  <MetricCells value={(m) => (typeof d[m] === 'number' ? (d[m] as number) : null)} />
-                </tr>
-              ))}
-            </MetricsTable>
-          ) : null}
-        </>
-      ) : null}
+      <LoadGate state={post} what="this post’s figures" onRetry={() => loadPost(postId)}>
+        {data ? (
+          <>
+            <Totals totals={data.totals} />
+            {typeof data.post?.caption === 'string' ? (
+              <section className="card">
+                <div className="card__body">
+                  <p className="section-title">Caption</p>
+                  <p>{plainName(data.post.caption)}</p>
+                </div>
+              </section>
+            ) : null}
+            <ChartCard title="Engagement" wide height={220}>
+              <BarChart data={METRICS.map((m) => ({ metric: METRIC_LABEL[m], value: data.totals[m] }))}>
+                {columnFrame(colors, 'metric')}
+                <Legend />
+                <Bar {...COLUMN} dataKey="value" name="Count" fill={colors.series[0]} />
+              </BarChart>
+            </ChartCard>
+            {deliveries.length > 0 ? (
+              <MetricsTable
+                className="card"
+                titleId="an-deliveries-title"
+                title="Per delivery"
+                firstColumn="Platform"
+              >
+                {deliveries.map((d) => (
+                  <tr key={d.id}>
+                    <td>
+                      {typeof d.platform === 'string' && d.platform in PLATFORM_META ? (
+                        <PlatformLabel platform={d.platform as Platform} />
+                      ) : (
+                        <span className="faint">A delivery</span>
+                      )}
+                    </td>
+                    <MetricCells value={(m) => (typeof d[m] === 'number' ? (d[m] as number) : null)} />
+                  </tr>
+                ))}
+              </MetricsTable>
+            ) : null}
+          </>
+        ) : null}
+      </LoadGate>
     </div>
   );
 }

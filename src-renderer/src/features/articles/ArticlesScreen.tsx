@@ -13,10 +13,11 @@ import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
 import { LabeledField } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState, ErrorAlert } from '../../components/states';
 import { useArticlesStore } from '../../stores/use-articles-store';
 import { toast } from '../../stores/use-toast-store';
 import './articles.css';
+import { LoadGate } from '../../components/LoadGate';
 
 /** A Record so a destination added to the contract must get its label here. */
 const DESTINATIONS: Readonly<Record<ArticleDestination, { label: string; note: string }>> = {
@@ -56,34 +57,32 @@ export function ArticlesScreen() {
             <h2 id="articles-list-title">Your articles</h2>
           </div>
           <Freshness state={articles} what="the articles" onRetry={() => void load()} />
-          {articles.data === null && articles.loading ? (
-            <LoadingState label="Loading articles…" />
-          ) : articles.data === null && articles.error ? (
-            <ErrorState error={articles.error} title="Could not load articles" onRetry={() => void load()} />
-          ) : list.length === 0 ? (
-            <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
-              Write your first one on the right.
-            </EmptyState>
-          ) : (
-            <ul className="list" aria-label="Articles">
-              {list.map((a) => (
-                <li key={a.id}>
-                  <button
-                    type="button"
-                    className="list__button article-item"
-                    aria-current={selected === a.id}
-                    onClick={() => setSelected(a.id)}
-                  >
-                    <span className="article-item__title">{plainName(a.title)}</span>
-                    <span className="article-item__meta">
-                      <StatusBadge status={a.status} />
-                      <span className="faint">{formatDate(a.updated_at)}</span>
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <LoadGate state={articles} what="articles" onRetry={load}>
+            {list.length === 0 ? (
+              <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
+                Write your first one on the right.
+              </EmptyState>
+            ) : (
+              <ul className="list" aria-label="Articles">
+                {list.map((a) => (
+                  <li key={a.id}>
+                    <button
+                      type="button"
+                      className="list__button article-item"
+                      aria-current={selected === a.id}
+                      onClick={() => setSelected(a.id)}
+                    >
+                      <span className="article-item__title">{plainName(a.title)}</span>
+                      <span className="article-item__meta">
+                        <StatusBadge status={a.status} />
+                        <span className="faint">{formatDate(a.updated_at)}</span>
+                      </span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </LoadGate>
         </section>
         {current ? (
           <ArticleView article={current} onDeleted={() => setSelected('new')} />

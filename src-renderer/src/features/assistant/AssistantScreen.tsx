@@ -7,12 +7,13 @@ import { formatDateTime } from '../../app/format';
 import { hrefOf } from '../../app/router';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState, ErrorAlert } from '../../components/states';
 import { useAssistantStore } from '../../stores/use-assistant-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { CLIENTS, CLIENT_NAMES, setupFor, type ClientId, type Way } from './setups';
 import './assistant.css';
+import { LoadGate } from '../../components/LoadGate';
 
 const copy = (text: string, what: string) =>
   void navigator.clipboard
@@ -215,48 +216,46 @@ function PoliciesCard() {
         the Inbox. Also: <code>postdesk config set assistantToolPolicies</code>.
       </p>
       {error ? <ErrorAlert error={error} title="Not changed" /> : null}
-      {tools.data === null && tools.loading ? (
-        <LoadingState label="Loading the tools…" />
-      ) : tools.data === null && tools.error ? (
-        <ErrorState error={tools.error} title="Could not load the tools" onRetry={() => void loadTools()} />
-      ) : list.length === 0 ? (
-        <EmptyState title="No tools seen yet">
-          The tools are listed once your assistant has started postdesk mcp.
-        </EmptyState>
-      ) : (
-        <table className="table assistant__policies">
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Policy</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((t) => (
-              <tr key={t.name}>
-                <th scope="row">
-                  <code>{t.name}</code> <span className="muted">{t.reading ? 'reads' : 'writes'}</span>
-                </th>
-                <td>
-                  <select
-                    className="input"
-                    aria-label={`Policy of ${t.name}`}
-                    value={t.chosen ? t.policy : 'default'}
-                    onChange={(e) => void change(t.name, e.target.value as ToolPolicy | 'default')}
-                  >
-                    <option value="default">Default ({POLICY_WORDS[t.reading ? 'allow' : 'ask']})</option>
-                    {TOOL_POLICIES.map((p) => (
-                      <option key={p} value={p}>
-                        {POLICY_WORDS[p]}
-                      </option>
-                    ))}
-                  </select>
-                </td>
+      <LoadGate state={tools} what="the tools" onRetry={loadTools}>
+        {list.length === 0 ? (
+          <EmptyState title="No tools seen yet">
+            The tools are listed once your assistant has started postdesk mcp.
+          </EmptyState>
+        ) : (
+          <table className="table assistant__policies">
+            <thead>
+              <tr>
+                <th scope="col">Tool</th>
+                <th scope="col">Policy</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {list.map((t) => (
+                <tr key={t.name}>
+                  <th scope="row">
+                    <code>{t.name}</code> <span className="muted">{t.reading ? 'reads' : 'writes'}</span>
+                  </th>
+                  <td>
+                    <select
+                      className="input"
+                      aria-label={`Policy of ${t.name}`}
+                      value={t.chosen ? t.policy : 'default'}
+                      onChange={(e) => void change(t.name, e.target.value as ToolPolicy | 'default')}
+                    >
+                      <option value="default">Default ({POLICY_WORDS[t.reading ? 'allow' : 'ask']})</option>
+                      {TOOL_POLICIES.map((p) => (
+                        <option key={p} value={p}>
+                          {POLICY_WORDS[p]}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadGate>
     </section>
   );
 }
@@ -270,40 +269,34 @@ function ActivityCard() {
   return (
     <section className="card assistant__card" aria-labelledby={titleId}>
       <h2 id={titleId}>Activity</h2>
-      {activity.data === null && activity.loading ? (
-        <LoadingState label="Loading the activity…" />
-      ) : activity.data === null && activity.error ? (
-        <ErrorState
-          error={activity.error}
-          title="Could not load the activity"
-          onRetry={() => void loadActivity()}
-        />
-      ) : list.length === 0 ? (
-        <EmptyState title="No calls yet">
-          Every call your assistant makes through Postdesk is listed here.
-        </EmptyState>
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Tool</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((a) => (
-              <tr key={a.id}>
-                <td title={a.at}>{formatDateTime(a.at)}</td>
-                <td>
-                  <code>{a.tool}</code>
-                </td>
-                <td>{OUTCOME_WORDS[a.outcome] ?? a.outcome}</td>
+      <LoadGate state={activity} what="the activity" onRetry={loadActivity}>
+        {list.length === 0 ? (
+          <EmptyState title="No calls yet">
+            Every call your assistant makes through Postdesk is listed here.
+          </EmptyState>
+        ) : (
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Outcome</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {list.map((a) => (
+                <tr key={a.id}>
+                  <td title={a.at}>{formatDateTime(a.at)}</td>
+                  <td>
+                    <code>{a.tool}</code>
+                  </td>
+                  <td>{OUTCOME_WORDS[a.outcome] ?? a.outcome}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadGate>
     </section>
   );
 }

@@ -12,7 +12,7 @@ import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState, ErrorAlert } from '../../components/states';
 import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { useRunsStore } from '../../stores/use-runs-store';
@@ -23,6 +23,7 @@ import { RunDetailPanel } from './RunDetailPanel';
 import { ScheduleWords } from './schedule/ScheduleWords';
 import { ExportButton } from '../export/ExportButton';
 import './automations.css';
+import { LoadGate } from '../../components/LoadGate';
 
 export function AutomationsScreen() {
   const loadAutomations = useAutomationsStore((s) => s.load);
@@ -85,47 +86,45 @@ function ExecutorCard() {
         {e ? <StatusBadge status={e.state} /> : null}
       </div>
       <div className="card__body">
-        {e === null && status.loading ? (
-          <LoadingState label="Loading executor…" />
-        ) : e === null && status.error ? (
-          <ErrorState error={status.error} title="Executor status unavailable" onRetry={() => void load()} />
-        ) : e ? (
-          <div className="executor">
-            <dl className="facts">
-              <dt>Name</dt>
-              <dd>{e.name ?? <span className="faint">not registered yet</span>}</dd>
-              <dt>Last sync</dt>
-              <dd>
-                {e.last_sync_at
-                  ? `${formatRelative(e.last_sync_at, now)} (${formatDateTime(e.last_sync_at)})`
-                  : 'never'}
-              </dd>
-              <dt>Next sync</dt>
-              <dd>{e.next_sync_at ? formatDateTime(e.next_sync_at) : '—'}</dd>
-              <dt>Active runs</dt>
-              <dd className="tabular">{e.active_runs}</dd>
-            </dl>
-            <div className="btn-row">
-              {e.state === 'paused' || e.state === 'stopped' ? (
-                <button
-                  type="button"
-                  className="btn btn--primary"
-                  disabled={busy !== null}
-                  onClick={() => void resume()}
-                >
-                  {busy === 'resume' ? 'Resuming…' : 'Resume'}
+        <LoadGate state={status} what="the executor’s status" onRetry={load}>
+          {e ? (
+            <div className="executor">
+              <dl className="facts">
+                <dt>Name</dt>
+                <dd>{e.name ?? <span className="faint">not registered yet</span>}</dd>
+                <dt>Last sync</dt>
+                <dd>
+                  {e.last_sync_at
+                    ? `${formatRelative(e.last_sync_at, now)} (${formatDateTime(e.last_sync_at)})`
+                    : 'never'}
+                </dd>
+                <dt>Next sync</dt>
+                <dd>{e.next_sync_at ? formatDateTime(e.next_sync_at) : '—'}</dd>
+                <dt>Active runs</dt>
+                <dd className="tabular">{e.active_runs}</dd>
+              </dl>
+              <div className="btn-row">
+                {e.state === 'paused' || e.state === 'stopped' ? (
+                  <button
+                    type="button"
+                    className="btn btn--primary"
+                    disabled={busy !== null}
+                    onClick={() => void resume()}
+                  >
+                    {busy === 'resume' ? 'Resuming…' : 'Resume'}
+                  </button>
+                ) : (
+                  <button type="button" className="btn" disabled={busy !== null} onClick={() => void pause()}>
+                    {busy === 'pause' ? 'Pausing…' : 'Pause'}
+                  </button>
+                )}
+                <button type="button" className="btn" disabled={busy !== null} onClick={() => void syncNow()}>
+                  <IconRefresh size={14} /> {busy === 'sync' ? 'Syncing…' : 'Sync now'}
                 </button>
-              ) : (
-                <button type="button" className="btn" disabled={busy !== null} onClick={() => void pause()}>
-                  {busy === 'pause' ? 'Pausing…' : 'Pause'}
-                </button>
-              )}
-              <button type="button" className="btn" disabled={busy !== null} onClick={() => void syncNow()}>
-                <IconRefresh size={14} /> {busy === 'sync' ? 'Syncing…' : 'Sync now'}
-              </button>
+              </div>
             </div>
-          </div>
-        ) : null}
+          ) : null}
+        </LoadGate>
         {e?.last_error ? (
           <p className="alert alert--error executor__error" role="status">
             {e.last_error}
@@ -243,27 +242,21 @@ function AutomationList() {
       {editing !== null ? (
         <AutomationEditor automation={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
-      {automations.data === null && automations.loading ? (
-        <LoadingState label="Loading automations…" />
-      ) : automations.data === null && automations.error ? (
-        <ErrorState
-          error={automations.error}
-          title="Could not load automations"
-          onRetry={() => void load()}
-        />
-      ) : list.length === 0 ? (
-        <EmptyState title="No automations" icon={<IconBolt size={20} />}>
-          {canEdit
-            ? 'Create one with New automation to try it offline; agents can also create them over MCP.'
-            : 'Automations are created in the dashboard or over MCP; they appear here once synced.'}
-        </EmptyState>
-      ) : (
-        <ul className="list" aria-label="Automations list">
-          {list.map((a) => (
-            <AutomationRow key={a.id} a={a} onEdit={canEdit ? () => setEditing(a) : undefined} />
-          ))}
-        </ul>
-      )}
+      <LoadGate state={automations} what="automations" onRetry={load}>
+        {list.length === 0 ? (
+          <EmptyState title="No automations" icon={<IconBolt size={20} />}>
+            {canEdit
+              ? 'Create one with New automation to try it offline; agents can also create them over MCP.'
+              : 'Automations are created in the dashboard or over MCP; they appear here once synced.'}
+          </EmptyState>
+        ) : (
+          <ul className="list" aria-label="Automations list">
+            {list.map((a) => (
+              <AutomationRow key={a.id} a={a} onEdit={canEdit ? () => setEditing(a) : undefined} />
+            ))}
+          </ul>
+        )}
+      </LoadGate>
     </section>
   );
 }
@@ -291,56 +284,52 @@ function RunsSection() {
       <Freshness state={runs} what="the runs" onRetry={() => void load()} />
       <div className="runs">
         <div className="runs__list">
-          {runs.data === null && runs.loading ? (
-            <LoadingState label="Loading runs…" />
-          ) : runs.data === null && runs.error ? (
-            <ErrorState error={runs.error} title="Could not load runs" onRetry={() => void load()} />
-          ) : list.length === 0 ? (
-            <EmptyState title="No runs yet">
-              Runs appear when an automation falls due or you start one.
-            </EmptyState>
-          ) : (
-            <ul className="list" aria-label="Run history">
-              {list.map((r) => (
-                <li key={r.id} ref={selectedId === r.id ? scrollIntoView : undefined}>
-                  <button
-                    type="button"
-                    className="list__button run-item"
-                    aria-current={selectedId === r.id}
-                    onClick={() => {
-                      void select(r.id);
-                      // The selected run is in the address: a reload or a copied link opens it again.
-                      replaceRoute('automations', { run: r.id });
-                    }}
-                  >
-                    <span className="run-item__top">
-                      <span className="run-item__name">
-                        {r.automation_name ? plainName(r.automation_name) : 'An automation'}
+          <LoadGate state={runs} what="runs" onRetry={load}>
+            {list.length === 0 ? (
+              <EmptyState title="No runs yet">
+                Runs appear when an automation falls due or you start one.
+              </EmptyState>
+            ) : (
+              <ul className="list" aria-label="Run history">
+                {list.map((r) => (
+                  <li key={r.id} ref={selectedId === r.id ? scrollIntoView : undefined}>
+                    <button
+                      type="button"
+                      className="list__button run-item"
+                      aria-current={selectedId === r.id}
+                      onClick={() => {
+                        void select(r.id);
+                        // The selected run is in the address: a reload or a copied link opens it again.
+                        replaceRoute('automations', { run: r.id });
+                      }}
+                    >
+                      <span className="run-item__top">
+                        <span className="run-item__name">
+                          {r.automation_name ? plainName(r.automation_name) : 'An automation'}
+                        </span>
+                        <StatusBadge status={r.state} />
                       </span>
-                      <StatusBadge status={r.state} />
-                    </span>
-                    <span className="faint run-item__when">
-                      {formatDateTime(r.started_at ?? r.scheduled_for)}
-                    </span>
-                    {r.reason ? <span className="run-item__reason">{r.reason}</span> : null}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+                      <span className="faint run-item__when">
+                        {formatDateTime(r.started_at ?? r.scheduled_for)}
+                      </span>
+                      {r.reason ? <span className="run-item__reason">{r.reason}</span> : null}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </LoadGate>
         </div>
         <div className="runs__detail" aria-label="Run detail" role="region">
           {!selectedId ? (
             <EmptyState title="Pick a run">
               Its steps, logs and outcome appear here, live while it runs.
             </EmptyState>
-          ) : detail.data === null && detail.loading ? (
-            <LoadingState label="Loading run…" />
-          ) : detail.data === null && detail.error ? (
-            <ErrorState error={detail.error} onRetry={() => void select(selectedId)} />
-          ) : detail.data ? (
-            <RunDetailPanel detail={detail.data} />
-          ) : null}
+          ) : (
+            <LoadGate state={detail} what="this run" onRetry={() => select(selectedId)}>
+              {detail.data ? <RunDetailPanel detail={detail.data} /> : null}
+            </LoadGate>
+          )}
         </div>
       </div>
     </section>

@@ -14,6 +14,7 @@ import { useAppStore } from '../../stores/use-app-store';
 import { useBulkStore } from '../../stores/use-bulk-store';
 import { toast } from '../../stores/use-toast-store';
 import './bulk.css';
+import { LoadGate } from '../../components/LoadGate';
 
 /** Beyond this many rows the table shows rows with errors first and stops, to stay quick. */
 const TABLE_ROWS = 300;
@@ -444,118 +445,117 @@ function BatchHistory() {
         </button>
       </div>
       <Freshness state={history} what="the batches" onRetry={() => void loadHistory()} />
-      {batches === null && history.loading ? (
-        <LoadingState label="Loading batches…" />
-      ) : batches === null && history.error ? (
-        <ErrorState error={history.error} title="Could not load batches" onRetry={() => void loadHistory()} />
-      ) : !batches || batches.length === 0 ? (
-        <EmptyState title="No batches yet" icon={<IconLayers size={20} />}>
-          Submitted CSV imports appear here with each post's result.
-        </EmptyState>
-      ) : (
-        <div className="table-wrap table-wrap--tall">
-          <table className="table" aria-label="Batches">
-            <thead>
-              <tr>
-                <th scope="col">Submitted</th>
-                <th scope="col">Source</th>
-                <th scope="col">Posts</th>
-                <th scope="col">Created</th>
-                <th scope="col">Failed</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {batches.map((b) => {
-                const detail = inspected[b.batch_id];
-                return (
-                  <Fragment key={b.batch_id}>
-                    <tr>
-                      <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
-                      <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
-                      <td className="tabular">{b.total}</td>
-                      <td className="tabular">{b.created_count}</td>
-                      <td className="tabular">{b.failed_count}</td>
-                      <td>
-                        <StatusBadge status={b.state} />
-                      </td>
-                      <td>
-                        <div className="btn-row btn-row--end">
-                          <button
-                            type="button"
-                            className="btn btn--small btn--ghost"
-                            aria-expanded={open === b.batch_id}
-                            onClick={() => toggle(b.batch_id)}
-                          >
-                            {open === b.batch_id ? 'Hide' : 'Details'}
-                          </button>
-                          {b.failed_count > 0 ? (
+      <LoadGate state={history} what="batches" onRetry={loadHistory}>
+        {!batches || batches.length === 0 ? (
+          <EmptyState title="No batches yet" icon={<IconLayers size={20} />}>
+            Submitted CSV imports appear here with each post's result.
+          </EmptyState>
+        ) : (
+          <div className="table-wrap table-wrap--tall">
+            <table className="table" aria-label="Batches">
+              <thead>
+                <tr>
+                  <th scope="col">Submitted</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Posts</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Failed</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {batches.map((b) => {
+                  const detail = inspected[b.batch_id];
+                  return (
+                    <Fragment key={b.batch_id}>
+                      <tr>
+                        <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
+                        <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
+                        <td className="tabular">{b.total}</td>
+                        <td className="tabular">{b.created_count}</td>
+                        <td className="tabular">{b.failed_count}</td>
+                        <td>
+                          <StatusBadge status={b.state} />
+                        </td>
+                        <td>
+                          <div className="btn-row btn-row--end">
                             <button
                               type="button"
-                              className="btn btn--small"
-                              disabled={resubmitting !== null}
-                              onClick={() =>
-                                void resubmitFailed(b.batch_id).then(
-                                  (r) =>
-                                    r &&
-                                    toast(
-                                      'success',
-                                      `Resubmitted: ${r.created_count} created, ${r.failed_count} failed.`,
-                                    ),
-                                )
-                              }
+                              className="btn btn--small btn--ghost"
+                              aria-expanded={open === b.batch_id}
+                              onClick={() => toggle(b.batch_id)}
                             >
-                              {resubmitting === b.batch_id
-                                ? 'Resubmitting…'
-                                : `Resubmit ${b.failed_count} failed`}
+                              {open === b.batch_id ? 'Hide' : 'Details'}
                             </button>
-                          ) : null}
-                        </div>
-                      </td>
-                    </tr>
-                    {open === b.batch_id ? (
-                      <tr className="batch-detail">
-                        <td colSpan={7}>
-                          {!detail || (detail.loading && !detail.data) ? (
-                            <LoadingState label="Loading results…" />
-                          ) : detail.error && !detail.data ? (
-                            <ErrorState error={detail.error} onRetry={() => void inspect(b.batch_id)} />
-                          ) : detail.data ? (
-                            <ul
-                              className="batch-items"
-                              aria-label={`Results of batch ${b.batch_id.slice(0, 8)}`}
-                            >
-                              {detail.data.items.map((it) => (
-                                <li key={it.item_key} className="batch-item">
-                                  <span className="tabular faint batch-item__index">
-                                    Row {/^row-(\d+)$/.exec(it.item_key)?.[1] ?? it.index + 1}
-                                  </span>
-                                  <StatusBadge status={it.status} />
-                                  <span className={it.error ? 'batch-item__error' : 'muted'}>
-                                    {it.error ?? plural(it.social_post_ids.length, 'delivery', 'deliveries')}
-                                  </span>
-                                </li>
-                              ))}
-                              {detail.data.total > detail.data.items.length ? (
-                                <li className="muted">
-                                  …and {detail.data.total - detail.data.items.length} more
-                                </li>
-                              ) : null}
-                            </ul>
-                          ) : null}
+                            {b.failed_count > 0 ? (
+                              <button
+                                type="button"
+                                className="btn btn--small"
+                                disabled={resubmitting !== null}
+                                onClick={() =>
+                                  void resubmitFailed(b.batch_id).then(
+                                    (r) =>
+                                      r &&
+                                      toast(
+                                        'success',
+                                        `Resubmitted: ${r.created_count} created, ${r.failed_count} failed.`,
+                                      ),
+                                  )
+                                }
+                              >
+                                {resubmitting === b.batch_id
+                                  ? 'Resubmitting…'
+                                  : `Resubmit ${b.failed_count} failed`}
+                              </button>
+                            ) : null}
+                          </div>
                         </td>
                       </tr>
-                    ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+                      {open === b.batch_id ? (
+                        <tr className="batch-detail">
+                          <td colSpan={7}>
+                            {!detail || (detail.loading && !detail.data) ? (
+                              <LoadingState label="Loading results…" />
+                            ) : detail.error && !detail.data ? (
+                              <ErrorState error={detail.error} onRetry={() => void inspect(b.batch_id)} />
+                            ) : detail.data ? (
+                              <ul
+                                className="batch-items"
+                                aria-label={`Results of batch ${b.batch_id.slice(0, 8)}`}
+                              >
+                                {detail.data.items.map((it) => (
+                                  <li key={it.item_key} className="batch-item">
+                                    <span className="tabular faint batch-item__index">
+                                      Row {/^row-(\d+)$/.exec(it.item_key)?.[1] ?? it.index + 1}
+                                    </span>
+                                    <StatusBadge status={it.status} />
+                                    <span className={it.error ? 'batch-item__error' : 'muted'}>
+                                      {it.error ??
+                                        plural(it.social_post_ids.length, 'delivery', 'deliveries')}
+                                    </span>
+                                  </li>
+                                ))}
+                                {detail.data.total > detail.data.items.length ? (
+                                  <li className="muted">
+                                    …and {detail.data.total - detail.data.items.length} more
+                                  </li>
+                                ) : null}
+                              </ul>
+                            ) : null}
+                          </td>
+                        </tr>
+                      ) : null}
+                    </Fragment>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </LoadGate>
     </section>
   );
 }

@@ -5,9 +5,9 @@ import { plainName } from '../../app/bidi';
 import { formatRelative } from '../../app/format';
 import { IconFilm } from '../../components/icons';
 import { Freshness } from '../../components/Freshness';
-import { ErrorState, LoadingState } from '../../components/states';
 import { useComposeStore } from '../../stores/use-compose-store';
 import { useMediaStore } from '../../stores/use-media-store';
+import { LoadGate } from '../../components/LoadGate';
 
 /** Media this connection has uploaded before: put into the post as they are, without uploading again. */
 export function MediaLibrary() {
@@ -41,56 +41,50 @@ export function MediaLibrary() {
       {open ? (
         <div id="compose-library">
           <Freshness state={library} what="the media library" onRetry={() => void loadLibrary()} />
-          {library.data === null && library.loading ? (
-            <LoadingState label="Loading uploaded media…" />
-          ) : library.data === null && library.error ? (
-            <ErrorState
-              error={library.error}
-              title="The media library could not be read"
-              onRetry={() => void loadLibrary()}
-            />
-          ) : library.data?.length === 0 ? (
-            <p className="muted">Nothing uploaded through this connection yet.</p>
-          ) : (
-            <ul className="library-grid" aria-label="Media library">
-              {(library.data ?? []).map((item) => {
-                const name = plainName(item.name);
-                const taken = inPost.has(item.asset_id);
-                return (
-                  <li key={item.asset_id} className="library-item" aria-label={name}>
-                    {item.file.preview_url && item.file.kind === 'image' ? (
-                      <img className="media-thumb" src={item.file.preview_url} alt={`Preview of ${name}`} />
-                    ) : item.file.preview_url && item.file.kind === 'video' ? (
-                      <video
-                        className="media-thumb"
-                        src={item.file.preview_url}
-                        muted
-                        preload="metadata"
-                        aria-label={`Preview of ${name}`}
-                      />
-                    ) : (
-                      <span className="media-thumb media-thumb--empty" aria-hidden="true">
-                        <IconFilm size={22} />
+          <LoadGate state={library} what="the media library" onRetry={loadLibrary}>
+            {library.data?.length === 0 ? (
+              <p className="muted">Nothing uploaded through this connection yet.</p>
+            ) : (
+              <ul className="library-grid" aria-label="Media library">
+                {(library.data ?? []).map((item) => {
+                  const name = plainName(item.name);
+                  const taken = inPost.has(item.asset_id);
+                  return (
+                    <li key={item.asset_id} className="library-item" aria-label={name}>
+                      {item.file.preview_url && item.file.kind === 'image' ? (
+                        <img className="media-thumb" src={item.file.preview_url} alt={`Preview of ${name}`} />
+                      ) : item.file.preview_url && item.file.kind === 'video' ? (
+                        <video
+                          className="media-thumb"
+                          src={item.file.preview_url}
+                          muted
+                          preload="metadata"
+                          aria-label={`Preview of ${name}`}
+                        />
+                      ) : (
+                        <span className="media-thumb media-thumb--empty" aria-hidden="true">
+                          <IconFilm size={22} />
+                        </span>
+                      )}
+                      <span className="library-item__name" title={name}>
+                        {name}
                       </span>
-                    )}
-                    <span className="library-item__name" title={name}>
-                      {name}
-                    </span>
-                    <span className="field__hint">Uploaded {formatRelative(item.uploaded_at)}</span>
-                    <button
-                      type="button"
-                      className="btn btn--small"
-                      disabled={taken}
-                      aria-label={taken ? `${name} is in the post` : `Add ${name} to the post`}
-                      onClick={() => use(item)}
-                    >
-                      {taken ? 'In the post' : 'Add'}
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
+                      <span className="field__hint">Uploaded {formatRelative(item.uploaded_at)}</span>
+                      <button
+                        type="button"
+                        className="btn btn--small"
+                        disabled={taken}
+                        aria-label={taken ? `${name} is in the post` : `Add ${name} to the post`}
+                        onClick={() => use(item)}
+                      >
+                        {taken ? 'In the post' : 'Add'}
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </LoadGate>
         </div>
       ) : null}
     </div>

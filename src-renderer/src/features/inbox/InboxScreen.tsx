@@ -13,13 +13,14 @@ import { IconInbox } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
-import { EmptyState, ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState, ErrorAlert } from '../../components/states';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useAutomationsStore } from '../../stores/use-automations-store';
 import { useInboxStore } from '../../stores/use-inbox-store';
 import { toast } from '../../stores/use-toast-store';
 import { ProposalsSection } from './ProposalsSection';
 import './inbox.css';
+import { LoadGate } from '../../components/LoadGate';
 
 type Action = 'now' | 'at' | 'queue' | 'reject';
 
@@ -167,34 +168,32 @@ export function InboxScreen() {
       </section>
       {error ? <ErrorAlert error={error} title="Nothing was changed" /> : null}
       <Freshness state={list} what="the inbox" onRetry={() => void load()} />
-      {list.data === null && list.loading ? (
-        <LoadingState label="Loading the inbox…" />
-      ) : list.data === null && list.error ? (
-        <ErrorState error={list.error} title="Could not load the inbox" onRetry={() => void load()} />
-      ) : drafts.length === 0 ? (
-        <EmptyState title="No drafts waiting" icon={<IconInbox size={20} />}>
-          When an automation in draft mode runs, what it made waits here for you.
-        </EmptyState>
-      ) : (
-        <>
-          {list.data?.truncated ? (
-            <p className="muted">
-              The service lists the newest 100 drafts at a time; act on these to see the ones behind them.
-            </p>
-          ) : null}
-          {groups.map((g) => (
-            <GroupSection
-              key={g.automation_id ?? 'elsewhere'}
-              group={g}
-              canEdit={canEdit}
-              selected={selected}
-              onToggle={toggle}
-              onAct={(kind, id) => void act(kind, [id])}
-              at={at}
-            />
-          ))}
-        </>
-      )}
+      <LoadGate state={list} what="the inbox" onRetry={load}>
+        {drafts.length === 0 ? (
+          <EmptyState title="No drafts waiting" icon={<IconInbox size={20} />}>
+            When an automation in draft mode runs, what it made waits here for you.
+          </EmptyState>
+        ) : (
+          <>
+            {list.data?.truncated ? (
+              <p className="muted">
+                The service lists the newest 100 drafts at a time; act on these to see the ones behind them.
+              </p>
+            ) : null}
+            {groups.map((g) => (
+              <GroupSection
+                key={g.automation_id ?? 'elsewhere'}
+                group={g}
+                canEdit={canEdit}
+                selected={selected}
+                onToggle={toggle}
+                onAct={(kind, id) => void act(kind, [id])}
+                at={at}
+              />
+            ))}
+          </>
+        )}
+      </LoadGate>
     </div>
   );
 }

@@ -3,9 +3,10 @@ import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { ErrorAlert } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
 import { SettingsCard } from './SettingsCard';
+import { LoadGate } from '../../components/LoadGate';
 
 /**
  * The `postdesk` command on the PATH, as code editors offer their own. Installing or removing it is confirmed in
@@ -35,60 +36,58 @@ export function CommandLineCard() {
       }
     >
       <Freshness state={state} what="the command’s status" onRetry={() => void load()} />
-      {c === null && state.loading ? (
-        <LoadingState label="Loading the command’s status…" />
-      ) : c === null && state.error ? (
-        <ErrorState error={state.error} title="Command status unavailable" onRetry={() => void load()} />
-      ) : c ? (
-        <>
-          <p>
-            The <code>postdesk</code> command does from a terminal what this app does: posts, uploads, bulk
-            imports, automations. It runs with Node.js 22.12 or later.
-          </p>
-          {c.location ? (
-            <dl className="facts">
-              <dt>{c.installed ? 'Installed at' : 'Goes to'}</dt>
-              <dd>
-                <code>{c.location}</code>
-              </dd>
-            </dl>
-          ) : null}
-          {c.notes.length > 0 ? (
-            <ul className="command-line__notes" aria-live="polite">
-              {c.notes.map((n) => (
-                <li key={n}>{n}</li>
-              ))}
-            </ul>
-          ) : null}
-          {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
-          {c.supported ? (
-            <div className="btn-row">
-              <button
-                type="button"
-                className="btn btn--primary"
-                disabled={busy !== null}
-                onClick={() => void install()}
-              >
-                {busy === 'install'
-                  ? 'Waiting for your confirmation…'
-                  : c.installed
-                    ? 'Install again'
-                    : 'Install command'}
-              </button>
-              {c.installed ? (
+      <LoadGate state={state} what="the command’s status" onRetry={load}>
+        {c ? (
+          <>
+            <p>
+              The <code>postdesk</code> command does from a terminal what this app does: posts, uploads, bulk
+              imports, automations. It runs with Node.js 22.12 or later.
+            </p>
+            {c.location ? (
+              <dl className="facts">
+                <dt>{c.installed ? 'Installed at' : 'Goes to'}</dt>
+                <dd>
+                  <code>{c.location}</code>
+                </dd>
+              </dl>
+            ) : null}
+            {c.notes.length > 0 ? (
+              <ul className="command-line__notes" aria-live="polite">
+                {c.notes.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            ) : null}
+            {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
+            {c.supported ? (
+              <div className="btn-row">
                 <button
                   type="button"
-                  className="btn"
+                  className="btn btn--primary"
                   disabled={busy !== null}
-                  onClick={() => void uninstall()}
+                  onClick={() => void install()}
                 >
-                  {busy === 'uninstall' ? 'Waiting for your confirmation…' : 'Remove command'}
+                  {busy === 'install'
+                    ? 'Waiting for your confirmation…'
+                    : c.installed
+                      ? 'Install again'
+                      : 'Install command'}
                 </button>
-              ) : null}
-            </div>
-          ) : null}
-        </>
-      ) : null}
+                {c.installed ? (
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={busy !== null}
+                    onClick={() => void uninstall()}
+                  >
+                    {busy === 'uninstall' ? 'Waiting for your confirmation…' : 'Remove command'}
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
+          </>
+        ) : null}
+      </LoadGate>
     </SettingsCard>
   );
 }

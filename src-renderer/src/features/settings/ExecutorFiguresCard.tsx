@@ -5,9 +5,9 @@ import type { ExecutorMetrics } from '../../../../src-shared/ipc';
 import { formatDateTime, formatRelative, plural } from '../../app/format';
 import { useNow } from '../../app/use-now';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorState, LoadingState } from '../../components/states';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { SettingsCard } from './SettingsCard';
+import { LoadGate } from '../../components/LoadGate';
 
 /** How often the card asks for fresh figures while it is on screen. */
 const REFRESH_MS = 15_000;
@@ -36,19 +36,13 @@ export function ExecutorFiguresCard() {
         ) : null
       }
     >
-      {m === null && metrics.loading ? (
-        <LoadingState label="Loading the executor’s figures…" />
-      ) : m === null && metrics.error ? (
-        <ErrorState
-          error={metrics.error}
-          title="The executor’s figures are unavailable"
-          onRetry={() => void loadMetrics()}
-        />
-      ) : m ? (
-        <Figures m={m} />
-      ) : (
-        <p className="muted">The executor is not running, so it has nothing to report yet.</p>
-      )}
+      <LoadGate state={metrics} what="the executor’s figures" onRetry={loadMetrics}>
+        {m ? (
+          <Figures m={m} />
+        ) : (
+          <p className="muted">The executor is not running, so it has nothing to report yet.</p>
+        )}
+      </LoadGate>
     </SettingsCard>
   );
 }

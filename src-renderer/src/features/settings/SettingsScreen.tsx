@@ -5,7 +5,7 @@ import type { BridgeError, SettingsView } from '../../../../src-shared/ipc';
 import { MISSED_RUN_POLICIES, type MissedRunPolicy } from '../../../../src-shared/settings';
 import { issuesByField } from '../../app/describe-error';
 import { PageHeader } from '../../components/PageHeader';
-import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { ErrorAlert } from '../../components/states';
 import { useAppStore } from '../../stores/use-app-store';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
@@ -23,6 +23,7 @@ import { PreferencesCard } from './PreferencesCard';
 import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 import { SettingsCard } from './SettingsCard';
+import { LoadGate } from '../../components/LoadGate';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -52,19 +53,17 @@ export function SettingsScreen() {
       />
       {settings.data ? <PreferencesCard settings={settings.data} /> : null}
       <ConnectionCard />
-      {settings.data === null && settings.loading ? (
-        <LoadingState label="Loading settings…" />
-      ) : settings.data === null && settings.error ? (
-        <ErrorState error={settings.error} title="Could not load settings" onRetry={() => void load()} />
-      ) : settings.data ? (
-        <SettingsForm
-          // A change from elsewhere resets the draft; the switches saved at once (updates) do not.
-          key={JSON.stringify(toDraft(settings.data))}
-          settings={settings.data}
-          saving={saving}
-          update={update}
-        />
-      ) : null}
+      <LoadGate state={settings} what="settings" onRetry={load}>
+        {settings.data ? (
+          <SettingsForm
+            // A change from elsewhere resets the draft; the switches saved at once (updates) do not.
+            key={JSON.stringify(toDraft(settings.data))}
+            settings={settings.data}
+            saving={saving}
+            update={update}
+          />
+        ) : null}
+      </LoadGate>
       <ExecutorFiguresCard />
       <UpcomingCard />
       <UpdatesCard settings={settings.data} />

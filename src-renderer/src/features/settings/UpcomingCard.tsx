@@ -5,9 +5,9 @@ import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
 import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorState, LoadingState } from '../../components/states';
 import { useScheduleStore } from '../../stores/use-schedule-store';
 import { SettingsCard } from './SettingsCard';
+import { LoadGate } from '../../components/LoadGate';
 
 /**
  * The next occurrences across this computer's automations. One that falls at a time of the week when Postdesk
@@ -26,36 +26,30 @@ export function UpcomingCard() {
       badge={atRisk > 0 ? <StatusBadge status="missed" label={`${atRisk} at risk`} /> : null}
     >
       <Freshness state={upcoming} what="the next runs" onRetry={() => void load()} />
-      {data === null && upcoming.loading ? (
-        <LoadingState label="Loading the next runs…" />
-      ) : data === null && upcoming.error ? (
-        <ErrorState
-          error={upcoming.error}
-          title="The next runs are unavailable"
-          onRetry={() => void load()}
-        />
-      ) : data && data.occurrences.length > 0 ? (
-        <>
-          <ol className="list-stack upcoming" aria-label="Next runs">
-            {data.occurrences.map((o) => (
-              <li key={`${o.automation_id}-${o.at}`} className="upcoming__item">
-                <span className="upcoming__when">{formatDateTime(o.at)}</span>
-                <span className="upcoming__name">{plainName(o.automation_name)}</span>
-                {o.last_week === 'not_running' ? (
-                  <StatusBadge status="missed" label="Postdesk was not running at this time last week" />
-                ) : null}
-              </li>
-            ))}
-          </ol>
-          <p className="muted">
-            {data.history_since
-              ? `Marked by when Postdesk ran in the past week (recorded since ${formatDate(data.history_since)}). Automations run only while Postdesk is running and the computer is awake.`
-              : 'Postdesk has not recorded when it runs yet; marks appear after a week.'}
-          </p>
-        </>
-      ) : (
-        <p className="muted">No automation is set to run on this computer.</p>
-      )}
+      <LoadGate state={upcoming} what="the next runs" onRetry={load}>
+        {data && data.occurrences.length > 0 ? (
+          <>
+            <ol className="list-stack upcoming" aria-label="Next runs">
+              {data.occurrences.map((o) => (
+                <li key={`${o.automation_id}-${o.at}`} className="upcoming__item">
+                  <span className="upcoming__when">{formatDateTime(o.at)}</span>
+                  <span className="upcoming__name">{plainName(o.automation_name)}</span>
+                  {o.last_week === 'not_running' ? (
+                    <StatusBadge status="missed" label="Postdesk was not running at this time last week" />
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+            <p className="muted">
+              {data.history_since
+                ? `Marked by when Postdesk ran in the past week (recorded since ${formatDate(data.history_since)}). Automations run only while Postdesk is running and the computer is awake.`
+                : 'Postdesk has not recorded when it runs yet; marks appear after a week.'}
+            </p>
+          </>
+        ) : (
+          <p className="muted">No automation is set to run on this computer.</p>
+        )}
+      </LoadGate>
     </SettingsCard>
   );
 }

@@ -10,11 +10,12 @@ import { Markdown } from '../../components/Markdown';
 import { Progress } from '../../components/Progress';
 import { Segmented } from '../../components/Segmented';
 import { StatusBadge } from '../../components/StatusBadge';
-import { ErrorAlert, ErrorState, LoadingState } from '../../components/states';
+import { ErrorAlert } from '../../components/states';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
 import { useUpdatesStore } from '../../stores/use-updates-store';
 import { SettingsCard } from './SettingsCard';
+import { LoadGate } from '../../components/LoadGate';
 
 /** A Record so a phase added to the contract must get its words here. */
 const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; note: string }>> = {
@@ -88,52 +89,50 @@ export function UpdatesCard({ settings }: { readonly settings: SettingsView | nu
         ) : null
       }
     >
-      {u === null && state.loading ? (
-        <LoadingState label="Loading update status…" />
-      ) : u === null && state.error ? (
-        <ErrorState error={state.error} title="Update status unavailable" onRetry={() => void load()} />
-      ) : u?.phase === 'unsupported' ? (
-        <p className="muted">
-          Updates are managed by the desktop app: this browser window (<code>postdesk web</code>) does not
-          update itself.
-        </p>
-      ) : u ? (
-        <>
-          <UpdateStatus u={u} />
-          {actionError ? <ErrorAlert error={actionError} title="The updater did not answer" /> : null}
-          <div className="updates__actions">
-            <div className="btn-row">
-              <button
-                type="button"
-                className="btn"
-                disabled={busy !== null || u.phase === 'disabled' || BUSY_PHASES.has(u.phase)}
-                onClick={() => void check()}
-              >
-                {busy === 'check' || u.phase === 'checking' ? 'Checking…' : 'Check for updates'}
-              </button>
-              <button
-                type="button"
-                className="btn btn--primary"
-                disabled={
-                  busy !== null ||
-                  u.restartRequested ||
-                  (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')
-                }
-                aria-describedby="updates-restart-hint"
-                onClick={() => void restartNow()}
-              >
-                {busy === 'restart' ? 'Requesting…' : 'Restart now'}
-              </button>
+      <LoadGate state={state} what="the update status" onRetry={load}>
+        {u?.phase === 'unsupported' ? (
+          <p className="muted">
+            Updates are managed by the desktop app: this browser window (<code>postdesk web</code>) does not
+            update itself.
+          </p>
+        ) : u ? (
+          <>
+            <UpdateStatus u={u} />
+            {actionError ? <ErrorAlert error={actionError} title="The updater did not answer" /> : null}
+            <div className="updates__actions">
+              <div className="btn-row">
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy !== null || u.phase === 'disabled' || BUSY_PHASES.has(u.phase)}
+                  onClick={() => void check()}
+                >
+                  {busy === 'check' || u.phase === 'checking' ? 'Checking…' : 'Check for updates'}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--primary"
+                  disabled={
+                    busy !== null ||
+                    u.restartRequested ||
+                    (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')
+                  }
+                  aria-describedby="updates-restart-hint"
+                  onClick={() => void restartNow()}
+                >
+                  {busy === 'restart' ? 'Requesting…' : 'Restart now'}
+                </button>
+              </div>
+              <p className="field__hint" id="updates-restart-hint">
+                {u.restartRequested
+                  ? 'Restart requested: Postdesk installs the update and restarts as soon as no run or upload is in progress.'
+                  : 'Restart now installs a downloaded update once no automation run or upload is in progress: it never interrupts one.'}
+              </p>
             </div>
-            <p className="field__hint" id="updates-restart-hint">
-              {u.restartRequested
-                ? 'Restart requested: Postdesk installs the update and restarts as soon as no run or upload is in progress.'
-                : 'Restart now installs a downloaded update once no automation run or upload is in progress: it never interrupts one.'}
-            </p>
-          </div>
-          {settings ? <DesktopPreferences settings={settings} /> : null}
-        </>
-      ) : null}
+            {settings ? <DesktopPreferences settings={settings} /> : null}
+          </>
+        ) : null}
+      </LoadGate>
     </SettingsCard>
   );
 }

@@ -6,9 +6,10 @@ import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
 import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorState, LoadingState } from '../../components/states';
+import { EmptyState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
 import './skills.css';
+import { LoadGate } from '../../components/LoadGate';
 
 export function SkillsScreen() {
   const { skills, selected, detail, load, select } = useSkillsStore(
@@ -34,74 +35,72 @@ export function SkillsScreen() {
             <h2 id="skills-list-title">Library</h2>
           </div>
           <Freshness state={skills} what="the skills" onRetry={() => void load()} />
-          {skills.data === null && skills.loading ? (
-            <LoadingState label="Loading skills…" />
-          ) : skills.data === null && skills.error ? (
-            <ErrorState error={skills.error} title="Could not load skills" onRetry={() => void load()} />
-          ) : list.length === 0 ? (
-            <EmptyState title="No skills published" icon={<IconBook size={20} />} />
-          ) : (
-            <ul className="list" aria-label="Skills">
-              {list.map((s) => (
-                <li key={s.id}>
-                  <button
-                    type="button"
-                    className="list__button skill-item"
-                    aria-current={selected?.id === s.id}
-                    onClick={() => void select(s.id)}
-                  >
-                    <span className="skill-item__name">{plainName(s.name)}</span>
-                    <span className="skill-item__desc muted">{s.description}</span>
-                    <span className="badge badge--plain">v{s.latest_version}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <LoadGate state={skills} what="skills" onRetry={load}>
+            {list.length === 0 ? (
+              <EmptyState title="No skills published" icon={<IconBook size={20} />} />
+            ) : (
+              <ul className="list" aria-label="Skills">
+                {list.map((s) => (
+                  <li key={s.id}>
+                    <button
+                      type="button"
+                      className="list__button skill-item"
+                      aria-current={selected?.id === s.id}
+                      onClick={() => void select(s.id)}
+                    >
+                      <span className="skill-item__name">{plainName(s.name)}</span>
+                      <span className="skill-item__desc muted">{s.description}</span>
+                      <span className="badge badge--plain">v{s.latest_version}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </LoadGate>
         </section>
         <section className="card" aria-label="Skill">
           {!selected ? (
             <EmptyState title="Pick a skill" icon={<IconBook size={20} />}>
               Its instructions appear here, rendered.
             </EmptyState>
-          ) : d === null && detail.loading ? (
-            <LoadingState label="Loading skill…" />
-          ) : d === null && detail.error ? (
-            <ErrorState
-              error={detail.error}
-              title="Could not load this skill"
-              onRetry={() => void select(selected.id, selected.version ?? undefined)}
-            />
-          ) : d ? (
-            <>
-              <div className="card__header">
-                <div>
-                  <h2>{plainName(d.skill.name)}</h2>
-                  <p className="muted">{d.skill.description}</p>
-                </div>
-                <div className="field skill-version">
-                  <label className="field__label" htmlFor="skill-version">
-                    Version
-                  </label>
-                  <select
-                    id="skill-version"
-                    className="select"
-                    value={d.skill.version}
-                    onChange={(e) => void select(d.skill.id, e.target.value)}
-                  >
-                    {d.versions.map((v) => (
-                      <option key={v} value={v}>
-                        {v}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              </div>
-              <div className="card__body">
-                <Markdown source={d.skill.markdown} label={`${d.skill.name} instructions`} />
-              </div>
-            </>
-          ) : null}
+          ) : (
+            <LoadGate
+              state={detail}
+              what="this skill"
+              onRetry={() => select(selected.id, selected.version ?? undefined)}
+            >
+              {d ? (
+                <>
+                  <div className="card__header">
+                    <div>
+                      <h2>{plainName(d.skill.name)}</h2>
+                      <p className="muted">{d.skill.description}</p>
+                    </div>
+                    <div className="field skill-version">
+                      <label className="field__label" htmlFor="skill-version">
+                        Version
+                      </label>
+                      <select
+                        id="skill-version"
+                        className="select"
+                        value={d.skill.version}
+                        onChange={(e) => void select(d.skill.id, e.target.value)}
+                      >
+                        {d.versions.map((v) => (
+                          <option key={v} value={v}>
+                            {v}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  </div>
+                  <div className="card__body">
+                    <Markdown source={d.skill.markdown} label={`${d.skill.name} instructions`} />
+                  </div>
+                </>
+              ) : null}
+            </LoadGate>
+          )}
         </section>
       </div>
     </div>
