@@ -7,6 +7,7 @@ import { ErrorAlert } from '../../components/states';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
+import { LabeledField } from '../../components/Field';
 
 /** A person's name for an agent type. */
 export function agentLabel(type: string | null): string {
@@ -129,10 +130,7 @@ function LocalSetupForm({
       onSubmit={(e) => void onSubmit(e)}
       aria-label={`How this computer runs ${name}`}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-agent`}>
-          Agent
-        </label>
+      <LabeledField id={`${id}-agent`} label="Agent">
         <select
           id={`${id}-agent`}
           className="select"
@@ -148,11 +146,12 @@ function LocalSetupForm({
             </option>
           ))}
         </select>
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-folder`}>
-          Folder
-        </label>
+      </LabeledField>
+      <LabeledField
+        id={`${id}-folder`}
+        label="Folder"
+        hint="What the folder agent publishes from, and what an agent command gets as its folder. Only you choose it, on this computer."
+      >
         <input
           id={`${id}-folder`}
           className="input mono"
@@ -161,11 +160,7 @@ function LocalSetupForm({
           onChange={(e) => setPath(e.target.value)}
           aria-describedby={`${id}-folder-hint`}
         />
-        <span className="field__hint" id={`${id}-folder-hint`}>
-          What the folder agent publishes from, and what an agent command gets as its folder. Only you choose
-          it, on this computer.
-        </span>
-      </div>
+      </LabeledField>
       {error ? <ErrorAlert error={error} title="Not changed" /> : null}
       <p className="field__hint">
         Postdesk asks you to confirm this outside this window before it applies it: it decides which program

@@ -13,6 +13,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
 import type { PostChange } from '../../stores/use-posts-store';
 import { offersOn, whyNotOn } from './delivery-actions';
+import { LabeledField } from '../../components/Field';
 
 export type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
 
@@ -83,10 +84,7 @@ export function CaptionField({
 }) {
   const { delivery, reach, all, busy, error, run } = ctx;
   return (
-    <div className="field">
-      <label className="field__label" htmlFor="post-caption">
-        Caption
-      </label>
+    <LabeledField id="post-caption" label="Caption">
       <textarea
         id="post-caption"
         className="textarea"
@@ -116,7 +114,7 @@ export function CaptionField({
         <span className="field__hint">The caption belongs to the post: saving it changes {all}.</span>
       ) : null}
       {error?.action === 'caption' ? <ErrorAlert error={error.error} context="update" /> : null}
-    </div>
+    </LabeledField>
   );
 }
 
@@ -130,10 +128,7 @@ export function WhenField({ ctx, now }: { readonly ctx: DialogContext; readonly 
   const scheduledAt = fromLocalInput(localAt);
   const future = scheduledAt !== null && Date.parse(scheduledAt) > now;
   return (
-    <div className="field">
-      <label className="field__label" htmlFor="post-when">
-        {schedulable ? 'Schedule for' : 'Reschedule to'} ({localZone()})
-      </label>
+    <LabeledField id="post-when" label={`${schedulable ? 'Schedule for' : 'Reschedule to'} (${localZone()})`}>
       <div className="btn-row">
         <input
           id="post-when"
@@ -159,7 +154,7 @@ export function WhenField({ ctx, now }: { readonly ctx: DialogContext; readonly 
       {!future ? <span className="field__hint">Pick a time in the future.</span> : null}
       <span className="field__hint">Every still-scheduled delivery of this post moves together.</span>
       {error?.action === 'reschedule' ? <ErrorAlert error={error.error} context="update" /> : null}
-    </div>
+    </LabeledField>
   );
 }
 

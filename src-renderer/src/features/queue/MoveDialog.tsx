@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../components/states';
 import { useQueueContext } from './queue-context';
 import { freeSlotsFor, useQueueMove } from './use-queue-move';
 import type { CellPost } from './week-grid';
+import { LabeledField } from '../../components/Field';
 
 /** Free slots offered at once: the soonest, enough to choose from without a long list. */
 const OFFERED = 40;
@@ -42,10 +43,7 @@ export function MoveDialog({
         >
           Move to the top of the queue
         </button>
-        <div className="field">
-          <label className="field__label" htmlFor={selectId}>
-            Or to a free slot
-          </label>
+        <LabeledField id={selectId} label="Or to a free slot">
           <select id={selectId} className="input" value={to} onChange={(e) => setTo(e.target.value)}>
             {free.length === 0 ? <option value="">No free slot</option> : null}
             {free.map((at) => (
@@ -54,7 +52,7 @@ export function MoveDialog({
               </option>
             ))}
           </select>
-        </div>
+        </LabeledField>
         <div className="btn-row">
           <button
             type="button"

@@ -1,4 +1,5 @@
 import type { Draft } from './settings-draft';
+import { LabeledField } from '../../components/Field';
 
 /** The program each agent type runs, edited as rows of text. */
 export function AgentCommands({
@@ -18,39 +19,30 @@ export function AgentCommands({
       <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
       {value.map((c, i) => (
         <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-type`}>
-              Agent type
-            </label>
+          <LabeledField id={`agent-${i}-type`} label="Agent type">
             <input
               id={`agent-${i}-type`}
               className="input"
               value={c.agent_type}
               onChange={(e) => edit(i, { agent_type: e.target.value })}
             />
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-command`}>
-              Program
-            </label>
+          </LabeledField>
+          <LabeledField id={`agent-${i}-command`} label="Program">
             <input
               id={`agent-${i}-command`}
               className="input mono"
               value={c.command}
               onChange={(e) => edit(i, { command: e.target.value })}
             />
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={`agent-${i}-args`}>
-              Arguments
-            </label>
+          </LabeledField>
+          <LabeledField id={`agent-${i}-args`} label="Arguments">
             <textarea
               id={`agent-${i}-args`}
               className="textarea mono agent-command__args"
               value={c.args}
               onChange={(e) => edit(i, { args: e.target.value })}
             />
-          </div>
+          </LabeledField>
           <button
             type="button"
             className="btn btn--small btn--ghost"

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import type { SettingsPatch, SettingsView } from '../../../../src-shared/ipc';
 import type { Clock, Density, Theme, WeekStart } from '../../../../src-shared/settings';
 import { describeError } from '../../app/describe-error';
@@ -25,6 +24,14 @@ const WEEK: Readonly<Record<WeekStart, string>> = { monday: 'Monday', sunday: 'S
 const CLOCK: Readonly<Record<Clock, string>> = { auto: 'Automatic', '12h': '12-hour', '24h': '24-hour' };
 const THEME: Readonly<Record<Theme, string>> = { system: 'System', light: 'Light', dark: 'Dark' };
 const DENSITY: Readonly<Record<Density, string>> = { comfortable: 'Comfortable', compact: 'Compact' };
+
+/** The settings chosen among a few words each. */
+type ChoiceKey = 'week_start' | 'clock' | 'theme' | 'density';
+const patchOf = <K extends ChoiceKey>(key: K, value: SettingsView[K]): SettingsPatch => {
+  const patch: Partial<Pick<SettingsView, ChoiceKey>> = {};
+  patch[key] = value;
+  return patch;
+};
 const optionsOf = <T extends string>(words: Readonly<Record<T, string>>) =>
   (Object.keys(words) as T[]).map((value) => ({ value, label: words[value] }));
 
@@ -35,10 +42,20 @@ export function PreferencesCard({ settings }: { readonly settings: SettingsView 
     const r = await update(patch);
     if (!r.ok) toast('error', `Preference not saved: ${describeError(r.error, 'update')}`);
   };
-  const choice = (label: string, control: ReactNode) => (
+  /** One of the small choices: its label names the field and the radio group alike. */
+  const choice = <K extends ChoiceKey>(
+    key: K,
+    label: string,
+    words: Readonly<Record<SettingsView[K], string>>,
+  ) => (
     <div className="field">
       <span className="field__label">{label}</span>
-      {control}
+      <Segmented
+        label={label}
+        value={settings[key]}
+        options={optionsOf(words)}
+        onChange={(v) => void save(patchOf(key, v))}
+      />
     </div>
   );
   return (
@@ -64,42 +81,10 @@ export function PreferencesCard({ settings }: { readonly settings: SettingsView 
           </select>
         )}
       </Field>
-      {choice(
-        'Week starts on',
-        <Segmented
-          label="Week starts on"
-          value={settings.week_start}
-          options={optionsOf(WEEK)}
-          onChange={(v) => void save({ week_start: v })}
-        />,
-      )}
-      {choice(
-        'Time format',
-        <Segmented
-          label="Time format"
-          value={settings.clock}
-          options={optionsOf(CLOCK)}
-          onChange={(v) => void save({ clock: v })}
-        />,
-      )}
-      {choice(
-        'Theme',
-        <Segmented
-          label="Theme"
-          value={settings.theme}
-          options={optionsOf(THEME)}
-          onChange={(v) => void save({ theme: v })}
-        />,
-      )}
-      {choice(
-        'Density',
-        <Segmented
-          label="Density"
-          value={settings.density}
-          options={optionsOf(DENSITY)}
-          onChange={(v) => void save({ density: v })}
-        />,
-      )}
+      {choice('week_start', 'Week starts on', WEEK)}
+      {choice('clock', 'Time format', CLOCK)}
+      {choice('theme', 'Theme', THEME)}
+      {choice('density', 'Density', DENSITY)}
     </SettingsCard>
   );
 }

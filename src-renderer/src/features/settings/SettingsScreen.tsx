@@ -24,6 +24,7 @@ import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
+import { LabeledField } from '../../components/Field';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -118,10 +119,11 @@ function SettingsForm({
     /** What applies while the field is empty, shown in it. */
     effective?: string,
   ) => (
-    <div className="field">
-      <label className="field__label" htmlFor={`settings-${key}`}>
-        {label}
-      </label>
+    <LabeledField
+      id={`settings-${key}`}
+      label={label}
+      hint={fieldErrors[key] ? <span className="field__error">{fieldErrors[key]}</span> : hint}
+    >
       <input
         id={`settings-${key}`}
         className="input"
@@ -132,10 +134,7 @@ function SettingsForm({
         aria-invalid={Boolean(fieldErrors[key])}
         aria-describedby={`settings-${key}-hint`}
       />
-      <span className="field__hint" id={`settings-${key}-hint`}>
-        {fieldErrors[key] ? <span className="field__error">{fieldErrors[key]}</span> : hint}
-      </span>
-    </div>
+    </LabeledField>
   );
 
   return (
@@ -157,10 +156,7 @@ function SettingsForm({
             'text',
             executorName ?? undefined,
           )}
-          <div className="field">
-            <label className="field__label" htmlFor="settings-concurrency">
-              Concurrent runs
-            </label>
+          <LabeledField id="settings-concurrency" label="Concurrent runs">
             <input
               id="settings-concurrency"
               className="input"
@@ -178,7 +174,7 @@ function SettingsForm({
                 'How many automations may run at once (1–16).'
               )}
             </span>
-          </div>
+          </LabeledField>
         </div>
         <fieldset className="choice-group">
           <legend className="field__label">When runs were missed (sleep, off, offline)</legend>
@@ -199,10 +195,17 @@ function SettingsForm({
           ))}
         </fieldset>
         <div className="form-grid">
-          <div className="field">
-            <label className="field__label" htmlFor="settings-grace">
-              Grace window (minutes)
-            </label>
+          <LabeledField
+            id="settings-grace"
+            label="Grace window (minutes)"
+            hint={
+              fieldErrors.grace_window_minutes ? (
+                <span className="field__error">{fieldErrors.grace_window_minutes}</span>
+              ) : (
+                'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
+              )
+            }
+          >
             <input
               id="settings-grace"
               className="input"
@@ -214,14 +217,7 @@ function SettingsForm({
               aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
               aria-describedby="settings-grace-hint"
             />
-            <span className="field__hint" id="settings-grace-hint">
-              {fieldErrors.grace_window_minutes ? (
-                <span className="field__error">{fieldErrors.grace_window_minutes}</span>
-              ) : (
-                'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
-              )}
-            </span>
-          </div>
+          </LabeledField>
         </div>
         <AgentCommands
           value={draft.agent_commands}

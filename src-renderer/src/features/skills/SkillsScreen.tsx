@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
 import './skills.css';
 import { LoadGate } from '../../components/LoadGate';
+import { LabeledField } from '../../components/Field';
 
 export function SkillsScreen() {
   const { skills, selected, detail, load, select } = useSkillsStore(
@@ -76,10 +77,7 @@ export function SkillsScreen() {
                       <h2>{plainName(d.skill.name)}</h2>
                       <p className="muted">{d.skill.description}</p>
                     </div>
-                    <div className="field skill-version">
-                      <label className="field__label" htmlFor="skill-version">
-                        Version
-                      </label>
+                    <LabeledField id="skill-version" label="Version" className="skill-version">
                       <select
                         id="skill-version"
                         className="select"
@@ -92,7 +90,7 @@ export function SkillsScreen() {
                           </option>
                         ))}
                       </select>
-                    </div>
+                    </LabeledField>
                   </div>
                   <div className="card__body">
                     <Markdown source={d.skill.markdown} label={`${d.skill.name} instructions`} />

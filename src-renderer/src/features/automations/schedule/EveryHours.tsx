@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { EVERY_HOURS, type SchedulePick } from './cron-pick';
+import { LabeledField } from '../../../components/Field';
 
 /** "Every few hours": how many, and the minute past the hour. */
 export function EveryHours({
@@ -14,10 +15,7 @@ export function EveryHours({
   const id = useId();
   return (
     <div className="schedule-picker__hours">
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-every`}>
-          Every
-        </label>
+      <LabeledField id={`${id}-every`} label="Every">
         <select
           id={`${id}-every`}
           className="input"
@@ -30,11 +28,8 @@ export function EveryHours({
             </option>
           ))}
         </select>
-      </div>
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-minute`}>
-          Minute past the hour
-        </label>
+      </LabeledField>
+      <LabeledField id={`${id}-minute`} label="Minute past the hour">
         <input
           id={`${id}-minute`}
           className="input"
@@ -48,7 +43,7 @@ export function EveryHours({
         {error?.startsWith('Minute') || error?.startsWith('Every:') ? (
           <span className="field__error">{error}</span>
         ) : null}
-      </div>
+      </LabeledField>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { clockIs12h, formatWallTime } from '../../../app/wall-time';
 import { pickProblem, pickToCron, scheduleInWords, type SchedulePick } from './cron-pick';
 import { AdvancedCron } from './AdvancedCron';
 import { EveryHours } from './EveryHours';
+import { LabeledField } from '../../../components/Field';
 
 type Kind = SchedulePick['kind'];
 const KINDS: readonly { value: Kind; label: string }[] = [
@@ -50,10 +51,7 @@ export function SchedulePicker({
     error && !/^(On|At|Every|Minute past the hour|Schedule \(cron\)):/.test(error) ? error : null;
   return (
     <div className="schedule-picker">
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-kind`}>
-          Repeats
-        </label>
+      <LabeledField id={`${id}-kind`} label="Repeats">
         <select
           id={`${id}-kind`}
           className="input"
@@ -70,7 +68,7 @@ export function SchedulePicker({
             </option>
           ))}
         </select>
-      </div>
+      </LabeledField>
       {value.kind === 'days' ? (
         <DayPicker
           label="On"
