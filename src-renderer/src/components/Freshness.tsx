@@ -4,22 +4,23 @@ import { useNow } from '../app/use-now';
 import type { Loadable } from '../stores/loadable';
 import { IconAlert } from './icons';
 
+/** Data a screen loads as the loading, error and freshness lines speak of it. */
+export interface LoadView {
+  readonly state: Loadable<unknown>;
+  /** What the data is, for the sentences: "the articles", "the inbox", "this skill". */
+  readonly what: string;
+  /** Loads again; called without arguments. */
+  readonly onRetry: () => unknown;
+}
+
 /**
  * When a screen's data was fetched, and, when the last refresh failed, that it failed, why, how old the data
  * shown is, and a way to try again. The same line on every screen, fed by the same `Loadable`; a first load
  * that fails has no data to keep, and `ErrorState` says so instead.
  */
-export function Freshness({
-  state,
-  what,
-  onRetry,
-}: {
-  readonly state: Loadable<unknown>;
-  /** What the data is, for the sentence: "the accounts", "the posts"… */
-  readonly what: string;
-  readonly onRetry: () => void;
-}) {
+export function Freshness({ state, what, onRetry }: LoadView) {
   const now = useNow(15_000);
+  const retry = () => void onRetry();
   if (state.data === null) return null;
   const at = state.fetchedAt;
   const when =
@@ -38,7 +39,7 @@ export function Freshness({
             ? 'Showing what this computer kept from before.'
             : `Showing what was loaded ${when}, at ${formatTime(new Date(at).toISOString())}.`}
         </p>
-        <button type="button" className="btn btn--small" disabled={state.loading} onClick={onRetry}>
+        <button type="button" className="btn btn--small" disabled={state.loading} onClick={retry}>
           {state.loading ? 'Trying again…' : 'Try again'}
         </button>
       </div>

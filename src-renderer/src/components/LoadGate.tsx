@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Loadable } from '../stores/loadable';
+import { Freshness, type LoadView } from './Freshness';
 import { ErrorState, LoadingState } from './states';
 
 /**
@@ -8,20 +8,29 @@ import { ErrorState, LoadingState } from './states';
  * empty state). Data loaded once stays shown through a refresh, failed or not: `Freshness` says how old it is.
  */
 export function LoadGate({
-  state,
-  what,
-  onRetry,
+  freshness,
   children,
-}: {
-  readonly state: Loadable<unknown>;
-  /** What is loading, for both sentences: "articles", "the inbox", "this skill". */
-  readonly what: string;
-  /** Loads again; called without arguments. */
-  readonly onRetry: () => unknown;
+  ...view
+}: LoadView & {
+  /** Shows the `Freshness` line above, for data that is not shown beside its own. */
+  readonly freshness?: boolean;
   readonly children: ReactNode;
 }) {
-  if (state.data === null && state.loading) return <LoadingState label={`Loading ${what}…`} />;
-  if (state.data === null && state.error)
-    return <ErrorState error={state.error} title={`Could not load ${what}`} onRetry={() => void onRetry()} />;
-  return children;
+  const { state, what, onRetry } = view;
+  const shown =
+    state.data === null && state.loading ? (
+      <LoadingState label={`Loading ${what}…`} />
+    ) : state.data === null && state.error ? (
+      <ErrorState error={state.error} title={`Could not load ${what}`} onRetry={() => void onRetry()} />
+    ) : (
+      children
+    );
+  return freshness ? (
+    <>
+      <Freshness {...view} />
+      {shown}
+    </>
+  ) : (
+    shown
+  );
 }

@@ -29,7 +29,7 @@ export function AccountsScreen() {
           </button>
         }
       />
-      <Freshness state={accounts} what="the accounts" onRetry={() => void load()} />
+      <Freshness state={accounts} what="the accounts" onRetry={load} />
       <section className="card" aria-label="Connected accounts">
         <LoadGate state={accounts} what="accounts" onRetry={load}>
           {!list || list.length === 0 ? (

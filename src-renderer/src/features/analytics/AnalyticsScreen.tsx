@@ -22,7 +22,6 @@ import { PLATFORM_META } from '../../app/platforms';
 import { LabeledField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
-import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformLabel, PlatformMark } from '../../components/PlatformMark';
 import { EmptyState } from '../../components/states';
@@ -206,8 +205,7 @@ function Overview() {
         </div>
       </div>
 
-      <Freshness state={overview} what="the figures" onRetry={() => void load()} />
-      <LoadGate state={overview} what="the figures" onRetry={load}>
+      <LoadGate state={overview} what="the figures" onRetry={load} freshness>
         {data ? (
           <>
             <Totals
@@ -552,8 +550,7 @@ function PostFigures({ postId }: { readonly postId: string }) {
           </button>
         }
       />
-      <Freshness state={post} what="the figures" onRetry={() => void loadPost(postId)} />
-      <LoadGate state={post} what="this post’s figures" onRetry={() => loadPost(postId)}>
+      <LoadGate state={post} what="this post’s figures" onRetry={() => loadPost(postId)} freshness>
         {data ? (
           <>
             <Totals totals={data.totals} />

@@ -8,7 +8,6 @@ import { formatDate, formatDateTime } from '../../app/format';
 import { IconDoc } from '../../components/icons';
 import { ExternalLink } from '../../components/ExternalLink';
 import { Markdown } from '../../components/Markdown';
-import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
 import { LabeledField } from '../../components/Field';
@@ -56,8 +55,7 @@ export function ArticlesScreen() {
           <div className="card__header">
             <h2 id="articles-list-title">Your articles</h2>
           </div>
-          <Freshness state={articles} what="the articles" onRetry={() => void load()} />
-          <LoadGate state={articles} what="articles" onRetry={load}>
+          <LoadGate state={articles} what="the articles" onRetry={load} freshness>
             {list.length === 0 ? (
               <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
                 Write your first one on the right.

@@ -238,7 +238,7 @@ function AutomationList() {
           <RefreshButton onRefresh={() => void load()} />
         </div>
       </div>
-      <Freshness state={automations} what="the automations" onRetry={() => void load()} />
+      <Freshness state={automations} what="the automations" onRetry={load} />
       {editing !== null ? (
         <AutomationEditor automation={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}
@@ -281,7 +281,7 @@ function RunsSection() {
         <h2 id="runs-title">Runs</h2>
         <RefreshButton onRefresh={() => void load()} />
       </div>
-      <Freshness state={runs} what="the runs" onRetry={() => void load()} />
+      <Freshness state={runs} what="the runs" onRetry={load} />
       <div className="runs">
         <div className="runs__list">
           <LoadGate state={runs} what="runs" onRetry={load}>

@@ -5,7 +5,6 @@ import { plainName } from '../../app/bidi';
 import { formatDateTime, plural } from '../../app/format';
 import { hrefOf } from '../../app/router';
 import { IconLayers, IconRefresh, IconUpload } from '../../components/icons';
-import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { Progress } from '../../components/Progress';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -444,8 +443,7 @@ function BatchHistory() {
           <IconRefresh size={14} /> Refresh
         </button>
       </div>
-      <Freshness state={history} what="the batches" onRetry={() => void loadHistory()} />
-      <LoadGate state={history} what="batches" onRetry={loadHistory}>
+      <LoadGate state={history} what="the batches" onRetry={loadHistory} freshness>
         {!batches || batches.length === 0 ? (
           <EmptyState title="No batches yet" icon={<IconLayers size={20} />}>
             Submitted CSV imports appear here with each post's result.

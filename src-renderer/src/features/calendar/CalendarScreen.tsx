@@ -111,7 +111,7 @@ export function CalendarScreen() {
       {deliveries.error && deliveries.data === null ? (
         <ErrorAlert error={deliveries.error} title="Could not load the calendar" />
       ) : (
-        <Freshness state={deliveries} what="the calendar" onRetry={() => void reload()} />
+        <Freshness state={deliveries} what="the calendar" onRetry={reload} />
       )}
       <ManyActions accounts={accounts.data ?? []} />
       <RunResults groups={shownGroups} />

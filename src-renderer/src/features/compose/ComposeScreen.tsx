@@ -78,7 +78,7 @@ export function ComposeScreen() {
             }
           />
           <section className="compose__accounts" aria-label="Accounts">
-            <Freshness state={post.accounts} what="the accounts" onRetry={() => void loadAccounts()} />
+            <Freshness state={post.accounts} what="the accounts" onRetry={loadAccounts} />
             <AccountsGate
               accounts={post.accounts}
               usable={post.accountList.length}

@@ -4,7 +4,6 @@ import type { LibraryItem } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
 import { formatRelative } from '../../app/format';
 import { IconFilm } from '../../components/icons';
-import { Freshness } from '../../components/Freshness';
 import { useComposeStore } from '../../stores/use-compose-store';
 import { useMediaStore } from '../../stores/use-media-store';
 import { LoadGate } from '../../components/LoadGate';
@@ -40,8 +39,7 @@ export function MediaLibrary() {
       </button>
       {open ? (
         <div id="compose-library">
-          <Freshness state={library} what="the media library" onRetry={() => void loadLibrary()} />
-          <LoadGate state={library} what="the media library" onRetry={loadLibrary}>
+          <LoadGate state={library} what="the media library" onRetry={loadLibrary} freshness>
             {library.data?.length === 0 ? (
               <p className="muted">Nothing uploaded through this connection yet.</p>
             ) : (

@@ -8,7 +8,6 @@ import { plainName } from '../../app/bidi';
 import { formatDateTime, fromLocalInput, localZone, plural, toLocalInput } from '../../app/format';
 import { hrefOf, useRoute } from '../../app/router';
 import { Dialog } from '../../components/Dialog';
-import { Freshness } from '../../components/Freshness';
 import { IconInbox } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
 import { PlatformMark } from '../../components/PlatformMark';
@@ -167,8 +166,7 @@ export function InboxScreen() {
         </div>
       </section>
       {error ? <ErrorAlert error={error} title="Nothing was changed" /> : null}
-      <Freshness state={list} what="the inbox" onRetry={() => void load()} />
-      <LoadGate state={list} what="the inbox" onRetry={load}>
+      <LoadGate state={list} what="the inbox" onRetry={load} freshness>
         {drafts.length === 0 ? (
           <EmptyState title="No drafts waiting" icon={<IconInbox size={20} />}>
             When an automation in draft mode runs, what it made waits here for you.

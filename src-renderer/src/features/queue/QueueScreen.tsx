@@ -58,13 +58,9 @@ export function QueueScreen() {
           </>
         }
       />
-      <Freshness state={upcoming} what="the queue" onRetry={() => void load()} />
-      {accounts.error ? (
-        <Freshness state={accounts} what="the accounts" onRetry={() => void loadAccounts()} />
-      ) : null}
-      {schedules.error ? (
-        <Freshness state={schedules} what="the posting times" onRetry={() => void load()} />
-      ) : null}
+      <Freshness state={upcoming} what="the queue" onRetry={load} />
+      {accounts.error ? <Freshness state={accounts} what="the accounts" onRetry={loadAccounts} /> : null}
+      {schedules.error ? <Freshness state={schedules} what="the posting times" onRetry={load} /> : null}
       {adding && schedules.data ? (
         <AddTimeDialog accounts={postable} queues={schedules.data} onClose={() => setAdding(false)} />
       ) : null}

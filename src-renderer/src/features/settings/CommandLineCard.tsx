@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
-import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
@@ -35,8 +34,7 @@ export function CommandLineCard() {
         ) : null
       }
     >
-      <Freshness state={state} what="the command’s status" onRetry={() => void load()} />
-      <LoadGate state={state} what="the command’s status" onRetry={load}>
+      <LoadGate state={state} what="the command’s status" onRetry={load} freshness>
         {c ? (
           <>
             <p>

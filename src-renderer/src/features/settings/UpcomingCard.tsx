@@ -3,7 +3,6 @@ import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { plainName } from '../../app/bidi';
 import { formatDate, formatDateTime } from '../../app/format';
-import { Freshness } from '../../components/Freshness';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useScheduleStore } from '../../stores/use-schedule-store';
 import { SettingsCard } from './SettingsCard';
@@ -25,8 +24,7 @@ export function UpcomingCard() {
       body="form-stack"
       badge={atRisk > 0 ? <StatusBadge status="missed" label={`${atRisk} at risk`} /> : null}
     >
-      <Freshness state={upcoming} what="the next runs" onRetry={() => void load()} />
-      <LoadGate state={upcoming} what="the next runs" onRetry={load}>
+      <LoadGate state={upcoming} what="the next runs" onRetry={load} freshness>
         {data && data.occurrences.length > 0 ? (
           <>
             <ol className="list-stack upcoming" aria-label="Next runs">

@@ -4,7 +4,6 @@ import { pick } from '../../stores/pick';
 import { plainName } from '../../app/bidi';
 import { IconBook } from '../../components/icons';
 import { Markdown } from '../../components/Markdown';
-import { Freshness } from '../../components/Freshness';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
@@ -35,8 +34,7 @@ export function SkillsScreen() {
           <div className="card__header">
             <h2 id="skills-list-title">Library</h2>
           </div>
-          <Freshness state={skills} what="the skills" onRetry={() => void load()} />
-          <LoadGate state={skills} what="skills" onRetry={load}>
+          <LoadGate state={skills} what="the skills" onRetry={load} freshness>
             {list.length === 0 ? (
               <EmptyState title="No skills published" icon={<IconBook size={20} />} />
             ) : (
