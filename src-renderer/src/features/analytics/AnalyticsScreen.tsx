@@ -205,7 +205,7 @@ function Overview() {
         </div>
       </div>
 
-      <LoadGate state={overview} what="the figures" onRetry={load} freshness>
+      <LoadGate state={overview} what="analytics" onRetry={load} freshness>
         {data ? (
           <>
             <Totals
