@@ -13,7 +13,7 @@ const QUESTIONS = [
     question: 'where is the retry policy for uploads',
     readme: 'src-main/core/media/README.md',
     phrase: 'retry policy for uploads',
-    answers: [{ file: 'src-main/core/media/upload.ts', holds: 'PUT_ATTEMPTS' }],
+    answers: [{ file: 'src-main/core/media/upload-put.ts', holds: 'PUT_ATTEMPTS' }],
   },
   {
     question: 'where is the rule that a caption is ≤ 2,200',
