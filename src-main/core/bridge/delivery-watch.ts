@@ -4,6 +4,7 @@ import { DELIVERY_STATUSES, type Delivery } from '../../../src-shared/api/posts'
 import type { DeliveryFailed } from '../../../src-shared/ipc/posts';
 import type { DeliveryUnconfirmed } from '../../../src-shared/ipc/watch';
 import type { Migration, Store } from '../store/store';
+import { toldOnce, toldOnceTablesSql } from '../store/told-once';
 import { errorText } from '../common/error-text';
 import { createPoller } from '../common/poller';
 import { Emitter, type Disposable } from '../common/events';
@@ -12,20 +13,16 @@ import type { BridgeApi, DeliveryWatchPort } from './ports';
 
 export const DELIVERY_WATCH_NAMESPACE = 'delivery_watch';
 
+/** The failures reported, once per service. */
+const TOLD = {
+  told: 'delivery_watch_reported',
+  key: 'delivery_id',
+  at: 'reported_at',
+  scopes: 'delivery_watch_scopes',
+} as const;
+
 export const DELIVERY_WATCH_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    up: `CREATE TABLE delivery_watch_reported (
-           scope TEXT NOT NULL,
-           delivery_id TEXT NOT NULL,
-           reported_at TEXT NOT NULL,
-           PRIMARY KEY (scope, delivery_id)
-         );
-         CREATE TABLE delivery_watch_scopes (
-           scope TEXT PRIMARY KEY,
-           baseline_at TEXT NOT NULL
-         );`,
-  },
+  { version: 1, up: toldOnceTablesSql(TOLD) },
   {
     // Scheduled deliveries whose time passed (plus the grace) without the service saying `posted`.
     version: 2,
@@ -116,15 +113,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
   const failures = new Emitter<DeliveryFailed>((error) =>
     log.warn('a failed-delivery listener failed', { error: errorText(error) }),
   );
-  const hasBaseline = db.prepare<[string], { scope: string }>(
-    'SELECT scope FROM delivery_watch_scopes WHERE scope = ?',
-  );
-  const setBaseline = db.prepare<[string, string]>(
-    'INSERT OR IGNORE INTO delivery_watch_scopes (scope, baseline_at) VALUES (?, ?)',
-  );
-  const remember = db.prepare<[string, string, string]>(
-    'INSERT OR IGNORE INTO delivery_watch_reported (scope, delivery_id, reported_at) VALUES (?, ?, ?)',
-  );
+  const reported = toldOnce(db, TOLD);
   const notConfirmed = new Emitter<DeliveryUnconfirmed>((error) =>
     log.warn('a not-confirmed listener failed', { error: errorText(error) }),
   );
@@ -189,15 +178,8 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
     const scope = o.scope();
     const { posts } = await client.listPosts({ status: 'failed', limit: LIMITS.pageSizeMax });
     const failed = posts.filter((d) => d.status === 'failed');
-    const at = now().toISOString();
-    const baseline = !hasBaseline.get(scope);
-    const fresh: DeliveryFailed[] = [];
-    db.transaction(() => {
-      if (baseline) setBaseline.run(scope, at);
-      for (const d of failed) {
-        if (remember.run(scope, d.id, at).changes > 0 && !baseline) fresh.push(toFailed(d));
-      }
-    })();
+    const { baseline, fresh: told } = reported.record(scope, failed, (d) => d.id, now().toISOString());
+    const fresh = told.map(toFailed);
     for (const f of fresh) failures.fire(f);
     const unconfirmed = await checkUnconfirmed(client, scope, baseline);
     for (const u of unconfirmed) notConfirmed.fire(u);

@@ -8,7 +8,13 @@ import { errorText } from '../common/error-text';
 import { createLimit } from '../common/limit';
 import { silentLogger, type Logger } from '../common/logger';
 import type { Store } from '../store/store';
-import { MAX_PAGE, openDeliveryIndex, type DeliveryIndex, type PostGroupPage } from './delivery-index';
+import {
+  MAX_PAGE,
+  openDeliveryIndex,
+  type DeliveryIndex,
+  type DeliveryQuery,
+  type PostGroupPage,
+} from './delivery-index';
 import { withDeliveryLearning } from './learning-client';
 
 type Lister = Pick<ApiClient, 'listPosts'>;
@@ -45,14 +51,12 @@ export interface IndexFreshness {
 }
 
 /** Posts (not deliveries) matching a filter, `offset` and `limit` counting posts. */
-export interface GroupQuery {
+export type GroupQuery = Pick<DeliveryQuery, 'platform' | 'unscheduled' | 'offset' | 'limit'> & {
+  /** One status (the screen's filter). */
   readonly status?: string | undefined;
-  readonly platform?: string | undefined;
-  readonly unscheduled?: boolean | undefined;
-  readonly offset?: number | undefined;
-  readonly limit?: number | undefined;
+  /** Refresh from the service before answering. */
   readonly refresh?: boolean | undefined;
-}
+};
 
 /** What the bridge reads: `posts:list` and `calendar:range` answered from the local index. */
 export interface DeliveryIndexPort {

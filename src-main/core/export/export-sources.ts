@@ -1,16 +1,11 @@
-import type { DeliveryIndex } from '../deliveries/delivery-index';
+import type { DeliveryIndex, DeliveryQuery } from '../deliveries/delivery-index';
 import type { PostSource } from './post-records';
 
-/** Which deliveries a posts export covers: the list's filters, and for the calendar its range. */
-export interface PostsExportFilter {
-  /** Which service (the index's scope). */
-  readonly scope: string;
-  readonly status?: string | readonly string[] | undefined;
-  readonly platform?: string | undefined;
-  /** Only deliveries whose `scheduled_at` (else `published_at`) is in [from, to): the calendar's range. */
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-}
+/**
+ * Which deliveries a posts export covers: the index's query narrowed to the list's filters (which service, status,
+ * platform), and for the calendar its range.
+ */
+export type PostsExportFilter = Pick<DeliveryQuery, 'scope' | 'status' | 'platform' | 'from' | 'to'>;
 
 /**
  * The local delivery index, one post at a time: the matching post ids first (from the indexes, a few dozen bytes

@@ -37,3 +37,18 @@ export function utcTime(iso: string | null | undefined): string {
   const at = Date.parse(iso);
   return Number.isNaN(at) ? '' : new Date(at).toISOString();
 }
+
+/**
+ * A time as a JSON export's record holds it: `name` in UTC and `name_local` in `zone`, each null where there is
+ * none (a run that never started, a post not yet published).
+ */
+export function bothTimes<N extends string>(
+  name: N,
+  iso: string | null | undefined,
+  zone: string,
+): Record<N | `${N}_local`, string | null> {
+  return { [name]: utcTime(iso) || null, [`${name}_local`]: localTime(iso, zone) || null } as Record<
+    N | `${N}_local`,
+    string | null
+  >;
+}

@@ -1,7 +1,7 @@
 import { STILL_SCHEDULED_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import type { Delivery } from '../../../src-shared/api/posts';
 import type { ExportFormat, ExportRecord } from './write-export';
-import { localTime, utcTime } from './local-time';
+import { bothTimes, localTime, utcTime } from './local-time';
 
 /**
  * The columns of a posts export. The first seven are bulk import's own (docs/bulk.md), with `post_id` first: an
@@ -95,10 +95,8 @@ export function postRecord(
         platform: d.platform,
         social_account_id: d.social_account_id,
         status: d.status,
-        scheduled_at: utcTime(d.scheduled_at) || null,
-        scheduled_at_local: localTime(d.scheduled_at, zone) || null,
-        published_at: utcTime(d.published_at) || null,
-        published_at_local: localTime(d.published_at, zone) || null,
+        ...bothTimes('scheduled_at', d.scheduled_at, zone),
+        ...bothTimes('published_at', d.published_at, zone),
         external_url: d.external_url ?? null,
         last_error: d.last_error ?? null,
       })),

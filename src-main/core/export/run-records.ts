@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../../src-shared/ipc/runs';
-import { localTime, utcTime } from './local-time';
+import { bothTimes } from './local-time';
 import type { ExportRecord } from './write-export';
 
 /** Run history as the Automations screen lists it, with each time in UTC and in the export's zone. */
@@ -26,12 +26,9 @@ export function runRecord(r: Readonly<RunRecord>, zone: string): ExportRecord {
     automation_name: r.automation_name,
     revision: r.revision,
     state: r.state,
-    scheduled_for: utcTime(r.scheduled_for) || null,
-    scheduled_for_local: localTime(r.scheduled_for, zone) || null,
-    started_at: utcTime(r.started_at) || null,
-    started_at_local: localTime(r.started_at, zone) || null,
-    finished_at: utcTime(r.finished_at) || null,
-    finished_at_local: localTime(r.finished_at, zone) || null,
+    ...bothTimes('scheduled_for', r.scheduled_for, zone),
+    ...bothTimes('started_at', r.started_at, zone),
+    ...bothTimes('finished_at', r.finished_at, zone),
     timezone: zone,
     reason: r.reason,
   };

@@ -149,25 +149,22 @@ export function makeTempDirSync(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A plain file this user may run. */
-export function isExecutableFileSync(path: string): boolean {
+/** This user has `mode` access to `path`, and it is a plain file or a folder as asked; false when it is missing. */
+function accessibleSync(path: string, mode: number, kind: 'file' | 'dir'): boolean {
   try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
+    accessSync(path, mode);
+    const st = statSync(path);
+    return kind === 'file' ? st.isFile() : st.isDirectory();
   } catch {
     return false;
   }
 }
 
+/** A plain file this user may run. */
+export const isExecutableFileSync = (path: string): boolean => accessibleSync(path, constants.X_OK, 'file');
+
 /** A folder this user may write into. */
-export function isWritableDirSync(dir: string): boolean {
-  try {
-    accessSync(dir, constants.W_OK);
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
+export const isWritableDirSync = (dir: string): boolean => accessibleSync(dir, constants.W_OK, 'dir');
 
 /**
  * Reads a file a person named, after `check` has seen the facts of the very file opened (taken on its

@@ -1,4 +1,5 @@
 import type { Migration, Store } from '../store/store';
+import { toldOnce, toldOnceTablesSql } from '../store/told-once';
 import { errorText } from '../common/error-text';
 import { Emitter, type Disposable } from '../common/events';
 import { createPoller } from '../common/poller';
@@ -7,21 +8,15 @@ import type { InboxSnapshot } from './inbox';
 
 export const INBOX_WATCH_NAMESPACE = 'inbox_watch';
 
-export const INBOX_WATCH_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    up: `CREATE TABLE inbox_watch_announced (
-           scope TEXT NOT NULL,
-           run_id TEXT NOT NULL,
-           announced_at TEXT NOT NULL,
-           PRIMARY KEY (scope, run_id)
-         );
-         CREATE TABLE inbox_watch_scopes (
-           scope TEXT PRIMARY KEY,
-           baseline_at TEXT NOT NULL
-         );`,
-  },
-];
+/** The runs with drafts announced, once per service. */
+const TOLD = {
+  told: 'inbox_watch_announced',
+  key: 'run_id',
+  at: 'announced_at',
+  scopes: 'inbox_watch_scopes',
+} as const;
+
+export const INBOX_WATCH_MIGRATIONS: readonly Migration[] = [{ version: 1, up: toldOnceTablesSql(TOLD) }];
 
 /** The inbox filtered to one run: what a notification's click opens. */
 export const inboxLink = (runId: string): string => `postdesk://inbox/${runId}`;
@@ -66,7 +61,6 @@ export interface InboxWatch {
  */
 export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
   o.store.migrate(INBOX_WATCH_NAMESPACE, INBOX_WATCH_MIGRATIONS);
-  const db = o.store.db;
   const now = o.now ?? (() => new Date());
   const log = o.log ?? silentLogger;
   const runs = new Emitter<DraftRun>((error) =>
@@ -75,15 +69,7 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
   const counts = new Emitter<number>((error) =>
     log.warn('an inbox count listener failed', { error: errorText(error) }),
   );
-  const hasBaseline = db.prepare<[string], { scope: string }>(
-    'SELECT scope FROM inbox_watch_scopes WHERE scope = ?',
-  );
-  const setBaseline = db.prepare<[string, string]>(
-    'INSERT OR IGNORE INTO inbox_watch_scopes (scope, baseline_at) VALUES (?, ?)',
-  );
-  const remember = db.prepare<[string, string, string]>(
-    'INSERT OR IGNORE INTO inbox_watch_announced (scope, run_id, announced_at) VALUES (?, ?, ?)',
-  );
+  const announced = toldOnce(o.store.db, TOLD);
   let total = 0;
 
   const setCount = (n: number) => {
@@ -111,15 +97,7 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
         });
       }
     }
-    const at = now().toISOString();
-    const baseline = !hasBaseline.get(scope);
-    const fresh: DraftRun[] = [];
-    db.transaction(() => {
-      if (baseline) setBaseline.run(scope, at);
-      for (const r of byRun.values()) {
-        if (remember.run(scope, r.runId, at).changes > 0 && !baseline) fresh.push(r);
-      }
-    })();
+    const { fresh } = announced.record(scope, byRun.values(), (r) => r.runId, now().toISOString());
     setCount(snapshot.total);
     for (const r of fresh) runs.fire(r);
     return fresh;

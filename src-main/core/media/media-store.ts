@@ -96,16 +96,11 @@ const toRecord = (r: Row): UploadRecord => ({
   error: r.error,
 });
 
-export interface NewUpload {
-  readonly scope: string;
-  readonly runId: string | null;
-  readonly assetId: string;
-  readonly path: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly digests: Digests;
-  readonly contentType: UploadContentType;
-}
+/** A record before it is saved: its file, its asset and what it is, with the digests whole. */
+export type NewUpload = Pick<
+  UploadRecord,
+  'scope' | 'runId' | 'assetId' | 'path' | 'size' | 'mtimeMs' | 'contentType'
+> & { readonly digests: Digests };
 
 export interface MediaStore {
   readonly db: Db;

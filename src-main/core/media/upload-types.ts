@@ -1,6 +1,7 @@
 import type { MediaAsset } from '../../../src-shared/api/media';
 import type { ApiClient } from '../api/client';
 import type { UploadError } from './upload-errors';
+import type { MediaStore } from './media-store';
 
 /** The API calls an upload needs; the whole ApiClient satisfies it. */
 export type MediaApi = Pick<
@@ -57,4 +58,16 @@ export interface BeforePutContext {
   readonly assetId: string;
   readonly uploadUrl: string;
   readonly expiresAt: string | null;
+}
+
+/** What the steps of one upload share: the service, the local records, where events go, and the caller's limits. */
+export interface UploadContext {
+  readonly api: MediaApi;
+  readonly media: MediaStore;
+  readonly emit: (e: UploadEvent) => void;
+  readonly signal?: AbortSignal | undefined;
+  /** Bandwidth cap for each PUT, bytes per second. */
+  readonly maxBytesPerSecond?: number | undefined;
+  /** Awaited just before each PUT: an executor can report a step, a test can move the sandbox clock. */
+  readonly beforePut?: ((ctx: BeforePutContext) => void | Promise<void>) | undefined;
 }

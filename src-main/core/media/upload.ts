@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { LIMITS } from '../../../src-shared/api/limits';
-import type { MediaAsset, MediaReservationResponse } from '../../../src-shared/api/media';
-import { ApiError } from '../api/errors';
 import { errorText } from '../common/error-text';
 import { createLimit } from '../common/limit';
-import { retry } from '../common/retry';
 import type { Store } from '../store/store';
 import { checkFile, cliHint } from './check';
 import type { CheckOptions } from './check';
@@ -13,9 +10,9 @@ import { hashFile } from './hash';
 import type { Digests } from './hash';
 import { openMediaStore } from './media-store';
 import type { MediaStore, UploadRecord } from './media-store';
-import { putFile } from './put';
 import { UploadError } from './upload-errors';
-import { reserveError, shortBody } from './upload-answers';
+import { driveUpload } from './upload-drive';
+import { cancelled } from './upload-put';
 import type {
   MediaApi,
   RunTarget,
@@ -23,6 +20,7 @@ import type {
   UploadOutcome,
   UploadResult,
   BeforePutContext,
+  UploadContext,
 } from './upload-types';
 import type { Tools } from './tools';
 import { statPath } from '../files';
@@ -70,12 +68,10 @@ export interface Uploader {
   readonly media: MediaStore;
 }
 
-const PUT_ATTEMPTS = 4;
-const READDRESS_LIMIT = 3;
-// Answers from a presigned PUT meaning "this address no longer takes these bytes": expired, revoked or refused.
-const READDRESS_STATUSES = new Set([400, 403, 410]);
-
-// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the fixed buffers, the store's upload records and the limit of uploads in flight); each method is short and named
+/**
+ * Checks, hashes and records one upload, then drives it (upload-drive.ts); the same bytes uploading twice at once
+ * share one asset, the second waiting for the first instead of racing it.
+ */
 export function createUploader(opts: UploaderOptions): Uploader {
   const { api } = opts;
   const media = openMediaStore(opts.store);
@@ -84,261 +80,21 @@ export function createUploader(opts: UploaderOptions): Uploader {
   const concurrency = Math.min(Math.max(1, opts.concurrency ?? 3), LIMITS.mediaPendingUploads);
   const slot = createLimit(concurrency);
   const emit = (e: UploadEvent): void => opts.onEvent?.(e);
-  // Two files with the same bytes share one asset: the second waits for the first instead of racing it.
+  const ctx: UploadContext = {
+    api,
+    media,
+    emit,
+    signal: opts.signal,
+    maxBytesPerSecond: opts.maxBytesPerSecond,
+    beforePut: opts.beforePut,
+  };
   const inFlight = new Map<string, Promise<UploadResult>>();
-
-  async function digestsFor(file: string, abs: string, size: number, mtimeMs: number): Promise<Digests> {
-    const cached = media.cachedDigests(abs, size, mtimeMs);
-    if (cached) {
-      emit({ type: 'hashed', file, sha256: cached.sha256, cached: true });
-      return cached;
-    }
-    const d = await hashFile(abs, {
-      signal: opts.signal,
-      onProgress: (bytes) => emit({ type: 'hashing', file, bytes, total: size }),
-    });
-    const after = await statPath(abs);
-    if (after.size !== size || after.mtimeMs !== mtimeMs) {
-      throw new UploadError(
-        'changed',
-        file,
-        `${file}: the file changed while it was being hashed; try again`,
-      );
-    }
-    media.cacheDigests(abs, size, mtimeMs, d);
-    emit({ type: 'hashed', file, sha256: d.sha256, cached: false });
-    return d;
-  }
-
-  async function reserve(
-    file: string,
-    rec: UploadRecord,
-    run: RunTarget | undefined,
-  ): Promise<MediaReservationResponse> {
-    const body = {
-      asset_id: rec.assetId,
-      content_type: rec.contentType,
-      content_length: rec.size,
-      content_sha256: rec.sha256,
-      content_md5: rec.md5,
-    };
-    try {
-      return run
-        ? await api.reserveRunMedia(run.runId, run.runToken, body, { signal: opts.signal })
-        : await api.reserveMedia(body, { signal: opts.signal });
-    } catch (err) {
-      const e = reserveError(file, rec, err);
-      if (e.kind === 'conflict') media.setState(rec.id, 'failed', { error: e.message });
-      throw e;
-    }
-  }
-
-  async function complete(rec: UploadRecord, run: RunTarget | undefined): Promise<MediaAsset> {
-    const body = { asset_id: rec.assetId };
-    return run
-      ? api.completeRunMedia(run.runId, run.runToken, body, { signal: opts.signal })
-      : api.completeMedia(body, { signal: opts.signal });
-  }
-
-  /** PUTs the bytes; true when stored, false when the address must be renewed. */
-  async function put(file: string, rec: UploadRecord, res: MediaReservationResponse): Promise<boolean> {
-    const url = res.upload_url;
-    if (!url) {
-      throw new UploadError(
-        'service',
-        file,
-        `${file}: the reservation carries no upload address`,
-        rec.assetId,
-      );
-    }
-    await opts.beforePut?.({
-      file,
-      assetId: rec.assetId,
-      uploadUrl: url,
-      expiresAt: res.expires_at ?? null,
-    });
-    media.setState(rec.id, 'uploading');
-    // A 5xx from the address, or a connection lost mid-way: the same bytes go again to the same address.
-    const transient = new WeakSet<UploadError>();
-    const once = async (): Promise<boolean> => {
-      const now = await statPath(rec.path).catch(() => null);
-      if (!now || now.size !== rec.size || now.mtimeMs !== rec.mtimeMs) {
-        media.setState(rec.id, 'failed', { error: 'file changed' });
-        throw new UploadError(
-          'changed',
-          file,
-          `${file}: the file changed or disappeared before its upload finished`,
-          rec.assetId,
-        );
-      }
-      const started = performance.now();
-      let answer: Awaited<ReturnType<typeof putFile>>;
-      try {
-        answer = await putFile({
-          url,
-          headers: res.upload_headers ?? {},
-          path: rec.path,
-          size: rec.size,
-          dispatcher: api.dispatcher,
-          signal: opts.signal,
-          maxBytesPerSecond: opts.maxBytesPerSecond,
-          onProgress: (sent) => emit({ type: 'progress', file, assetId: rec.assetId, sent, total: rec.size }),
-        });
-      } catch (err) {
-        if (opts.signal?.aborted)
-          throw new UploadError('aborted', file, `${file}: upload cancelled`, rec.assetId);
-        const e = new UploadError(
-          'network',
-          file,
-          `${file}: the upload failed: ${errorText(err)}`,
-          rec.assetId,
-        );
-        transient.add(e);
-        throw e;
-      }
-      if (answer.status >= 200 && answer.status < 300) {
-        media.setState(rec.id, 'uploaded');
-        emit({ type: 'uploaded', file, assetId: rec.assetId, ms: performance.now() - started });
-        return true;
-      }
-      if (READDRESS_STATUSES.has(answer.status)) {
-        emit({
-          type: 'retry',
-          file,
-          assetId: rec.assetId,
-          reason: `the upload address answered ${answer.status} (${shortBody(answer.text)}); reserving again`,
-        });
-        media.setState(rec.id, 'reserving');
-        return false;
-      }
-      const e = new UploadError(
-        'rejected',
-        file,
-        `${file}: the upload address answered ${answer.status}: ${shortBody(answer.text)}`,
-        rec.assetId,
-      );
-      if (answer.status >= 500) transient.add(e);
-      throw e;
-    };
-    return retry(once, {
-      attempts: PUT_ATTEMPTS,
-      minDelayMs: 250,
-      maxDelayMs: 2_000,
-      signal: opts.signal,
-      shouldRetry: (e) => e instanceof UploadError && transient.has(e),
-      onRetry: () =>
-        emit({
-          type: 'retry',
-          file,
-          assetId: rec.assetId,
-          reason: 'the upload was interrupted; sending it again',
-        }),
-    }).catch((err: unknown) => {
-      // Cancelled while waiting to try again: the same answer as a cancel during the PUT.
-      if (opts.signal?.aborted && !(err instanceof UploadError))
-        throw new UploadError('aborted', file, `${file}: upload cancelled`, rec.assetId);
-      throw err;
-    });
-  }
-
-  function finish(
-    file: string,
-    rec: UploadRecord,
-    asset: MediaAsset,
-    alreadyUploaded: boolean,
-  ): UploadResult {
-    media.complete(rec.id, asset.public_url, JSON.stringify(asset));
-    const result: UploadResult = {
-      file,
-      assetId: asset.id,
-      asset,
-      alreadyUploaded,
-      contentType: rec.contentType,
-      bytes: rec.size,
-      sha256: rec.sha256,
-      md5: rec.md5,
-    };
-    emit({ type: 'completed', file, result });
-    return result;
-  }
-
-  /** Moves one persisted upload forward from whatever state it is in until the asset exists. */
-  async function drive(file: string, start: UploadRecord, run: RunTarget | undefined): Promise<UploadResult> {
-    let rec = start;
-    let readdressed = 0;
-    let stateNow = rec.state;
-    for (;;) {
-      if (stateNow === 'uploaded') {
-        try {
-          return finish(file, rec, await complete(rec, run), false);
-        } catch (err) {
-          // The service does not hold the whole object (a PUT that died mid-way): send it again.
-          if (!(err instanceof ApiError && (err.status === 409 || err.status === 404)))
-            throw reserveError(file, rec, err);
-          emit({
-            type: 'retry',
-            file,
-            assetId: rec.assetId,
-            reason: `completing answered ${err.status}; uploading again`,
-          });
-          stateNow = 'reserving';
-        }
-      }
-      const res = await reserve(file, rec, run);
-      if (res.asset_id !== rec.assetId) {
-        // The service matched these bytes to an asset it already has under another id: adopt that id.
-        media.adoptAsset(rec.id, res.asset_id);
-        rec = { ...rec, assetId: res.asset_id };
-      }
-      media.setState(rec.id, 'reserved');
-      emit({ type: 'reserved', file, assetId: rec.assetId, alreadyUploaded: res.already_uploaded });
-      if (res.already_uploaded) {
-        let asset = res.media ?? null;
-        if (!asset) {
-          try {
-            asset = await complete(rec, run);
-          } catch (err) {
-            throw reserveError(file, rec, err);
-          }
-        }
-        return finish(file, rec, asset, true);
-      }
-      if (await put(file, rec, res)) {
-        stateNow = 'uploaded';
-        continue;
-      }
-      readdressed += 1;
-      if (readdressed >= READDRESS_LIMIT) {
-        throw new UploadError(
-          'rejected',
-          file,
-          `${file}: the upload address was refused ${readdressed} times in a row; giving up`,
-          rec.assetId,
-        );
-      }
-      stateNow = 'reserving';
-    }
-  }
 
   async function uploadOne(file: string, run: RunTarget | undefined): Promise<UploadResult> {
     const abs = resolve(file);
-    const check = await checkFile(abs, {
-      probe: opts.probe ?? 'video',
-      tools: opts.tools,
-      signal: opts.signal,
-    });
-    if (!check.ok || !check.contentType) {
-      const errors = check.problems
-        .filter((p) => p.severity === 'error')
-        .map((p) => `${p.message}${cliHint(p, abs)}`);
-      throw new UploadError(
-        'check',
-        file,
-        errors.join('; ').replaceAll(abs, file) || `${file}: cannot be uploaded`,
-      );
-    }
+    const contentType = await checkedType(file, abs, opts);
     const st = await statPath(abs);
-    const digests = await digestsFor(file, abs, st.size, st.mtimeMs);
+    const digests = await digestsFor(ctx, file, abs, st.size, st.mtimeMs, opts.signal);
     const scope = scopeOf(run);
     const key = `${scope}\n${digests.sha256}`;
     const running = inFlight.get(key);
@@ -349,7 +105,7 @@ export function createUploader(opts: UploaderOptions): Uploader {
     }
     const task = (async () => {
       let rec = media.findByHash(scope, digests.sha256);
-      if (rec && rec.contentType === check.contentType) {
+      if (rec && rec.contentType === contentType) {
         if (rec.path !== abs || rec.size !== st.size || rec.mtimeMs !== st.mtimeMs) {
           media.retarget(rec.id, abs, st.size, st.mtimeMs);
           rec = media.get(rec.id) as UploadRecord;
@@ -364,11 +120,11 @@ export function createUploader(opts: UploaderOptions): Uploader {
           size: st.size,
           mtimeMs: st.mtimeMs,
           digests,
-          contentType: check.contentType as NonNullable<typeof check.contentType>,
+          contentType,
         });
       }
       // A completed record still reserves: the service confirms it has the asset (already_uploaded) in one call.
-      return drive(file, rec.state === 'completed' ? { ...rec, state: 'reserving' } : rec, run);
+      return driveUpload(ctx, file, rec.state === 'completed' ? { ...rec, state: 'reserving' } : rec, run);
     })();
     inFlight.set(key, task);
     try {
@@ -386,14 +142,14 @@ export function createUploader(opts: UploaderOptions): Uploader {
         err instanceof UploadError
           ? err
           : opts.signal?.aborted
-            ? new UploadError('aborted', file, `${file}: upload cancelled`)
+            ? cancelled(file)
             : new UploadError('service', file, `${file}: ${errorText(err)}`);
       emit({ type: 'failed', file, error });
       return { file, ok: false, error };
     }
   };
 
-  const uploader: Uploader = {
+  return {
     media,
     upload(file, o) {
       emit({ type: 'queued', file });
@@ -410,38 +166,90 @@ export function createUploader(opts: UploaderOptions): Uploader {
     async resumeUploads(o) {
       const jobs = media.unfinished().filter((r) => r.scope === base || r.scope.startsWith(`${base}#run:`));
       return Promise.all(
-        jobs.map((rec) =>
-          slot(() =>
-            settle(rec.path, async () => {
-              let run: RunTarget | undefined;
-              if (rec.runId) {
-                const token = o?.runTokens?.get(rec.runId);
-                if (!token) {
-                  throw new UploadError(
-                    'needs-token',
-                    rec.path,
-                    `${rec.path}: run ${rec.runId} upload needs its run token to resume`,
-                    rec.assetId,
-                  );
-                }
-                run = { runId: rec.runId, runToken: token };
-              }
-              const st = await statPath(rec.path).catch(() => null);
-              if (!st || st.size !== rec.size || st.mtimeMs !== rec.mtimeMs) {
-                media.setState(rec.id, 'failed', { error: 'file changed or missing' });
-                throw new UploadError(
-                  'changed',
-                  rec.path,
-                  `${rec.path}: the file changed or disappeared since its upload started; upload it again`,
-                  rec.assetId,
-                );
-              }
-              return drive(rec.path, rec, run);
-            }),
-          ),
-        ),
+        jobs.map((rec) => slot(() => settle(rec.path, () => resumeOne(ctx, rec, o?.runTokens)))),
       );
     },
   };
-  return uploader;
+}
+
+/** The file's content type once the pre-upload check passed; the check's errors, in the file's own name, if not. */
+async function checkedType(
+  file: string,
+  abs: string,
+  opts: UploaderOptions,
+): Promise<NonNullable<Awaited<ReturnType<typeof checkFile>>['contentType']>> {
+  const check = await checkFile(abs, {
+    probe: opts.probe ?? 'video',
+    tools: opts.tools,
+    signal: opts.signal,
+  });
+  if (check.ok && check.contentType) return check.contentType;
+  const errors = check.problems
+    .filter((p) => p.severity === 'error')
+    .map((p) => `${p.message}${cliHint(p, abs)}`);
+  throw new UploadError(
+    'check',
+    file,
+    errors.join('; ').replaceAll(abs, file) || `${file}: cannot be uploaded`,
+  );
+}
+
+/** The file's digests: from the cache while its size and time are unchanged, else hashed (and cached). */
+async function digestsFor(
+  ctx: UploadContext,
+  file: string,
+  abs: string,
+  size: number,
+  mtimeMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Digests> {
+  const { media, emit } = ctx;
+  const cached = media.cachedDigests(abs, size, mtimeMs);
+  if (cached) {
+    emit({ type: 'hashed', file, sha256: cached.sha256, cached: true });
+    return cached;
+  }
+  const d = await hashFile(abs, {
+    signal,
+    onProgress: (bytes) => emit({ type: 'hashing', file, bytes, total: size }),
+  });
+  const after = await statPath(abs);
+  if (after.size !== size || after.mtimeMs !== mtimeMs) {
+    throw new UploadError('changed', file, `${file}: the file changed while it was being hashed; try again`);
+  }
+  media.cacheDigests(abs, size, mtimeMs, d);
+  emit({ type: 'hashed', file, sha256: d.sha256, cached: false });
+  return d;
+}
+
+/** An upload a crash interrupted, driven on if its file is unchanged (and, for a run's upload, its token given). */
+async function resumeOne(
+  ctx: UploadContext,
+  rec: UploadRecord,
+  runTokens: ReadonlyMap<string, string> | undefined,
+): Promise<UploadResult> {
+  let run: RunTarget | undefined;
+  if (rec.runId) {
+    const token = runTokens?.get(rec.runId);
+    if (!token) {
+      throw new UploadError(
+        'needs-token',
+        rec.path,
+        `${rec.path}: run ${rec.runId} upload needs its run token to resume`,
+        rec.assetId,
+      );
+    }
+    run = { runId: rec.runId, runToken: token };
+  }
+  const st = await statPath(rec.path).catch(() => null);
+  if (!st || st.size !== rec.size || st.mtimeMs !== rec.mtimeMs) {
+    ctx.media.setState(rec.id, 'failed', { error: 'file changed or missing' });
+    throw new UploadError(
+      'changed',
+      rec.path,
+      `${rec.path}: the file changed or disappeared since its upload started; upload it again`,
+      rec.assetId,
+    );
+  }
+  return driveUpload(ctx, rec.path, rec, run);
 }

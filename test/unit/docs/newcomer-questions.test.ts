@@ -13,7 +13,7 @@ const QUESTIONS = [
     question: 'where is the retry policy for uploads',
     readme: 'src-main/core/media/README.md',
     phrase: 'retry policy for uploads',
-    answers: [{ file: 'src-main/core/media/upload.ts', holds: 'PUT_ATTEMPTS' }],
+    answers: [{ file: 'src-main/core/media/upload-put.ts', holds: 'PUT_ATTEMPTS' }],
   },
   {
     question: 'where is the rule that a caption is ≤ 2,200',
@@ -35,7 +35,8 @@ const QUESTIONS = [
       { file: 'src-renderer/src/stores/use-posts-store.ts', holds: 'posts.create(' },
       { file: 'src-main/core/bridge/post-handlers.ts', holds: 'core.posts.create(' },
       { file: 'src-main/core/bridge/post-outbox.ts', holds: 'createOutbox(' },
-      { file: 'src-main/core/outbox/outbox.ts', holds: 'client.createPost(' },
+      { file: 'src-main/core/outbox/outbox.ts', holds: 'table.insert(' },
+      { file: 'src-main/core/outbox/outbox-send.ts', holds: 'client.createPost(' },
       { file: 'src-main/core/api/client.ts', holds: 'createPost' },
       { file: 'src-main/core/api/transport.ts', holds: "from 'undici'" },
     ],
