@@ -383,13 +383,28 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
       deps.setExitCode(Math.max(EXIT.ok, ...reports.map(importExitCode)));
     });
 
-  bulk
-    .command('status')
-    .argument('<batch_id>', 'a batch id from `bulk import`')
-    .description("a batch's results, read back from the service page by page")
-    .action(async (given: string, _opts: unknown, cmd: Command) => {
-      const batchId = checkedBatchId(given);
-      const { out, b, progress } = await withBulk(cmd, undefined);
+  /** A command on one batch by its id: the id checked before anything is opened. */
+  const batchCommand = (
+    name: string,
+    argument: string,
+    description: string,
+    run: (batchId: string, bulk: Awaited<ReturnType<typeof withBulk>>) => Promise<void>,
+  ): void => {
+    bulk
+      .command(name)
+      .argument('<batch_id>', argument)
+      .description(description)
+      .action(async (given: string, _opts: unknown, cmd: Command) => {
+        const batchId = checkedBatchId(given);
+        await run(batchId, await withBulk(cmd, undefined));
+      });
+  };
+
+  batchCommand(
+    'status',
+    'a batch id from `bulk import`',
+    "a batch's results, read back from the service page by page",
+    async (batchId, { out, b, progress }) => {
       progress.stop();
       const s = await out.spin('reading results', () => b.batchStatus(batchId));
       // The service lists no 404 for an unknown batch: it answers an empty one, which no sent batch ever is.
@@ -399,17 +414,15 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
         );
       }
       out.result(snakeCaseKeys(s), () => printStatus(out, s));
-    });
+    },
+  );
 
-  bulk
-    .command('resubmit')
-    .argument('<batch_id>', 'a batch sent from this machine')
-    .description('send only the failed items of a batch again, as a new batch')
-    .action(async (given: string, _opts: unknown, cmd: Command) => {
-      const batchId = checkedBatchId(given);
-      const { out, b, sending } = await withBulk(cmd, undefined);
-      finishImport(out, await sending(() => b.resubmitFailed(batchId)));
-    });
+  batchCommand(
+    'resubmit',
+    'a batch sent from this machine',
+    'send only the failed items of a batch again, as a new batch',
+    async (batchId, { out, b, sending }) => finishImport(out, await sending(() => b.resubmitFailed(batchId))),
+  );
 
   bulk
     .command('update')
