@@ -260,7 +260,15 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
       onEvent: progress.onEvent,
       tools: toolsFrom({}, () => core.settings.get()),
     });
-    return { out, core, b, progress };
+    /** The work the bars show: they stop when it ends, however it ends. */
+    const sending = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } finally {
+        progress.stop();
+      }
+    };
+    return { out, core, b, progress, sending };
   };
 
   const finishImport = (out: Output, r: ImportReport): void => {
@@ -334,20 +342,21 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
         const read = await readingFile(() => readRows(resolve(file)));
         // A file with post_id (an edited export) updates those posts: only what changed is sent.
         if (isReimport(read.rows)) return reimport(cmd, file, read.rows, opts);
-        const { out, core, b, progress } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
+        const { out, core, b, sending } = await withBulk(cmd, zoneOption(opts.timezone), opts.concurrency);
         const slots = opts.queue ? queueServiceFor(core) : null;
         let report: ImportReport;
         try {
-          report = await readingFile(() =>
-            b.importFile(file, {
-              dryRun: opts.dryRun,
-              again: opts.again,
-              skipInvalid: opts.skipInvalid,
-              ...(slots ? { queue: (rows) => slots.plan(rows) } : {}),
-            }),
+          report = await sending(() =>
+            readingFile(() =>
+              b.importFile(file, {
+                dryRun: opts.dryRun,
+                again: opts.again,
+                skipInvalid: opts.skipInvalid,
+                ...(slots ? { queue: (rows) => slots.plan(rows) } : {}),
+              }),
+            ),
           );
         } catch (err) {
-          progress.stop();
           noQueueSlots(err);
           if (!(err instanceof BulkInterruptedError)) throw err;
           // Not a failure of the data: the same command picks up where this one stopped.
@@ -357,7 +366,6 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
           deps.setExitCode(EXIT.network);
           return;
         }
-        progress.stop();
         finishImport(out, report);
       },
     );
@@ -366,13 +374,8 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
     .command('resume')
     .description('send every batch a crash or a lost connection left unconfirmed')
     .action(async (_opts: unknown, cmd: Command) => {
-      const { out, b, progress } = await withBulk(cmd, undefined);
-      let reports: ImportReport[];
-      try {
-        reports = await b.resumeImports();
-      } finally {
-        progress.stop();
-      }
+      const { out, b, sending } = await withBulk(cmd, undefined);
+      const reports = await sending(() => b.resumeImports());
       out.result({ imports: reports.map(importJson) }, () => {
         if (!reports.length) out.line('nothing to resume');
         for (const r of reports) printImport(out, r);
@@ -380,13 +383,28 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
       deps.setExitCode(Math.max(EXIT.ok, ...reports.map(importExitCode)));
     });
 
-  bulk
-    .command('status')
-    .argument('<batch_id>', 'a batch id from `bulk import`')
-    .description("a batch's results, read back from the service page by page")
-    .action(async (given: string, _opts: unknown, cmd: Command) => {
-      const batchId = checkedBatchId(given);
-      const { out, b, progress } = await withBulk(cmd, undefined);
+  /** A command on one batch by its id: the id checked before anything is opened. */
+  const batchCommand = (
+    name: string,
+    argument: string,
+    description: string,
+    run: (batchId: string, bulk: Awaited<ReturnType<typeof withBulk>>) => Promise<void>,
+  ): void => {
+    bulk
+      .command(name)
+      .argument('<batch_id>', argument)
+      .description(description)
+      .action(async (given: string, _opts: unknown, cmd: Command) => {
+        const batchId = checkedBatchId(given);
+        await run(batchId, await withBulk(cmd, undefined));
+      });
+  };
+
+  batchCommand(
+    'status',
+    'a batch id from `bulk import`',
+    "a batch's results, read back from the service page by page",
+    async (batchId, { out, b, progress }) => {
       progress.stop();
       const s = await out.spin('reading results', () => b.batchStatus(batchId));
       // The service lists no 404 for an unknown batch: it answers an empty one, which no sent batch ever is.
@@ -396,23 +414,15 @@ export function registerBulkCommand(program: Command, deps: CliDeps): void {
         );
       }
       out.result(snakeCaseKeys(s), () => printStatus(out, s));
-    });
+    },
+  );
 
-  bulk
-    .command('resubmit')
-    .argument('<batch_id>', 'a batch sent from this machine')
-    .description('send only the failed items of a batch again, as a new batch')
-    .action(async (given: string, _opts: unknown, cmd: Command) => {
-      const batchId = checkedBatchId(given);
-      const { out, b, progress } = await withBulk(cmd, undefined);
-      let report: ImportReport;
-      try {
-        report = await b.resubmitFailed(batchId);
-      } finally {
-        progress.stop();
-      }
-      finishImport(out, report);
-    });
+  batchCommand(
+    'resubmit',
+    'a batch sent from this machine',
+    'send only the failed items of a batch again, as a new batch',
+    async (batchId, { out, b, sending }) => finishImport(out, await sending(() => b.resubmitFailed(batchId))),
+  );
 
   bulk
     .command('update')

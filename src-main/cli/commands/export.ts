@@ -2,8 +2,6 @@ import { dirname, extname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { PLATFORMS } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES } from '../../../src-shared/api/posts';
-import type { AnalyticsQuery } from '../../../src-shared/api/analytics';
-import { LIMITS } from '../../../src-shared/api/limits';
 import { ValidationError } from '../../core/api/errors';
 import { isTimeZone } from '../../core/bulk/fields';
 import { toRunRecord } from '../../core/bridge/executor-port';
@@ -21,6 +19,7 @@ import {
 } from '../../core/export/write-export';
 import { parseDateTime, positiveInt } from '../args';
 import type { CliDeps } from '../context';
+import { analyticsFilterOptions, analyticsQuery, type AnalyticsFlags } from './analytics-filters';
 import { knownPosts } from '../known-posts';
 import { isWritableDirSync, statPathSync } from '../../core/files';
 
@@ -135,43 +134,20 @@ export function registerExportCommand(program: Command, deps: CliDeps): void {
   );
 
   common(
-    exp
-      .command('analytics')
-      .description(
-        'impressions, likes, comments and shares for the filters: totals, by platform, account, day, post',
-      )
-      .addOption(new Option('--platform <platform>').choices(PLATFORMS))
-      .option('--account <id>', 'one account')
-      .option('--from <date>', 'start: 2026-01-01, 2026-01-01 09:00 (in --timezone) or ISO 8601')
-      .option('--to <date>', 'end; a date alone includes that whole day')
-      .option(
-        '--limit <n>',
-        `top posts, 1 to ${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault.analytics})`,
-        positiveInt('--limit', LIMITS.pageSizeMax),
-      ),
-  ).action(
-    async (
-      opts: CommonOpts & {
-        platform?: (typeof PLATFORMS)[number];
-        account?: string;
-        from?: string;
-        to?: string;
-        limit?: number;
-      },
-      cmd: Command,
-    ) => {
-      const zone = zoneOf(opts);
-      const query: AnalyticsQuery = {};
-      if (opts.platform) query.platform = opts.platform;
-      if (opts.account) query.account_id = opts.account;
-      if (opts.from) query.start_date = parseDateTime(opts.from, 'from', { zone, day: 'start' });
-      if (opts.to) query.end_date = parseDateTime(opts.to, 'to', { zone, day: 'end' });
-      if (opts.limit) query.limit = opts.limit;
-      const core = await deps.core(cmd);
-      const res = await core.client.analytics(query);
-      await emit(deps, cmd, opts, 'rows', ANALYTICS_EXPORT_COLUMNS, () => analyticsRecords(res));
-    },
-  );
+    analyticsFilterOptions(
+      exp
+        .command('analytics')
+        .description(
+          'impressions, likes, comments and shares for the filters: totals, by platform, account, day, post',
+        ),
+      { post: false, zoneWords: 'in --timezone' },
+    ),
+  ).action(async (opts: CommonOpts & AnalyticsFlags, cmd: Command) => {
+    const query = analyticsQuery(opts, zoneOf(opts));
+    const core = await deps.core(cmd);
+    const res = await core.client.analytics(query);
+    await emit(deps, cmd, opts, 'rows', ANALYTICS_EXPORT_COLUMNS, () => analyticsRecords(res));
+  });
 
   common(
     exp

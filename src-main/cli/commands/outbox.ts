@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { OPEN_OUTBOX_STATES, type OutboxEntry, type OutboxState } from '../../core/outbox/outbox';
+import type { Core } from '../../core/services';
 import type { CliDeps } from '../context';
 import { EXIT, inUserWords } from '../exit-codes';
 import type { Output } from '../output';
@@ -76,32 +77,37 @@ export function registerOutboxCommand(program: Command, deps: CliDeps): void {
       if (report.blocked || report.needsDecision > 0) deps.setExitCode(EXIT.other);
       else if (report.pending + report.unconfirmed > 0) deps.setExitCode(EXIT.network);
     });
-  outbox
-    .command('retry <entry>')
-    .description('send an entry again: a failed one, or one that needs your decision (it was not published)')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const out = deps.output(cmd);
-      const core = await deps.core(cmd, { replay: false });
-      const ok = core.outbox.retry(id);
-      out.result({ ok }, () =>
-        out.line(
-          ok
-            ? `queued ${id} again; the next postdesk command (or \`postdesk outbox flush\`) sends it`
-            : `${id} is neither a failed entry nor one that needs your decision`,
-        ),
-      );
-      if (!ok) deps.setExitCode(EXIT.badInput);
-    });
-  outbox
-    .command('discard <entry>')
-    .description('drop an entry that is not being sent (for one that needs your decision: it was published)')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const out = deps.output(cmd);
-      const core = await deps.core(cmd, { replay: false });
-      const ok = core.outbox.discard(id);
-      out.result({ ok }, () =>
-        out.line(ok ? `dropped ${id}` : `${id} cannot be dropped (unknown, or in flight)`),
-      );
-      if (!ok) deps.setExitCode(EXIT.badInput);
-    });
+  /** A change to one entry, said in words either way; refused (not the entry's state): a bad-input exit. */
+  const entryCommand = (
+    name: string,
+    description: string,
+    change: (core: Core, id: string) => boolean,
+    words: (ok: boolean, id: string) => string,
+  ): void => {
+    outbox
+      .command(`${name} <entry>`)
+      .description(description)
+      .action(async (id: string, _opts: unknown, cmd: Command) => {
+        const out = deps.output(cmd);
+        const core = await deps.core(cmd, { replay: false });
+        const ok = change(core, id);
+        out.result({ ok }, () => out.line(words(ok, id)));
+        if (!ok) deps.setExitCode(EXIT.badInput);
+      });
+  };
+  entryCommand(
+    'retry',
+    'send an entry again: a failed one, or one that needs your decision (it was not published)',
+    (core, id) => core.outbox.retry(id),
+    (ok, id) =>
+      ok
+        ? `queued ${id} again; the next postdesk command (or \`postdesk outbox flush\`) sends it`
+        : `${id} is neither a failed entry nor one that needs your decision`,
+  );
+  entryCommand(
+    'discard',
+    'drop an entry that is not being sent (for one that needs your decision: it was published)',
+    (core, id) => core.outbox.discard(id),
+    (ok, id) => (ok ? `dropped ${id}` : `${id} cannot be dropped (unknown, or in flight)`),
+  );
 }

@@ -3,7 +3,8 @@ import { LIMITS } from '../../../src-shared/api/limits';
 import { DELETABLE_STATUSES } from '../../../src-shared/api/delivery-transitions';
 import { PLATFORMS, type Target } from '../../../src-shared/api/common';
 import { DELIVERY_STATUSES, type CreatePostRequest, UpdatePostRequest } from '../../../src-shared/api/posts';
-import { CredentialMissingError, NetworkError, ValidationError } from '../../core/api/errors';
+import { connectedAccounts } from '../../core/api/connected-accounts';
+import { CredentialMissingError, ValidationError } from '../../core/api/errors';
 import type { OutboxEntry } from '../../core/outbox/outbox';
 import type { Core } from '../../core/services';
 import {
@@ -63,13 +64,7 @@ async function checkTargets(core: Core, targets: readonly Target[], listAccounts
       : [],
   );
   if (issues.length === 0 && listAccounts) {
-    const accounts = await core.client.listAccounts().then(
-      (r) => r.accounts,
-      (err: unknown) => {
-        if (err instanceof NetworkError) return null;
-        throw err;
-      },
-    );
+    const accounts = await connectedAccounts(core.client);
     targets.forEach((t, i) => {
       const account = accounts?.find((a) => a.id === t.social_account_id);
       if (accounts && !account) {

@@ -113,6 +113,12 @@ export function uploadBars(out: Output): { onEvent(e: UploadEvent): void; stop()
     }
     return b;
   };
+  /** `done` of `total` bytes through a phase (hashing, uploading, done), the size beside the bar. */
+  const through = (file: string, phase: string, done: number, total: number): void => {
+    const b = bar(file);
+    b.setTotal(total);
+    b.update(done, { phase, size: formatBytes(total) });
+  };
   return {
     onEvent(e) {
       switch (e.type) {
@@ -120,20 +126,19 @@ export function uploadBars(out: Output): { onEvent(e: UploadEvent): void; stop()
           bar(e.file);
           break;
         case 'hashing':
-          bar(e.file).setTotal(e.total);
-          bar(e.file).update(e.bytes, { phase: 'hashing', size: formatBytes(e.total) });
+          through(e.file, 'hashing', e.bytes, e.total);
           break;
         case 'reserved':
           bar(e.file).update(0, { phase: e.alreadyUploaded ? 'already there' : 'reserved' });
           break;
         case 'progress':
-          bar(e.file).setTotal(e.total);
-          bar(e.file).update(e.sent, { phase: 'uploading', size: formatBytes(e.total) });
+          through(e.file, 'uploading', e.sent, e.total);
           break;
         case 'retry':
           bar(e.file).update({ phase: 'retrying' });
           break;
         case 'completed': {
+          // A full bar even for an empty file; the size stays as the last phase showed it.
           const b = bar(e.file);
           b.setTotal(Math.max(1, e.result.bytes));
           b.update(Math.max(1, e.result.bytes), {

@@ -13,7 +13,7 @@ import { createBulk, type Bulk, type BulkEvent, type ImportReport } from '../bul
 import { openBulkStore, type BatchRecord, type BulkStore } from '../bulk/bulk-store';
 import { BulkFileError, readRows } from '../bulk/rows';
 import { validateRows } from '../bulk/validate';
-import { connectedAccounts } from '../bulk/bulk';
+import { connectedAccounts } from '../api/connected-accounts';
 import { reasonInWords } from '../bulk/service-reason';
 import { isReimport, planReimport, type PlannedUpdate, type PostLookup } from '../bulk/reimport';
 import { chunk } from '../bulk/plan';

@@ -188,9 +188,10 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
 
   const poller = createPoller({
     check,
-    intervalMs: o.intervalMs ?? 2 * 60_000,
+    intervalMs: o.intervalMs,
     log,
     what: 'checking for failed deliveries',
+    owns: [failures, notConfirmed],
   });
   const watch: DeliveryWatch = {
     checkNow: () => poller.checkNow(),
@@ -200,11 +201,7 @@ export function createDeliveryWatch(o: DeliveryWatchOptions): DeliveryWatch {
       return listUnconfirmed.all(o.scope()).map(toUnconfirmed);
     },
     start: () => poller.start(),
-    dispose() {
-      poller.stop();
-      failures.dispose();
-      notConfirmed.dispose();
-    },
+    dispose: () => poller.dispose(),
   };
   return watch;
 }

@@ -65,7 +65,31 @@ export const PREVIEW_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 const kindOf = (f: MediaFormat): MediaKind =>
   IMAGE_FORMATS.has(f) ? 'image' : VIDEO_FORMATS.has(f) ? 'video' : 'other';
 
-// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the registered files and their preview ids); each method is short and named
+/**
+ * The files under a dropped folder, `FOLDER_DEPTH` levels and `FOLDER_FILES` files at most, by name, hidden ones
+ * left out, and a link out of the folder not followed.
+ */
+async function walk(root: string, dir: string, depth: number, out: string[]): Promise<void> {
+  if (depth > FOLDER_DEPTH || out.length >= FOLDER_FILES) return;
+  const entries = await readDirEntries(dir);
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (out.length >= FOLDER_FILES) return;
+    if (e.name.startsWith('.')) continue;
+    const full = join(dir, e.name);
+    let real: string;
+    try {
+      real = await realPath(full);
+    } catch {
+      continue;
+    }
+    if (!isWithin(root, real)) continue; // a symlink out of the dropped folder was not dropped
+    const st = await statPath(real);
+    if (st.isDirectory()) await walk(root, real, depth + 1, out);
+    else if (st.isFile()) out.push(real);
+  }
+}
+
 export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistry {
   const byId = new Map<string, RegisteredFile>();
   const byPath = new Map<string, string>();
@@ -102,27 +126,6 @@ export function createMediaRegistry(options: MediaRegistryOptions): MediaRegistr
     byId.set(file.id, file);
     byPath.set(realPath, file.id);
     return file;
-  }
-
-  async function walk(root: string, dir: string, depth: number, out: string[]): Promise<void> {
-    if (depth > FOLDER_DEPTH || out.length >= FOLDER_FILES) return;
-    const entries = await readDirEntries(dir);
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
-      if (out.length >= FOLDER_FILES) return;
-      if (e.name.startsWith('.')) continue;
-      const full = join(dir, e.name);
-      let real: string;
-      try {
-        real = await realPath(full);
-      } catch {
-        continue;
-      }
-      if (!isWithin(root, real)) continue; // a symlink out of the dropped folder was not dropped
-      const st = await statPath(real);
-      if (st.isDirectory()) await walk(root, real, depth + 1, out);
-      else if (st.isFile()) out.push(real);
-    }
   }
 
   const remove = (id: string): boolean => {

@@ -55,7 +55,6 @@ export const QUEUED_CODE = 'OUTBOX_QUEUED';
  * schedules go as idempotent one-item bulk batches, publish-now is sent once and reconciled against the
  * posts list. A lost answer can neither lose the post nor create it twice.
  */
-// eslint-disable-next-line max-lines-per-function -- a factory whose methods share one closure's state (the outbox, its timers and the queued entries); each method is short and named
 export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { close(): void } {
   const outboxes = new WeakMap<ApiClient, Outbox>();
   const log = o.log ?? silentLogger;
@@ -84,22 +83,6 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
     return ob;
   };
 
-  /** The new post's deliveries, read back from the list (the outbox keeps only their ids). */
-  const deliveriesOf = async (client: ApiClient, postId: string): Promise<Delivery[]> => {
-    try {
-      const { posts } = await retry(() => client.listPosts({ limit: LIMITS.pageSizeMax }), {
-        attempts: 3,
-        minDelayMs: 250,
-        maxDelayMs: 1_000,
-      });
-      return posts.filter((d) => d.post_id === postId);
-    } catch (error) {
-      // The post exists; only reading it back failed: the page is answered without its deliveries.
-      log.warn('reading back a created post failed', { postId, error: errorText(error) });
-      return [];
-    }
-  };
-
   /** Flushes in the background: what is not sent stays queued for the next flush, and the log says why. */
   const flushLater = (ob: Outbox): void =>
     void ob
@@ -113,56 +96,22 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
   };
   const timer = setInterval(flushAll, o.flushEveryMs ?? 60_000);
   timer.unref?.();
+  /** The current service's client; not connected: the page is told so. */
+  const connected = (): ApiClient => {
+    const client = o.client();
+    if (!client) throw notConnected();
+    return client;
+  };
 
   return {
     async create(req: Readonly<CreatePostRequest>): Promise<CreatePostResult> {
-      const client = o.client();
-      if (!client) throw notConnected();
+      const client = connected();
       const ob = outboxFor(client);
       const { entryId } = ob.enqueuePost(req);
-      const entry = await ob.settle(entryId, { timeoutMs: settleMs });
-      if (entry.state === 'sent' && entry.result) {
-        const social_posts = await deliveriesOf(client, entry.result.postId);
-        const created_at = social_posts[0]?.created_at ?? entry.updatedAt;
-        return {
-          post: { id: entry.result.postId, caption: req.caption, created_at },
-          social_posts,
-          outbox_entry_id: entry.id,
-        };
-      }
-      if (entry.state === 'failed') {
-        // The user sees the refusal now and fixes the post; a refused entry has nothing left to retry.
-        ob.discard(entry.id);
-        const err = entry.error;
-        throw new BridgeFault(
-          'api',
-          serviceWords(err?.message ?? 'the service refused the post'),
-          undefined,
-          {
-            status: err?.status,
-            code: err?.code,
-          },
-        );
-      }
-      if (entry.state === 'needs_decision') {
-        // Still "queued" to the page: it lists the post from the outbox, where the person decides.
-        throw new BridgeFault(
-          'network',
-          'The service did not confirm the post, and Postdesk cannot tell whether it was published. It is listed above the screen for you to decide; do not create it again.',
-          undefined,
-          { code: QUEUED_CODE },
-        );
-      }
-      throw new BridgeFault(
-        'network',
-        'The service did not confirm the post yet. It is saved on this computer and is sent as soon as the service answers; do not create it again.',
-        undefined,
-        { code: QUEUED_CODE },
-      );
+      return answerOf(await ob.settle(entryId, { timeoutMs: settleMs }), req, client, ob, log);
     },
     async retry(failed, when, platformName) {
-      const client = o.client();
-      if (!client) throw notConnected();
+      const client = connected();
       try {
         return await retryDelivery(
           { outbox: outboxFor(client), client, settleMs },
@@ -189,8 +138,7 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       return client ? queuedIn(outboxFor(client)) : [];
     },
     async decide(entryId, decision) {
-      const client = o.client();
-      if (!client) throw notConnected();
+      const client = connected();
       const ob = outboxFor(client);
       // Only an entry of this service that is waiting for exactly this answer.
       if (ob.list({ states: ['needs_decision'] }).every((e) => e.id !== entryId)) return false;
@@ -204,13 +152,11 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       return queued;
     },
     async change(change) {
-      const client = o.client();
-      if (!client) throw notConnected();
+      const client = connected();
       return changeOne(client, openChangePlans(o.store, o.scope(client)), change);
     },
     async changeMany(updates) {
-      const client = o.client();
-      if (!client) throw notConnected();
+      const client = connected();
       const plans = openChangePlans(o.store, o.scope(client));
       // The same updates asked again while an earlier ask is unfinished finish it rather than start a second.
       const intent = intentOf({ command: 'postGroups.changeMany', updates });
@@ -234,4 +180,63 @@ export function createPostOutboxPort(o: PostOutboxOptions): PostCreatePort & { c
       clearInterval(timer);
     },
   };
+}
+
+/** The new post's deliveries, read back from the list (the outbox keeps only their ids). */
+async function deliveriesOf(client: ApiClient, postId: string, log: Logger): Promise<Delivery[]> {
+  try {
+    const { posts } = await retry(() => client.listPosts({ limit: LIMITS.pageSizeMax }), {
+      attempts: 3,
+      minDelayMs: 250,
+      maxDelayMs: 1_000,
+    });
+    return posts.filter((d) => d.post_id === postId);
+  } catch (error) {
+    // The post exists; only reading it back failed: the page is answered without its deliveries.
+    log.warn('reading back a created post failed', { postId, error: errorText(error) });
+    return [];
+  }
+}
+
+/** What the page is answered once the create settled (or stopped waiting): the post, a refusal, or "queued". */
+async function answerOf(
+  entry: OutboxEntry,
+  req: Readonly<CreatePostRequest>,
+  client: ApiClient,
+  ob: Outbox,
+  log: Logger,
+): Promise<CreatePostResult> {
+  if (entry.state === 'sent' && entry.result) {
+    const social_posts = await deliveriesOf(client, entry.result.postId, log);
+    const created_at = social_posts[0]?.created_at ?? entry.updatedAt;
+    return {
+      post: { id: entry.result.postId, caption: req.caption, created_at },
+      social_posts,
+      outbox_entry_id: entry.id,
+    };
+  }
+  if (entry.state === 'failed') {
+    // The user sees the refusal now and fixes the post; a refused entry has nothing left to retry.
+    ob.discard(entry.id);
+    const err = entry.error;
+    throw new BridgeFault('api', serviceWords(err?.message ?? 'the service refused the post'), undefined, {
+      status: err?.status,
+      code: err?.code,
+    });
+  }
+  if (entry.state === 'needs_decision') {
+    // Still "queued" to the page: it lists the post from the outbox, where the person decides.
+    throw new BridgeFault(
+      'network',
+      'The service did not confirm the post, and Postdesk cannot tell whether it was published. It is listed above the screen for you to decide; do not create it again.',
+      undefined,
+      { code: QUEUED_CODE },
+    );
+  }
+  throw new BridgeFault(
+    'network',
+    'The service did not confirm the post yet. It is saved on this computer and is sent as soon as the service answers; do not create it again.',
+    undefined,
+    { code: QUEUED_CODE },
+  );
 }

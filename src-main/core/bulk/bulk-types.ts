@@ -1,9 +1,7 @@
 import type { BulkItemResult } from '../../../src-shared/api/bulk';
 import type { ApiClient } from '../api/client';
 import { PostdeskError } from '../api/errors';
-import type { MediaApi, UploadEvent, UploadOutcome, Uploader } from '../media/upload';
-import type { Tools } from '../media/tools';
-import type { Store } from '../store/store';
+import type { MediaApi, UploadEvent, UploadOutcome, Uploader, UploaderOptions } from '../media/upload';
 import type { BatchRecord, BulkStore } from './bulk-store';
 import type { ImportPlan } from './plan';
 import type { QueuePlacer } from './queue-rows';
@@ -39,11 +37,9 @@ export type BulkEvent =
       readonly error: string;
     };
 
-export interface BulkOptions {
+/** The store, scope, tools and signal mean what they mean to the uploader, which is given them as they are. */
+export interface BulkOptions extends Pick<UploaderOptions, 'store' | 'scope' | 'tools' | 'signal'> {
   readonly api: BulkApi;
-  readonly store: Store;
-  /** Which service records belong to (base URL by default; the CLI says "sandbox" for its in-process sandbox). */
-  readonly scope?: string | undefined;
   readonly uploader?: Uploader | undefined;
   /** Batches in flight at once. */
   readonly concurrency?: number | undefined;
@@ -52,8 +48,6 @@ export interface BulkOptions {
   readonly onEvent?: ((e: BulkEvent) => void) | undefined;
   readonly defaultTimezone?: string | undefined;
   readonly now?: (() => Date) | undefined;
-  readonly tools?: Tools | undefined;
-  readonly signal?: AbortSignal | undefined;
 }
 
 export interface BatchSummary {

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import type { Account } from '../../../src-shared/api/accounts';
 import type { BulkItem } from '../../../src-shared/api/bulk';
-import type { ApiClient } from '../api/client';
-import { NetworkError } from '../api/errors';
+import { connectedAccounts } from '../api/connected-accounts';
 import { createUploader } from '../media/upload';
 import { openBulkStore, type NewBatch } from './bulk-store';
 import { batchStatus, finishImport, priorOf, resubmitFailed } from './bulk-batches';
@@ -230,20 +228,4 @@ async function importNew(
     warnings: validation.warnings,
     uploads,
   });
-}
-
-/**
- * The owner's connected accounts, for the dry run's target check; null when the service cannot be asked now
- * (offline): the rows are then checked without them, and the service has the last word.
- */
-export async function connectedAccounts(
-  api: Pick<ApiClient, 'listAccounts'>,
-  signal?: AbortSignal,
-): Promise<readonly Account[] | null> {
-  try {
-    return (await api.listAccounts({ signal })).accounts;
-  } catch (err) {
-    if (err instanceof NetworkError) return null;
-    throw err;
-  }
 }

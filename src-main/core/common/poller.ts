@@ -9,14 +9,21 @@ export interface Poller<T> {
   /** Checks at once and then every `intervalMs`; a failed tick is logged, and the next one tries again. */
   start(): Disposable;
   stop(): void;
+  /** Stops, and disposes what the owner gave it to hold (the emitters its checks fire). */
+  dispose(): void;
 }
+
+/** How often a watch looks when its owner does not say: every two minutes. */
+const DEFAULT_INTERVAL_MS = 2 * 60_000;
 
 export function createPoller<T>(o: {
   readonly check: () => Promise<T>;
-  readonly intervalMs: number;
+  readonly intervalMs?: number | undefined;
   readonly log: Logger;
   /** What the log line says failed, for a person reading the log. */
   readonly what: string;
+  /** Disposed with the poller: the emitters the checks fire. */
+  readonly owns?: readonly Disposable[];
 }): Poller<T> {
   let checking: Promise<T> | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
@@ -38,13 +45,17 @@ export function createPoller<T>(o: {
           .checkNow()
           .catch((error: unknown) => o.log.warn(`${o.what} failed`, { error: errorText(error) }));
       stop();
-      timer = setInterval(tick, o.intervalMs);
+      timer = setInterval(tick, o.intervalMs ?? DEFAULT_INTERVAL_MS);
       // The app quits without waiting for the next tick.
       timer.unref?.();
       tick();
       return { dispose: stop };
     },
     stop,
+    dispose() {
+      stop();
+      for (const d of o.owns ?? []) d.dispose();
+    },
   };
   return poller;
 }

@@ -105,9 +105,10 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
 
   const poller = createPoller({
     check,
-    intervalMs: o.intervalMs ?? 2 * 60_000,
+    intervalMs: o.intervalMs,
     log,
     what: 'checking the inbox',
+    owns: [runs, counts],
   });
   const watch: InboxWatch = {
     onDidDraftRun: runs.event,
@@ -116,11 +117,7 @@ export function createInboxWatch(o: InboxWatchOptions): InboxWatch {
     setCount,
     checkNow: () => poller.checkNow(),
     start: () => poller.start(),
-    dispose() {
-      poller.stop();
-      runs.dispose();
-      counts.dispose();
-    },
+    dispose: () => poller.dispose(),
   };
   return watch;
 }
