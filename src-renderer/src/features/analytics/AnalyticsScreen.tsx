@@ -32,6 +32,7 @@ import { changeFrom, engagementRate, fillDays, niceTicks } from './series';
 import { ExportButton } from '../export/ExportButton';
 import './analytics.css';
 import { LoadGate } from '../../components/LoadGate';
+import { DataTable } from '../../components/DataTable';
 
 const METRICS = ['impressions', 'likes', 'comments', 'shares'] as const;
 const METRIC_LABEL: Readonly<Record<(typeof METRICS)[number], string>> = {
@@ -475,19 +476,9 @@ function MetricsTable({
       <div className="card__header">
         <h2 id={titleId}>{title}</h2>
       </div>
-      <table className="table" aria-label={tableLabel}>
-        <thead>
-          <tr>
-            <th scope="col">{firstColumn}</th>
-            {METRICS.map((m) => (
-              <th key={m} scope="col">
-                {METRIC_LABEL[m]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
+      <DataTable label={tableLabel} columns={[firstColumn, ...METRICS.map((m) => METRIC_LABEL[m])]}>
+        {children}
+      </DataTable>
     </section>
   );
 }

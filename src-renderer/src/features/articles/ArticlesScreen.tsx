@@ -17,6 +17,7 @@ import { useArticlesStore } from '../../stores/use-articles-store';
 import { toast } from '../../stores/use-toast-store';
 import './articles.css';
 import { LoadGate } from '../../components/LoadGate';
+import { toggled } from '../../app/toggled';
 
 /** A Record so a destination added to the contract must get its label here. */
 const DESTINATIONS: Readonly<Record<ArticleDestination, { label: string; note: string }>> = {
@@ -214,12 +215,7 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
               <input
                 type="checkbox"
                 checked={destinations.has(d)}
-                onChange={() => {
-                  const next = new Set(destinations);
-                  if (next.has(d)) next.delete(d);
-                  else next.add(d);
-                  setDestinations(next);
-                }}
+                onChange={() => setDestinations(toggled(destinations, d))}
               />
               <span>
                 <strong>{DESTINATIONS[d].label}</strong>

@@ -14,6 +14,7 @@ import { toast } from '../../stores/use-toast-store';
 import { CLIENTS, CLIENT_NAMES, setupFor, type ClientId, type Way } from './setups';
 import './assistant.css';
 import { LoadGate } from '../../components/LoadGate';
+import { DataTable } from '../../components/DataTable';
 
 const copy = (text: string, what: string) =>
   void navigator.clipboard
@@ -222,38 +223,30 @@ function PoliciesCard() {
             The tools are listed once your assistant has started postdesk mcp.
           </EmptyState>
         ) : (
-          <table className="table assistant__policies">
-            <thead>
-              <tr>
-                <th scope="col">Tool</th>
-                <th scope="col">Policy</th>
+          <DataTable className="assistant__policies" columns={['Tool', 'Policy']}>
+            {list.map((t) => (
+              <tr key={t.name}>
+                <th scope="row">
+                  <code>{t.name}</code> <span className="muted">{t.reading ? 'reads' : 'writes'}</span>
+                </th>
+                <td>
+                  <select
+                    className="input"
+                    aria-label={`Policy of ${t.name}`}
+                    value={t.chosen ? t.policy : 'default'}
+                    onChange={(e) => void change(t.name, e.target.value as ToolPolicy | 'default')}
+                  >
+                    <option value="default">Default ({POLICY_WORDS[t.reading ? 'allow' : 'ask']})</option>
+                    {TOOL_POLICIES.map((p) => (
+                      <option key={p} value={p}>
+                        {POLICY_WORDS[p]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((t) => (
-                <tr key={t.name}>
-                  <th scope="row">
-                    <code>{t.name}</code> <span className="muted">{t.reading ? 'reads' : 'writes'}</span>
-                  </th>
-                  <td>
-                    <select
-                      className="input"
-                      aria-label={`Policy of ${t.name}`}
-                      value={t.chosen ? t.policy : 'default'}
-                      onChange={(e) => void change(t.name, e.target.value as ToolPolicy | 'default')}
-                    >
-                      <option value="default">Default ({POLICY_WORDS[t.reading ? 'allow' : 'ask']})</option>
-                      {TOOL_POLICIES.map((p) => (
-                        <option key={p} value={p}>
-                          {POLICY_WORDS[p]}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </LoadGate>
     </section>
@@ -275,26 +268,17 @@ function ActivityCard() {
             Every call your assistant makes through Postdesk is listed here.
           </EmptyState>
         ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Outcome</th>
+          <DataTable columns={['When', 'Tool', 'Outcome']}>
+            {list.map((a) => (
+              <tr key={a.id}>
+                <td title={a.at}>{formatDateTime(a.at)}</td>
+                <td>
+                  <code>{a.tool}</code>
+                </td>
+                <td>{OUTCOME_WORDS[a.outcome] ?? a.outcome}</td>
               </tr>
-            </thead>
-            <tbody>
-              {list.map((a) => (
-                <tr key={a.id}>
-                  <td title={a.at}>{formatDateTime(a.at)}</td>
-                  <td>
-                    <code>{a.tool}</code>
-                  </td>
-                  <td>{OUTCOME_WORDS[a.outcome] ?? a.outcome}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         )}
       </LoadGate>
     </section>

@@ -1,5 +1,5 @@
-import type { Account } from '../../../../src-shared/api/accounts';
 import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
+import { AccountCheckboxes, type AccountToggles } from '../../components/AccountCheckboxes';
 import { PlatformMark } from '../../components/PlatformMark';
 
 /** The owner's accounts by platform; automations reach YouTube too (by direct upload). */
@@ -8,12 +8,7 @@ export function AccountChoice({
   selected,
   onToggle,
   error,
-}: {
-  readonly accounts: readonly Account[];
-  readonly selected: ReadonlySet<string>;
-  readonly onToggle: (id: string) => void;
-  readonly error: string | undefined;
-}) {
+}: AccountToggles & { readonly error: string | undefined }) {
   const groups = PLATFORM_ORDER.map((platform) => ({
     platform,
     accounts: accounts.filter((a) => a.platform === platform),
@@ -32,12 +27,7 @@ export function AccountChoice({
               <PlatformMark platform={g.platform} decorative />
               {PLATFORM_META[g.platform].label}
             </span>
-            {g.accounts.map((a) => (
-              <label key={a.id} className="checkbox">
-                <input type="checkbox" checked={selected.has(a.id)} onChange={() => onToggle(a.id)} />
-                <span>{a.name}</span>
-              </label>
-            ))}
+            <AccountCheckboxes accounts={g.accounts} selected={selected} onToggle={onToggle} />
           </div>
         ))}
       </div>

@@ -4,6 +4,7 @@ import type { AutomationView } from '../../../../src-shared/ipc';
 import { localZone } from '../../app/format';
 import type { Mode } from './ModeField';
 import { cronToPick, pickToCron, type SchedulePick } from './schedule/cron-pick';
+import { toggled } from '../../app/toggled';
 
 /** The editor's fields, from the automation (or a new one's defaults), and the request they make. */
 export function useAutomationDraft(automation: AutomationView | null) {
@@ -17,13 +18,7 @@ export function useAutomationDraft(automation: AutomationView | null) {
   const [targets, setTargets] = useState<ReadonlySet<string>>(
     new Set(automation?.targets.map((t) => t.social_account_id) ?? []),
   );
-  const toggle = (id: string) =>
-    setTargets((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = (id: string) => setTargets((prev) => toggled(prev, id));
   /** What create or update sends; a target no longer listed keeps the platform the automation had for it. */
   const fields = (byId: ReadonlyMap<string, Account>) => ({
     name: name.trim(),

@@ -14,6 +14,7 @@ import { useBulkStore } from '../../stores/use-bulk-store';
 import { toast } from '../../stores/use-toast-store';
 import './bulk.css';
 import { LoadGate } from '../../components/LoadGate';
+import { DataTable } from '../../components/DataTable';
 
 /** Beyond this many rows the table shows rows with errors first and stops, to stay quick. */
 const TABLE_ROWS = 300;
@@ -331,70 +332,59 @@ function ValidationTable({
           Only rows with errors
         </label>
       </div>
-      <div className="table-wrap">
-        <table className="table" aria-label="Validation">
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Caption</th>
-              <th scope="col">Action</th>
-              <th scope="col">Scheduled (local)</th>
-              <th scope="col">Targets</th>
-              <th scope="col">Media</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((r) => (
-              <tr key={r.line} className={r.issues.length > 0 ? 'row--error' : undefined}>
-                <td className="tabular" title={`Line ${r.line} of the file`}>
-                  {r.row ?? r.line}
-                </td>
-                <td className="bulk__caption" title={r.caption ?? undefined}>
-                  {r.caption ?? <span className="faint">—</span>}
-                </td>
-                <td>
-                  {r.action ??
-                    (r.changes ? (r.changes.length ? `update ${r.changes.join(', ')}` : 'unchanged') : '—')}
-                </td>
-                <td className="tabular nowrap">{r.scheduled_at ? formatDateTime(r.scheduled_at) : '—'}</td>
-                <td className="tabular">{r.target_count}</td>
-                <td className="tabular">{r.media_count}</td>
-                <td>
-                  {r.row !== undefined && outcomeOf.has(r.row) ? (
-                    <RowOutcome outcome={outcomeOf.get(r.row)!} />
-                  ) : r.ok ? (
-                    <>
-                      <StatusBadge status="created" label="ok" />
-                      {r.warnings?.length ? (
-                        <ul className="row-issues row-issues--warn" aria-label="Warnings">
-                          {r.warnings.map((i) => (
-                            <li key={`${i.field}-${i.message}`}>
-                              <strong>{i.field}</strong>: {i.message}
-                            </li>
-                          ))}
-                        </ul>
-                      ) : null}
-                    </>
-                  ) : r.issues.length === 0 ? (
-                    <span className="muted">
-                      {fileBlocked ? 'Not checked: fix the file first' : 'Not accepted'}
-                    </span>
-                  ) : (
-                    <ul className="row-issues">
-                      {r.issues.map((i) => (
+      <DataTable
+        label="Validation"
+        wrap="box"
+        columns={['Row', 'Caption', 'Action', 'Scheduled (local)', 'Targets', 'Media', 'Result']}
+      >
+        {shown.map((r) => (
+          <tr key={r.line} className={r.issues.length > 0 ? 'row--error' : undefined}>
+            <td className="tabular" title={`Line ${r.line} of the file`}>
+              {r.row ?? r.line}
+            </td>
+            <td className="bulk__caption" title={r.caption ?? undefined}>
+              {r.caption ?? <span className="faint">—</span>}
+            </td>
+            <td>
+              {r.action ??
+                (r.changes ? (r.changes.length ? `update ${r.changes.join(', ')}` : 'unchanged') : '—')}
+            </td>
+            <td className="tabular nowrap">{r.scheduled_at ? formatDateTime(r.scheduled_at) : '—'}</td>
+            <td className="tabular">{r.target_count}</td>
+            <td className="tabular">{r.media_count}</td>
+            <td>
+              {r.row !== undefined && outcomeOf.has(r.row) ? (
+                <RowOutcome outcome={outcomeOf.get(r.row)!} />
+              ) : r.ok ? (
+                <>
+                  <StatusBadge status="created" label="ok" />
+                  {r.warnings?.length ? (
+                    <ul className="row-issues row-issues--warn" aria-label="Warnings">
+                      {r.warnings.map((i) => (
                         <li key={`${i.field}-${i.message}`}>
                           <strong>{i.field}</strong>: {i.message}
                         </li>
                       ))}
                     </ul>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  ) : null}
+                </>
+              ) : r.issues.length === 0 ? (
+                <span className="muted">
+                  {fileBlocked ? 'Not checked: fix the file first' : 'Not accepted'}
+                </span>
+              ) : (
+                <ul className="row-issues">
+                  {r.issues.map((i) => (
+                    <li key={`${i.field}-${i.message}`}>
+                      <strong>{i.field}</strong>: {i.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {sorted.length > shown.length ? (
         <p className="card__body muted">
           Showing {shown.length} of {sorted.length} rows (rows with errors first).
@@ -449,109 +439,103 @@ function BatchHistory() {
             Submitted CSV imports appear here with each post's result.
           </EmptyState>
         ) : (
-          <div className="table-wrap table-wrap--tall">
-            <table className="table" aria-label="Batches">
-              <thead>
-                <tr>
-                  <th scope="col">Submitted</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Posts</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {batches.map((b) => {
-                  const detail = inspected[b.batch_id];
-                  return (
-                    <Fragment key={b.batch_id}>
-                      <tr>
-                        <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
-                        <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
-                        <td className="tabular">{b.total}</td>
-                        <td className="tabular">{b.created_count}</td>
-                        <td className="tabular">{b.failed_count}</td>
-                        <td>
-                          <StatusBadge status={b.state} />
-                        </td>
-                        <td>
-                          <div className="btn-row btn-row--end">
-                            <button
-                              type="button"
-                              className="btn btn--small btn--ghost"
-                              aria-expanded={open === b.batch_id}
-                              onClick={() => toggle(b.batch_id)}
-                            >
-                              {open === b.batch_id ? 'Hide' : 'Details'}
-                            </button>
-                            {b.failed_count > 0 ? (
-                              <button
-                                type="button"
-                                className="btn btn--small"
-                                disabled={resubmitting !== null}
-                                onClick={() =>
-                                  void resubmitFailed(b.batch_id).then(
-                                    (r) =>
-                                      r &&
-                                      toast(
-                                        'success',
-                                        `Resubmitted: ${r.created_count} created, ${r.failed_count} failed.`,
-                                      ),
-                                  )
-                                }
-                              >
-                                {resubmitting === b.batch_id
-                                  ? 'Resubmitting…'
-                                  : `Resubmit ${b.failed_count} failed`}
-                              </button>
+          <DataTable
+            label="Batches"
+            wrap="tall"
+            columns={[
+              'Submitted',
+              'Source',
+              'Posts',
+              'Created',
+              'Failed',
+              'State',
+              <span className="visually-hidden">Actions</span>,
+            ]}
+          >
+            {batches.map((b) => {
+              const detail = inspected[b.batch_id];
+              return (
+                <Fragment key={b.batch_id}>
+                  <tr>
+                    <td className="tabular nowrap">{formatDateTime(b.created_at)}</td>
+                    <td>{b.source_name ? plainName(b.source_name) : <span className="faint">—</span>}</td>
+                    <td className="tabular">{b.total}</td>
+                    <td className="tabular">{b.created_count}</td>
+                    <td className="tabular">{b.failed_count}</td>
+                    <td>
+                      <StatusBadge status={b.state} />
+                    </td>
+                    <td>
+                      <div className="btn-row btn-row--end">
+                        <button
+                          type="button"
+                          className="btn btn--small btn--ghost"
+                          aria-expanded={open === b.batch_id}
+                          onClick={() => toggle(b.batch_id)}
+                        >
+                          {open === b.batch_id ? 'Hide' : 'Details'}
+                        </button>
+                        {b.failed_count > 0 ? (
+                          <button
+                            type="button"
+                            className="btn btn--small"
+                            disabled={resubmitting !== null}
+                            onClick={() =>
+                              void resubmitFailed(b.batch_id).then(
+                                (r) =>
+                                  r &&
+                                  toast(
+                                    'success',
+                                    `Resubmitted: ${r.created_count} created, ${r.failed_count} failed.`,
+                                  ),
+                              )
+                            }
+                          >
+                            {resubmitting === b.batch_id
+                              ? 'Resubmitting…'
+                              : `Resubmit ${b.failed_count} failed`}
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                  {open === b.batch_id ? (
+                    <tr className="batch-detail">
+                      <td colSpan={7}>
+                        {!detail || (detail.loading && !detail.data) ? (
+                          <LoadingState label="Loading results…" />
+                        ) : detail.error && !detail.data ? (
+                          <ErrorState error={detail.error} onRetry={() => void inspect(b.batch_id)} />
+                        ) : detail.data ? (
+                          <ul
+                            className="batch-items"
+                            aria-label={`Results of batch ${b.batch_id.slice(0, 8)}`}
+                          >
+                            {detail.data.items.map((it) => (
+                              <li key={it.item_key} className="batch-item">
+                                <span className="tabular faint batch-item__index">
+                                  Row {/^row-(\d+)$/.exec(it.item_key)?.[1] ?? it.index + 1}
+                                </span>
+                                <StatusBadge status={it.status} />
+                                <span className={it.error ? 'batch-item__error' : 'muted'}>
+                                  {it.error ?? plural(it.social_post_ids.length, 'delivery', 'deliveries')}
+                                </span>
+                              </li>
+                            ))}
+                            {detail.data.total > detail.data.items.length ? (
+                              <li className="muted">
+                                …and {detail.data.total - detail.data.items.length} more
+                              </li>
                             ) : null}
-                          </div>
-                        </td>
-                      </tr>
-                      {open === b.batch_id ? (
-                        <tr className="batch-detail">
-                          <td colSpan={7}>
-                            {!detail || (detail.loading && !detail.data) ? (
-                              <LoadingState label="Loading results…" />
-                            ) : detail.error && !detail.data ? (
-                              <ErrorState error={detail.error} onRetry={() => void inspect(b.batch_id)} />
-                            ) : detail.data ? (
-                              <ul
-                                className="batch-items"
-                                aria-label={`Results of batch ${b.batch_id.slice(0, 8)}`}
-                              >
-                                {detail.data.items.map((it) => (
-                                  <li key={it.item_key} className="batch-item">
-                                    <span className="tabular faint batch-item__index">
-                                      Row {/^row-(\d+)$/.exec(it.item_key)?.[1] ?? it.index + 1}
-                                    </span>
-                                    <StatusBadge status={it.status} />
-                                    <span className={it.error ? 'batch-item__error' : 'muted'}>
-                                      {it.error ??
-                                        plural(it.social_post_ids.length, 'delivery', 'deliveries')}
-                                    </span>
-                                  </li>
-                                ))}
-                                {detail.data.total > detail.data.items.length ? (
-                                  <li className="muted">
-                                    …and {detail.data.total - detail.data.items.length} more
-                                  </li>
-                                ) : null}
-                              </ul>
-                            ) : null}
-                          </td>
-                        </tr>
-                      ) : null}
-                    </Fragment>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                          </ul>
+                        ) : null}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
+              );
+            })}
+          </DataTable>
         )}
       </LoadGate>
     </section>

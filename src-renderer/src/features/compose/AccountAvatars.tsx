@@ -2,6 +2,7 @@ import type { Account } from '../../../../src-shared/api/accounts';
 import { accountColour } from '../../app/account-colour';
 import { PLATFORM_META, PLATFORM_ORDER } from '../../app/platforms';
 import { hrefOf } from '../../app/router';
+import type { AccountToggles } from '../../components/AccountCheckboxes';
 import { faceOf } from './account-face';
 
 /**
@@ -10,15 +11,7 @@ import { faceOf } from './account-face';
  * account and every selected one stays in sight whatever the width. YouTube is explained rather than offered:
  * posts cannot reach it.
  */
-export function AccountAvatars({
-  accounts,
-  selected,
-  onToggle,
-}: {
-  readonly accounts: readonly Account[];
-  readonly selected: ReadonlySet<string>;
-  readonly onToggle: (id: string) => void;
-}) {
+export function AccountAvatars({ accounts, selected, onToggle }: AccountToggles) {
   const ordered = PLATFORM_ORDER.flatMap((p) => accounts.filter((a) => a.platform === p));
   const offered = ordered.filter((a) => !PLATFORM_META[a.platform].postsUnavailable);
   const unreachable = ordered.filter((a) => PLATFORM_META[a.platform].postsUnavailable);

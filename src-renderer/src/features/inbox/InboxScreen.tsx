@@ -20,6 +20,7 @@ import { toast } from '../../stores/use-toast-store';
 import { ProposalsSection } from './ProposalsSection';
 import './inbox.css';
 import { LoadGate } from '../../components/LoadGate';
+import { toggled } from '../../app/toggled';
 
 type Action = 'now' | 'at' | 'queue' | 'reject';
 
@@ -90,12 +91,7 @@ export function InboxScreen() {
     );
   };
 
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    setSelected(next);
-  };
+  const toggle = (id: string) => setSelected(toggled(selected, id));
 
   return (
     <div className="page">

@@ -6,14 +6,16 @@ import type { BridgeError } from '../../../../src-shared/ipc';
 import { formatDateTime, fromLocalInput, localZone, toLocalInput } from '../../app/format';
 import { hrefOf } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
+import { toggled } from '../../app/toggled';
+import { AccountCheckboxes } from '../../components/AccountCheckboxes';
 import { ActionButton } from '../../components/ActionButton';
 import { useLinkAllowed } from '../../components/ExternalLink';
+import { LabeledField } from '../../components/Field';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
 import type { PostChange } from '../../stores/use-posts-store';
 import { offersOn, whyNotOn } from './delivery-actions';
-import { LabeledField } from '../../components/Field';
 
 export type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
 
@@ -172,22 +174,12 @@ export function AddAccounts({
     <fieldset className="post-dialog__targets">
       <legend className="field__label">Add accounts</legend>
       <div className="post-dialog__target-list">
-        {candidates.map((a) => (
-          <label key={a.id} className="checkbox">
-            <input
-              type="checkbox"
-              checked={extra.has(a.id)}
-              onChange={() => {
-                const next = new Set(extra);
-                if (next.has(a.id)) next.delete(a.id);
-                else next.add(a.id);
-                setExtra(next);
-              }}
-            />
-            <PlatformMark platform={a.platform} />
-            {a.name}
-          </label>
-        ))}
+        <AccountCheckboxes
+          accounts={candidates}
+          selected={extra}
+          onToggle={(id) => setExtra(toggled(extra, id))}
+          mark="named"
+        />
       </div>
       <div className="btn-row">
         <ActionButton

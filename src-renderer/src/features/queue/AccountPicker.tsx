@@ -1,5 +1,6 @@
 import type { Account } from '../../../../src-shared/api/accounts';
-import { PlatformMark } from '../../components/PlatformMark';
+import { toggled } from '../../app/toggled';
+import { AccountCheckboxes } from '../../components/AccountCheckboxes';
 
 /** The accounts a posting time is for, as checkboxes. */
 export function AccountPicker({
@@ -17,22 +18,12 @@ export function AccountPicker({
     <fieldset className="day-picker">
       <legend className="field__label">Accounts</legend>
       <span className="day-picker__days">
-        {accounts.map((a) => (
-          <label key={a.id} className="checkbox">
-            <input
-              type="checkbox"
-              checked={value.has(a.id)}
-              onChange={(e) => {
-                const next = new Set(value);
-                if (e.target.checked) next.add(a.id);
-                else next.delete(a.id);
-                onChange(next);
-              }}
-            />
-            <PlatformMark platform={a.platform} decorative />
-            {a.name}
-          </label>
-        ))}
+        <AccountCheckboxes
+          accounts={accounts}
+          selected={value}
+          onToggle={(id) => onChange(toggled(value, id))}
+          mark="decorative"
+        />
       </span>
       {error ? <span className="field__error">{error}</span> : null}
     </fieldset>

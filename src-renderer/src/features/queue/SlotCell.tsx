@@ -1,38 +1,26 @@
-import { useState } from 'react';
 import { formatDateTime } from '../../app/format';
 import { AccountChip } from './AccountChip';
-import { carriesPost } from './drag';
 import { PostCard } from './PostCard';
-import { useQueueContext } from './queue-context';
+import { usePostDrop } from './use-post-drop';
 import { useQueueMove } from './use-queue-move';
 import { canDrop, type GridCell } from './week-grid';
 
 /** One slot of the week: who posts then, the post that fills it (or "Free"), and a drop target for a dragged post. */
 export function SlotCell({ cell }: { readonly cell: GridCell }) {
-  const { dragged, setDragged } = useQueueContext();
   const { moveTo } = useQueueMove();
-  const [over, setOver] = useState(false);
+  const drop = usePostDrop(
+    (post) => canDrop(post, cell),
+    (post) => {
+      if (cell.at) void moveTo(post, cell.at);
+    },
+  );
   if (!cell.at) return <td className="queue-grid__cell queue-grid__cell--none" />;
   const at = cell.at;
-  const droppable = dragged !== null && canDrop(dragged, cell);
   const when = formatDateTime(at);
   return (
     <td
-      className={`queue-grid__cell${droppable ? ' queue-grid__cell--droppable' : ''}${over ? ' queue-grid__cell--over' : ''}`}
-      onDragOver={(e) => {
-        if (!carriesPost(e) || !droppable) return;
-        e.preventDefault();
-        e.dataTransfer.dropEffect = 'move';
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        const post = dragged;
-        setDragged(null);
-        if (post && canDrop(post, cell)) void moveTo(post, at);
-      }}
+      className={`queue-grid__cell${drop.active ? ' queue-grid__cell--droppable' : ''}${drop.over ? ' queue-grid__cell--over' : ''}`}
+      {...drop.handlers}
     >
       <div className="queue-slot" role="group" aria-label={when} data-at={at}>
         <ul className="queue-slot__accounts" aria-label={`Accounts posting ${when}`}>

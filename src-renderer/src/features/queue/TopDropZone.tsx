@@ -1,32 +1,21 @@
-import { useState } from 'react';
-import { carriesPost } from './drag';
 import { useQueueContext } from './queue-context';
+import { usePostDrop } from './use-post-drop';
 import { useQueueMove } from './use-queue-move';
 
 /** Where a dragged post goes to the top of the queue (the keyboard way is each post's Move… menu). */
 export function TopDropZone() {
-  const { dragged, setDragged, upcoming } = useQueueContext();
+  const { upcoming } = useQueueContext();
   const { moveTop } = useQueueMove();
-  const [over, setOver] = useState(false);
+  const drop = usePostDrop(
+    () => true,
+    (post) => void moveTop(post, upcoming),
+  );
   return (
     <div
-      className={`queue-top${over ? ' queue-top--over' : ''}${dragged ? ' queue-top--active' : ''}`}
+      className={`queue-top${drop.over ? ' queue-top--over' : ''}${drop.active ? ' queue-top--active' : ''}`}
       role="region"
       aria-label="Top of the queue"
-      onDragOver={(e) => {
-        if (!carriesPost(e) || !dragged) return;
-        e.preventDefault();
-        e.dataTransfer.dropEffect = 'move';
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        const post = dragged;
-        setDragged(null);
-        if (post) void moveTop(post, upcoming);
-      }}
+      {...drop.handlers}
     >
       Drop a post here to move it to the top of the queue
     </div>

@@ -8,6 +8,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { useExecutorStore } from '../../stores/use-executor-store';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
+import { DataTable } from '../../components/DataTable';
 
 /** How often the card asks for fresh figures while it is on screen. */
 const REFRESH_MS = 15_000;
@@ -72,30 +73,21 @@ function Figures({ m }: { readonly m: ExecutorMetrics }) {
         </dd>
       </dl>
       {m.automations.length > 0 ? (
-        <div className="table-wrap">
-          <table className="table" aria-label="Runs by automation">
-            <thead>
-              <tr>
-                <th scope="col">Automation</th>
-                <th scope="col">Started</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Failed</th>
-                <th scope="col">Not run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.automations.map((a) => (
-                <tr key={a.automation_id}>
-                  <th scope="row">{a.name ?? 'An automation without a name'}</th>
-                  <td>{a.started}</td>
-                  <td>{a.completed}</td>
-                  <td>{a.failed}</td>
-                  <td>{a.missed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Runs by automation"
+          wrap="box"
+          columns={['Automation', 'Started', 'Completed', 'Failed', 'Not run']}
+        >
+          {m.automations.map((a) => (
+            <tr key={a.automation_id}>
+              <th scope="row">{a.name ?? 'An automation without a name'}</th>
+              <td>{a.started}</td>
+              <td>{a.completed}</td>
+              <td>{a.failed}</td>
+              <td>{a.missed}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <p className="field__hint">
         Counted since the executor started on this computer ({plural(started, 'run')} so far). “Not run”
