@@ -49,7 +49,7 @@ export function SchedulePicker({
   const general =
     error && !/^(On|At|Every|Minute past the hour|Schedule \(cron\)):/.test(error) ? error : null;
   return (
-    <div className="schedule-picker">
+    <div className="stack schedule-picker">
       <div className="field">
         <label className="field__label" htmlFor={`${id}-kind`}>
           Repeats
