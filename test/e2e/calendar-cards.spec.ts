@@ -80,8 +80,8 @@ async function cardsFlow(page: Page, host: WebHost): Promise<void> {
   await expect(words.locator('img')).toHaveCount(0);
 
   // A stable colour per account: the class the account id gives, and a different stripe per account.
-  await expect(picture).toHaveClass(new RegExp(`cal-event--account-${accountColour(a.id)}\\b`));
-  await expect(words).toHaveClass(new RegExp(`cal-event--account-${accountColour(b.id)}\\b`));
+  await expect(picture).toHaveClass(new RegExp(`account-colour-${accountColour(a.id)}\\b`));
+  await expect(words).toHaveClass(new RegExp(`account-colour-${accountColour(b.id)}\\b`));
   const stripe = (l: typeof picture) =>
     l.evaluate(
       (el) =>

@@ -14,7 +14,7 @@ export function PlatformMark({
   const meta = PLATFORM_META[platform];
   return (
     <span
-      className={`platform-mark platform-mark--${platform}${size === 'lg' ? ' platform-mark--lg' : ''}`}
+      className={`mark-box platform-mark platform-mark--${platform}${size === 'lg' ? ' platform-mark--lg' : ''}`}
       role={decorative ? undefined : 'img'}
       aria-label={decorative ? undefined : meta.label}
       aria-hidden={decorative ? true : undefined}

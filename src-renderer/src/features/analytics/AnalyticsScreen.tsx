@@ -432,7 +432,7 @@ function Totals({
   const rate = engagementRate(totals);
   const rateBefore = previous ? engagementRate(previous) : null;
   return (
-    <dl className="totals" aria-label="Totals">
+    <dl className="figures totals" aria-label="Totals">
       {METRICS.map((m) => (
         <div key={m} className="card total">
           <dt>{METRIC_LABEL[m]}</dt>

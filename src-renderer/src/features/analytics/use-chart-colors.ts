@@ -5,7 +5,18 @@ import { usePreferencesStore } from '../../app/preferences';
  * theme and re-read them when the theme on screen changes (the preference, or the OS's with `system`).
  */
 
-const read = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+/**
+ * A token's colour as the theme on screen shows it. tokens.css writes a themed colour as `light-dark(…)`, which
+ * the custom property keeps as written and a colour property resolves, so it is read through one.
+ */
+function read(name: string): string {
+  const probe = document.createElement('span');
+  probe.style.color = `var(${name})`;
+  document.documentElement.append(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour;
+}
 
 export interface ChartColors {
   readonly series: readonly string[];

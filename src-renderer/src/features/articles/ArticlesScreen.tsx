@@ -245,7 +245,7 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
 
 function ResultRow({ result }: { readonly result: ArticleTargetResult }) {
   return (
-    <li className="destination-result" aria-label={DESTINATIONS[result.destination].label}>
+    <li className="row row--wrap destination-result" aria-label={DESTINATIONS[result.destination].label}>
       <strong>{DESTINATIONS[result.destination].label}</strong>
       <StatusBadge status={result.status} />
       {result.url ? <ExternalLink className="destination-result__url" href={result.url} /> : null}

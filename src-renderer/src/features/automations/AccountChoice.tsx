@@ -22,7 +22,7 @@ export function AccountChoice({
       {groups.length === 0 ? <p className="faint">No connected accounts.</p> : null}
       <div className="automation-editor__groups">
         {groups.map((g) => (
-          <div key={g.platform} className="automation-editor__group">
+          <div key={g.platform} className="stack automation-editor__group">
             <span className="automation-editor__platform">
               <PlatformMark platform={g.platform} decorative />
               {PLATFORM_META[g.platform].label}

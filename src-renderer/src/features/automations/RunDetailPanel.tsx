@@ -54,8 +54,8 @@ export function RunDetailPanel({ detail }: { readonly detail: RunDetail }) {
   const live = ACTIVE.has(run.state);
 
   return (
-    <div className="run-detail">
-      <div className="run-detail__head">
+    <div className="stack run-detail">
+      <div className="row row--top row--ends run-detail__head">
         <div>
           <h2>{run.automation_name ? plainName(run.automation_name) : 'Run'}</h2>
           <p className="muted">

@@ -110,7 +110,7 @@ export function BulkScreen() {
               </span>
             </div>
             <div className="card__body form-stack">
-              <dl className="stats" aria-label="Plan summary">
+              <dl className="figures stats" aria-label="Plan summary">
                 <div className="stat">
                   <dt>Rows</dt>
                   <dd>{plan.rows.length}</dd>
@@ -263,7 +263,7 @@ function CsvDrop({
   };
   return (
     <div
-      className={`csv-drop card${over ? ' csv-drop--over' : ''}`}
+      className={`drop-zone csv-drop card${over ? ' drop-zone--over' : ''}`}
       role="group"
       aria-label="CSV drop zone"
       onDragOver={(e) => {

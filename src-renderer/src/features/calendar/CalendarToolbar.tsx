@@ -21,7 +21,7 @@ interface CalendarToolbarProps {
 /** Today, back and forward, the range shown, Refresh, and Month or Week. */
 export function CalendarToolbar(p: CalendarToolbarProps) {
   return (
-    <div className="calendar__toolbar">
+    <div className="row row--wrap row--ends calendar__toolbar">
       <div className="btn-row">
         <button type="button" className="btn btn--small" onClick={p.onToday}>
           Today

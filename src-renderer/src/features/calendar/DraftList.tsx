@@ -38,7 +38,7 @@ export function DraftList({ drafts, accountsById, onEdit }: DraftListProps) {
           if (!first) return null;
           const title = captionTitle(first);
           return (
-            <li key={g.post_id} className="cal-draft" data-delivery-id={first.id} data-title={title}>
+            <li key={g.post_id} className="stack cal-draft" data-delivery-id={first.id} data-title={title}>
               <span className="cal-draft__title">{title}</span>
               <span className="cal-draft__chips">
                 {g.deliveries.map((d) => (

@@ -42,7 +42,7 @@ export function EventPreview({ names }: { readonly names: ReadonlyMap<string, st
         {group.deliveries.map((d) => (
           <li key={d.id}>
             <span
-              className={`cal-preview__swatch cal-preview__swatch--${accountColour(d.social_account_id)}`}
+              className={`cal-preview__swatch account-colour-${accountColour(d.social_account_id)}`}
               aria-hidden="true"
             />
             <PlatformMark platform={d.platform} decorative />

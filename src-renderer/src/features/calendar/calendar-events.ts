@@ -59,7 +59,7 @@ export function toEvents(groups: readonly PlacedGroup[], selected: ReadonlySet<s
       classNames: [
         'cal-event',
         `cal-event--${first.platform}`,
-        `cal-event--account-${accountColour(first.social_account_id)}`,
+        `account-colour-${accountColour(first.social_account_id)}`,
         `cal-event--${statusOf(group.deliveries)}`,
         ...(selected.has(group.post_id) ? ['is-selected'] : []),
       ],

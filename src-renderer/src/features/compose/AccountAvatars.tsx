@@ -17,7 +17,8 @@ export function AccountAvatars({ accounts, selected, onToggle }: AccountToggles)
   const unreachable = ordered.filter((a) => PLATFORM_META[a.platform].postsUnavailable);
   return (
     <div className="avatars">
-      <ul className="avatars__row" aria-label="Post to">
+      {/* A row that wraps, so every account (and every selected one) stays in sight. */}
+      <ul className="list-chips" aria-label="Post to">
         {offered.map((a) => (
           <li key={a.id}>
             <AccountAvatar account={a} on={selected.has(a.id)} onToggle={() => onToggle(a.id)} />
@@ -60,12 +61,14 @@ function AccountAvatar({
         aria-label={`${account.name}, ${meta.label}`}
       />
       <span
-        className={`avatar avatar--account-${accountColour(account.id)}`}
+        className={`mark-box avatar account-colour-${accountColour(account.id)}`}
         aria-hidden="true"
         data-testid="account-avatar"
       >
         {face.initials}
-        <span className={`platform-mark avatar__badge platform-mark--${account.platform}`}>{meta.mark}</span>
+        <span className={`mark-box platform-mark avatar__badge platform-mark--${account.platform}`}>
+          {meta.mark}
+        </span>
       </span>
       <span className="avatar-toggle__name" aria-hidden="true">
         {account.name}

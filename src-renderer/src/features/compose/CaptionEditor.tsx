@@ -52,7 +52,7 @@ export function CaptionEditor({
         </div>
         <span
           id="compose-caption-count"
-          className={`caption__count tabular${over > 0 ? ' caption__count--over' : near ? ' caption__count--near' : ''}`}
+          className={`badge badge--plain caption__count tabular${over > 0 ? ' badge--danger' : near ? ' badge--warning' : ''}`}
           aria-label={
             over > 0 ? `${over} characters over the ${max} limit` : `${length} of ${max} characters`
           }

@@ -40,7 +40,7 @@ export function ComposeFooter({ post }: { readonly post: ComposePost }) {
             targets={post.targets}
           />
         </div>
-        <div className="compose-footer__send">
+        <div className="btn-row btn-row--end">
           <SaveNote state={save} error={saveError} />
           <AddToQueueButton
             request={{ caption: post.caption, targets: post.targets, media: post.uploaded }}

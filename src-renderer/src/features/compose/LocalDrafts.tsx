@@ -27,11 +27,11 @@ export function LocalDrafts() {
             start another.
           </p>
         ) : (
-          <ul className="local-drafts" aria-label="Local drafts">
+          <ul className="list-stack" aria-label="Local drafts">
             {others.map((d) => {
               const title = d.caption.trim() ? plainName(d.caption) : '(no text yet)';
               return (
-                <li key={d.id} className="local-draft" aria-label={title}>
+                <li key={d.id} className="row" aria-label={title}>
                   <span className="local-draft__text">
                     <span className="local-draft__caption" title={title}>
                       {title}

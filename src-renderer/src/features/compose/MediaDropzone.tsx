@@ -30,7 +30,7 @@ export function MediaDropzone({
 
   return (
     <div
-      className={`dropzone${over ? ' dropzone--over' : ''}${compact ? ' dropzone--compact' : ''}`}
+      className={`drop-zone dropzone${over ? ' drop-zone--over dropzone--over' : ''}${compact ? ' dropzone--compact' : ''}`}
       role="group"
       aria-label="Media drop zone"
       aria-describedby="dropzone-hint"

@@ -43,7 +43,7 @@ export function MediaLibrary() {
             {library.data?.length === 0 ? (
               <p className="muted">Nothing uploaded through this connection yet.</p>
             ) : (
-              <ul className="library-grid" aria-label="Media library">
+              <ul className="list-stack library-grid" aria-label="Media library">
                 {(library.data ?? []).map((item) => {
                   const name = plainName(item.name);
                   const taken = inPost.has(item.asset_id);
@@ -64,7 +64,7 @@ export function MediaLibrary() {
                           <IconFilm size={22} />
                         </span>
                       )}
-                      <span className="library-item__name" title={name}>
+                      <span className="truncate" title={name}>
                         {name}
                       </span>
                       <span className="field__hint">Uploaded {formatRelative(item.uploaded_at)}</span>

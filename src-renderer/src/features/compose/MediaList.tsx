@@ -79,7 +79,7 @@ function MediaCard({ item }: { readonly item: MediaItem }) {
             <IconX size={14} />
           </button>
         </div>
-        <span className="media-card__facts">{facts.join(' · ')}</span>
+        <span className="media-card__facts truncate">{facts.join(' · ')}</span>
         <span className={`media-card__phase media-card__phase--${item.phase}`} role="status">
           {item.phase === 'uploaded' ? <IconCheck size={13} /> : null}
           {item.phase === 'uploaded' && item.uploaded?.already_uploaded

@@ -42,7 +42,7 @@ export function PlatformPreview({
           Preview on {label}
         </h3>
         <span
-          className={`preview__count tabular${count.over > 0 ? ' preview__count--over' : ''}`}
+          className={`badge badge--plain preview__count tabular${count.over > 0 ? ' badge--warning' : ''}`}
           aria-label={`${label} counts ${count.count} of ${count.max} characters`}
         >
           {`${count.count.toLocaleString()} / ${count.max.toLocaleString()}`}
@@ -71,7 +71,7 @@ function AuthorLine({
   const colour = author ? accountColour(author.id) : 1;
   return (
     <div className="preview__author">
-      <span className={`avatar avatar--small avatar--account-${colour}`} aria-hidden="true">
+      <span className={`mark-box avatar avatar--small account-colour-${colour}`} aria-hidden="true">
         {face.initials}
       </span>
       <span className="preview__who">

@@ -95,7 +95,7 @@ export function ExportButton({ kind }: { readonly kind: Kind }) {
 
   return (
     <div className="export-bar">
-      <div className="export-bar__controls" role="group" aria-label={LABEL[kind]}>
+      <div className="row" role="group" aria-label={LABEL[kind]}>
         <span className="muted">Export</span>
         {(['csv', 'json'] as const).map((format) => (
           <button
@@ -114,7 +114,7 @@ export function ExportButton({ kind }: { readonly kind: Kind }) {
         </span>
       </div>
       {error ? (
-        <div className="export-bar__error">
+        <div className="row row--top export-bar__error">
           <ErrorAlert error={error} title="The export did not finish" />
           <button type="button" className="btn btn--small btn--ghost" onClick={() => dismiss(kind)}>
             Dismiss

@@ -72,7 +72,7 @@ function Checklist({
           const word = state === true ? 'Done' : state === false ? 'Not done yet' : 'Not known yet';
           return (
             <li key={id} className={`first-run__step${state ? ' first-run__step--done' : ''}`}>
-              <span className="first-run__mark" aria-hidden="true">
+              <span className="mark-box first-run__mark" aria-hidden="true">
                 {state ? <IconCheck size={14} /> : null}
               </span>
               <div className="first-run__text">

@@ -105,7 +105,7 @@ export function InboxScreen() {
           Showing the drafts of one run. <a href={hrefOf('inbox')}>Show every draft</a>
         </p>
       ) : null}
-      <section className="card inbox__bar" aria-label="Selected drafts">
+      <section className="card row row--wrap inbox__bar" aria-label="Selected drafts">
         <label className="checkbox">
           <input
             type="checkbox"

@@ -78,7 +78,7 @@ export function ProposalsSection() {
           const platforms = platformsOf(p.arguments);
           return (
             <li key={p.id} className="inbox__draft proposal" aria-label={`${toolWords(p.tool)} request`}>
-              <div className="proposal__head">
+              <div className="row row--wrap proposal__head">
                 <strong>{toolWords(p.tool)}</strong>
                 <span className="muted" title={p.created_at}>
                   asked {formatDateTime(p.created_at)}

@@ -56,12 +56,12 @@ export const PostCard = memo(function PostCard({
   const [menuOpen, setMenuOpen] = useState(false);
   return (
     <article
-      className={`post-card${selected ? ' is-selected' : ''}${menuOpen ? ' is-menu-open' : ''}`}
+      className={`card stack post-card${selected ? ' is-selected' : ''}${menuOpen ? ' is-menu-open' : ''}`}
       aria-label={`Post: ${short}`}
       data-testid="post-card"
       onDoubleClick={() => onOpen(matched.id)}
     >
-      <div className="post-card__head">
+      <div className="row post-card__head">
         <input
           type="checkbox"
           className="post-card__check"
@@ -76,7 +76,7 @@ export const PostCard = memo(function PostCard({
         ) : (
           <span className="post-card__when faint">No time set</span>
         )}
-        <span className="post-card__actions">
+        <span className="row post-card__actions">
           <button
             type="button"
             className="btn btn--small btn--ghost"
@@ -88,7 +88,7 @@ export const PostCard = memo(function PostCard({
           <MenuButton label={`Actions for post: ${short}`} items={items} onOpenChange={setMenuOpen} />
         </span>
       </div>
-      <div className="post-card__body">
+      <div className="row row--top post-card__body">
         <PostThumb postId={g.post_id} count={media.length} />
         <p className="post-card__caption">
           {caption ? plainName(caption) : <span className="faint">(no caption)</span>}
@@ -112,7 +112,7 @@ export const PostCard = memo(function PostCard({
         </button>
       </div>
       {asking ? (
-        <div className="post-card__confirm" role="group" aria-label={asking.question}>
+        <div className="row row--wrap post-card__confirm" role="group" aria-label={asking.question}>
           <span>{asking.question}</span>
           <ActionButton variant="primary" busy={busy} onRun={asking.run}>
             {asking.yes}

@@ -171,7 +171,7 @@ export function AddAccounts({
   const { busy, error, run } = ctx;
   const [extra, setExtra] = useState<ReadonlySet<string>>(new Set());
   return (
-    <fieldset className="post-dialog__targets">
+    <fieldset className="stack post-dialog__targets">
       <legend className="field__label">Add accounts</legend>
       <div className="post-dialog__target-list">
         <AccountCheckboxes

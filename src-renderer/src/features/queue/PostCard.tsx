@@ -26,7 +26,7 @@ export function PostCard({ post }: { readonly post: CellPost }) {
       onDragEnd={() => setDragged(null)}
     >
       <p className="queue-post__caption">{caption}</p>
-      <div className="queue-post__foot">
+      <div className="row row--wrap row--ends queue-post__foot">
         <span className="queue-post__marks">
           {[...new Set(post.platforms)].map((p) => (
             <PlatformMark key={p} platform={p} />

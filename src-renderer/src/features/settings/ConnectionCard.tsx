@@ -13,7 +13,7 @@ export function ConnectionCard() {
   const [confirming, setConfirming] = useState(false);
   const where = status?.offline ? 'the offline sandbox' : (status?.base_url ?? 'the service');
   return (
-    <SettingsCard id="connection" title="Connection" body="settings__connection">
+    <SettingsCard id="connection" title="Connection" body="row row--wrap row--ends settings__connection">
       <dl className="facts">
         <dt>Connected to</dt>
         <dd>{status?.offline ? 'The offline sandbox on this computer' : (status?.base_url ?? '—')}</dd>

@@ -29,7 +29,7 @@ export function UpcomingCard() {
           <>
             <ol className="list-stack upcoming" aria-label="Next runs">
               {data.occurrences.map((o) => (
-                <li key={`${o.automation_id}-${o.at}`} className="upcoming__item">
+                <li key={`${o.automation_id}-${o.at}`} className="row row--wrap upcoming__item">
                   <span className="upcoming__when">{formatDateTime(o.at)}</span>
                   <span className="upcoming__name">{plainName(o.automation_name)}</span>
                   {o.last_week === 'not_running' ? (

@@ -99,7 +99,7 @@ export function UpdatesCard({ settings }: { readonly settings: SettingsView | nu
           <>
             <UpdateStatus u={u} />
             {actionError ? <ErrorAlert error={actionError} title="The updater did not answer" /> : null}
-            <div className="updates__actions">
+            <div className="stack">
               <div className="btn-row">
                 <button
                   type="button"
@@ -165,7 +165,7 @@ function UpdateStatus({ u }: { readonly u: UpdateState }) {
         </dd>
       </dl>
       {u.phase === 'downloading' ? (
-        <div className="updates__progress">
+        <div className="stack updates__progress">
           <Progress
             value={p?.percent ?? 0}
             max={100}
@@ -180,7 +180,7 @@ function UpdateStatus({ u }: { readonly u: UpdateState }) {
         </div>
       ) : null}
       {u.availableVersion && u.releaseNotes ? (
-        <section className="updates__notes" aria-labelledby="updates-notes-title">
+        <section className="stack updates__notes" aria-labelledby="updates-notes-title">
           <h3 id="updates-notes-title">What’s new in {u.availableVersion}</h3>
           <Markdown source={u.releaseNotes} label={`Release notes for ${u.availableVersion}`} />
         </section>

@@ -50,7 +50,7 @@ export function SchedulePicker({
   const general =
     error && !/^(On|At|Every|Minute past the hour|Schedule \(cron\)):/.test(error) ? error : null;
   return (
-    <div className="schedule-picker">
+    <div className="stack schedule-picker">
       <LabeledField id={`${id}-kind`} label="Repeats">
         <select
           id={`${id}-kind`}
