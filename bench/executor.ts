@@ -8,7 +8,11 @@
  * 2. The cost of confinement: a trivial agent confined vs unconfined (bench/executor-confine.ts).
  * 3. Idle cost of `postdesk executor`, the built CLI (npm run build:cli, out/cli): CPU time and RSS over
  *    POSTDESK_BENCH_IDLE_SECONDS (default 60) with nothing due, beside a bare idle `node` (the baseline of the
- *    same run, `node -e "setInterval(()=>{},1e3)"`), both measured over the same window.
+ *    same run, `node -e "setInterval(()=>{},1e3)"`), both measured over the same window. Beside them, for the
+ *    record only (no goal): the floor, a `node` that does only what the daemon cannot do without (SQLite on a
+ *    WAL file, a time zone through ICU, crypto, one HTTP request, child_process loaded); the daemon's RSS above
+ *    it is what its own code costs (docs/bench.md, "The idle executor"). POSTDESK_BENCH_EXECUTOR=idle runs this
+ *    part alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -182,7 +186,28 @@ async function idleCost(child: ChildProcess, seconds: number): Promise<ProcStat>
   return { cpuMs: after.cpuMs - before.cpuMs, rssKiB: after.rssKiB, peakKiB: after.peakKiB };
 }
 
-async function idleDaemon(seconds: number): Promise<{ daemon: ProcStat; baseline: ProcStat }> {
+/**
+ * The floor of part 3: what every idle executor has resident whatever its code, each item a page cost paid once
+ * (better-sqlite3's library, ICU's time zone and locale data for the cron's zone, OpenSSL, Node's HTTP client).
+ */
+const FLOOR_PROGRAM = `
+import { createRequire } from 'node:module';
+const require = createRequire(process.argv[1]);
+const Database = require('better-sqlite3');
+const db = new Database(process.argv[2]);
+db.pragma('journal_mode = WAL');
+db.exec('create table if not exists t (a text)');
+db.prepare('insert into t values (?)').run(require('node:crypto').randomUUID());
+db.prepare('select * from t').all();
+new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Paris', hour: 'numeric' }).formatToParts(new Date());
+require('node:child_process');
+require('node:http').get(process.argv[3], (res) => res.resume());
+setInterval(() => {}, 1e3);
+`;
+
+async function idleDaemon(
+  seconds: number,
+): Promise<{ daemon: ProcStat; baseline: ProcStat; floor: ProcStat }> {
   const sb = await startTestSandbox(
     demoFixture({
       now: null,
@@ -208,15 +233,32 @@ async function idleDaemon(seconds: number): Promise<{ daemon: ProcStat; baseline
     stdio: 'ignore',
   });
   const baseline = spawn(process.execPath, ['-e', 'setInterval(()=>{},1e3)'], { env, stdio: 'ignore' });
+  const floor = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      FLOOR_PROGRAM,
+      BUILT_CLI,
+      join(dir, 'floor.db'),
+      `${sb.url}/_sandbox/clock`,
+    ],
+    { env, stdio: 'ignore' },
+  );
   try {
     // Let both finish loading and the daemon make its first sync before measuring.
     for (let i = 0; i < 100 && (await sb.control.state()).executors === 0; i += 1) await sleep(100);
     await sleep(2000);
-    const [d, b] = await Promise.all([idleCost(daemon, seconds), idleCost(baseline, seconds)]);
-    return { daemon: d, baseline: b };
+    const [d, b, f] = await Promise.all([
+      idleCost(daemon, seconds),
+      idleCost(baseline, seconds),
+      idleCost(floor, seconds),
+    ]);
+    return { daemon: d, baseline: b, floor: f };
   } finally {
     daemon.kill('SIGTERM');
     baseline.kill('SIGKILL');
+    floor.kill('SIGKILL');
     await new Promise((r) => (daemon.exitCode === null ? daemon.once('exit', r) : r(null)));
     await sb.close();
     await rm(dir, { recursive: true, force: true });
@@ -234,6 +276,16 @@ function idleSecondsOf(env: NodeJS.ProcessEnv): number {
 }
 
 export async function benchExecutor(idleSeconds = idleSecondsOf(process.env)): Promise<void> {
+  // POSTDESK_BENCH_EXECUTOR=idle: part 3 alone (after a change to what the daemon loads, the other parts are moot).
+  if (process.env.POSTDESK_BENCH_EXECUTOR !== 'idle') await benchStartAndConfinement();
+  if (process.platform !== 'linux') {
+    console.log('idle cost: skipped (reads /proc, Linux only)');
+    return;
+  }
+  await benchIdle(idleSeconds);
+}
+
+async function benchStartAndConfinement(): Promise<void> {
   const delays = await startDelays(5);
   console.log(
     `start delay (scheduled_for → run started), ${delays.length} runs: p50 ${pct(delays, 50).toFixed(0)} ms, ` +
@@ -249,12 +301,11 @@ export async function benchExecutor(idleSeconds = idleSecondsOf(process.env)): P
       `sync interval ${SYNC_INTERVAL_MS} ms`,
   );
   await benchConfinement();
-  if (process.platform !== 'linux') {
-    console.log('idle cost: skipped (reads /proc, Linux only)');
-    return;
-  }
+}
+
+async function benchIdle(idleSeconds: number): Promise<void> {
   await buildCli();
-  const { daemon, baseline } = await idleDaemon(idleSeconds);
+  const { daemon, baseline, floor } = await idleDaemon(idleSeconds);
   const mib = (kib: number) => (kib / 1024).toFixed(1);
   const cpu = (ms: number) => `${ms} ms (${((ms / (idleSeconds * 1000)) * 100).toFixed(2)}% of a core)`;
   console.log(
@@ -265,6 +316,11 @@ export async function benchExecutor(idleSeconds = idleSecondsOf(process.env)): P
   const rssRatio = daemon.rssKiB / baseline.rssKiB;
   console.log(
     `  idle RSS ${rssRatio.toFixed(2)}x bare node (goal <= 1.5x): ${judge('executor.idle_rss_ratio', rssRatio)}`,
+  );
+  console.log(
+    `  floor (node + SQLite, an ICU time zone, crypto, one HTTP request, child_process): RSS ${mib(floor.rssKiB)} MiB, ` +
+      `${(floor.rssKiB / baseline.rssKiB).toFixed(2)}x bare node; the daemon's own code above it: ` +
+      `${mib(daemon.rssKiB - floor.rssKiB)} MiB`,
   );
   if (idleSeconds !== 60)
     console.log('  (a shortened window: POSTDESK_BENCH_IDLE_SECONDS; the issue asks for 60 s)');

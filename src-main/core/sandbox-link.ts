@@ -1,5 +1,4 @@
 import { dirname } from 'node:path';
-import { request } from 'undici';
 import { z } from 'zod';
 import { registerSecret } from './api/redact';
 import { isProcessAlive } from './common/process-alive';
@@ -38,6 +37,8 @@ const Registry = z.object({ url: z.url(), pid: z.number().int(), apiKey: z.strin
 
 async function answers(url: string): Promise<boolean> {
   try {
+    // Only `--sandbox` asks: undici is not loaded for every command that reads the services (an idle executor).
+    const { request } = await import('undici');
     const res = await request(`${url}/_sandbox/clock`, { signal: AbortSignal.timeout(1_500) });
     await res.body.dump();
     return res.statusCode === 200;

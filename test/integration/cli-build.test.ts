@@ -39,11 +39,19 @@ async function postdesk(args: string[], env: Record<string, string> = {}) {
   });
   const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   // The build marks where each source module starts in a chunk with a `// <path>` line.
-  const sources = loaded
+  const chunks = loaded
     .filter((u) => u.startsWith(`file://${join(ROOT, 'out', 'cli')}`))
-    .flatMap((u) => readFileSync(new URL(u), 'utf8').match(/^\/\/ src-\S+$/gm) ?? [])
-    .map((l) => l.slice(3));
-  return { ...r, loaded, sources, packages: loaded.filter((u) => u.includes('/node_modules/')) };
+    .map((u) => readFileSync(new URL(u), 'utf8'));
+  const sources = chunks.flatMap((c) => c.match(/^\/\/ src-\S+$/gm) ?? []).map((l) => l.slice(3));
+  // Packages bundled into the chunks, marked the same way (`// ../node_modules/undici/lib/…`).
+  const bundled = [
+    ...new Set(
+      chunks.flatMap((c) =>
+        [...c.matchAll(/^\/\/ \S*node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map((m) => m[1]!),
+      ),
+    ),
+  ];
+  return { ...r, loaded, sources, bundled, packages: loaded.filter((u) => u.includes('/node_modules/')) };
 }
 
 beforeAll(async () => {
@@ -107,6 +115,26 @@ describe('the built CLI loads only what a command needs', () => {
     expect(r.sources).toContain('src-main/cli/commands/accounts.ts');
     expect(
       r.sources.filter((m) => /^src-(sandbox\/|main\/cli\/commands\/(?!accounts|index))/.test(m)),
+    ).toEqual([]);
+  });
+
+  it('an executor pass loads neither undici nor the sandbox, MCP, web host or UI code (the idle daemon stays small)', async () => {
+    const r = await postdesk(
+      ['--base-url', sb.url, 'executor', '--once', '--folder', join(dir, 'automations')],
+      {
+        POSTDESK_API_KEY: sb.apiKey,
+      },
+    );
+    expect(r.code, r.err).toBe(0);
+    expect(r.sources).toContain('src-main/core/executor/executor.ts');
+    // undici (its WebAssembly parser alone kept ~13 MiB resident) comes with a proxy or the first upload only.
+    expect(r.bundled.filter((p) => /^(undici|fastify|ws|ora|@modelcontextprotocol\/sdk)$/.test(p))).toEqual(
+      [],
+    );
+    expect(r.packages.filter((u) => /\/(fastify|@modelcontextprotocol|ora|ws|undici)\//.test(u))).toEqual([]);
+    expect(r.sources).toContain('src-main/core/api/http1.ts');
+    expect(
+      r.sources.filter((m) => /^src-(sandbox|renderer|preload)\/|^src-main\/(cli\/(web|mcp)|app)\//.test(m)),
     ).toEqual([]);
   });
 

@@ -1,12 +1,14 @@
-import { Agent, Dispatcher, ProxyAgent, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { RetryPolicy } from '../../../src-shared/api/operations';
 import { ErrorBody } from '../../../src-shared/api/error-body';
 import { errorText } from '../common/error-text';
 import { silentLogger, type Logger } from '../common/logger';
 import { retry } from '../common/retry';
 import { ApiError, NetworkError, type NetworkErrorKind } from './errors';
+import { createHttp1Client, type Http1Options, type Http1Request, type Http1Response } from './http1';
 import { registerSecret } from './redact';
 import type { ServiceClock } from './service-clock';
+import type { Undici } from './undici-dispatcher';
 
 export interface RetryOptions {
   retries?: number;
@@ -165,72 +167,27 @@ function trimOrigin(url: string): string {
 }
 
 /**
- * A dispatcher whose real one needs something async first (the proxy password from the keychain):
- * requests made before it is ready wait for it. Synchronous to hand out, as a dispatcher must be.
+ * A dispatcher to hand out at once (for upload PUTs, which undici sends) that waits for the real one, made when
+ * it is first asked for. undici's `request` only calls `dispatch` on it; closing it closes the real one if made.
  */
-class DeferredDispatcher extends Dispatcher {
-  private inner: Dispatcher | null = null;
-  private readonly ready: Promise<Dispatcher>;
-  constructor(make: () => Promise<Dispatcher>) {
-    super();
-    this.ready = make().then((d) => (this.inner = d));
-  }
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    if (this.inner) return this.inner.dispatch(options, handler);
-    void this.ready.then((d) => d.dispatch(options, handler));
-    return true;
-  }
-  override close(callback: () => void): void;
-  override close(): Promise<void>;
-  override close(callback?: () => void): Promise<void> | void {
-    const done = this.ready.then((d) => d.close());
-    if (!callback) return done;
-    void done.then(callback, callback);
-  }
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(): Promise<void>;
-  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
-    const err = typeof a === 'function' ? null : (a ?? null);
-    const callback = typeof a === 'function' ? a : b;
-    const done = this.ready.then((d) => d.destroy(err));
-    if (!callback) return done;
-    void done.then(callback, callback);
-  }
-}
-
-export function createDispatcher(
-  proxyUrl: string | null | undefined,
-  timeouts: TimeoutOptions = {},
-  proxyPassword?: () => Promise<string | null>,
-): Dispatcher {
-  const common = {
-    keepAliveTimeout: 10_000,
-    keepAliveMaxTimeout: 60_000,
-    headersTimeout: timeouts.headersMs ?? 60_000,
-    bodyTimeout: timeouts.bodyMs ?? 120_000,
-    connect: { timeout: timeouts.connectMs ?? 10_000 },
+function lazyDispatcher(real: () => Promise<Dispatcher>, made: () => Promise<Dispatcher> | null): Dispatcher {
+  let ready: Dispatcher | null = null;
+  const lazy = {
+    dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      if (ready) return ready.dispatch(options, handler);
+      void real().then((d) => (ready = d).dispatch(options, handler));
+      return true;
+    },
+    close: async () => (await made())?.close(),
+    destroy: async () => (await made())?.destroy(),
   };
-  if (proxyUrl) {
-    const u = new URL(proxyUrl);
-    registerSecret(decodeURIComponent(u.password));
-    if (u.username && !u.password && proxyPassword) {
-      return new DeferredDispatcher(async () => {
-        // Without a password (none stored, no keychain) the proxy is asked without one and says so.
-        const password = await proxyPassword().catch(() => null);
-        registerSecret(password);
-        if (password) u.password = encodeURIComponent(password);
-        return new ProxyAgent({ uri: u.toString(), ...common });
-      });
-    }
-    return new ProxyAgent({ uri: proxyUrl, ...common });
-  }
-  return new Agent(common);
+  // undici types a dispatcher as its class; its request path uses `dispatch` alone.
+  return lazy as unknown as Dispatcher;
 }
 
 export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
+  /** undici's, for raw requests such as upload PUTs; the JSON requests go through ./http1.ts unless proxied. */
   readonly dispatcher: Dispatcher;
   readonly baseUrl: string;
   readonly aliasUrl: string | null;
@@ -240,7 +197,30 @@ export interface Transport {
 export function createTransport(opts: TransportOptions): Transport {
   const baseUrl = trimOrigin(opts.baseUrl);
   const aliasUrl = opts.aliasUrl ? trimOrigin(opts.aliasUrl) : null;
-  const dispatcher = createDispatcher(opts.proxyUrl, opts.timeouts, opts.proxyPassword);
+  const timeouts: Http1Options = {
+    keepAliveMs: 10_000,
+    connectMs: opts.timeouts?.connectMs ?? 10_000,
+    headersMs: opts.timeouts?.headersMs ?? 60_000,
+    bodyMs: opts.timeouts?.bodyMs ?? 120_000,
+  };
+  // Known as a secret from the start, so no error can show it, even before the proxy is first used.
+  if (opts.proxyUrl) registerSecret(decodeURIComponent(new URL(opts.proxyUrl).password));
+  let undici: Promise<Undici> | null = null;
+  const useUndici = () =>
+    (undici ??= import('./undici-dispatcher').then((m) =>
+      m.loadUndici(opts.proxyUrl, timeouts, opts.proxyPassword),
+    ));
+  const dispatcher = lazyDispatcher(
+    async () => (await useUndici()).dispatcher,
+    () => undici && undici.then((u) => u.dispatcher),
+  );
+  // Without a proxy, the service's JSON requests go through Node's own client (./http1.ts says why).
+  const http1 = opts.proxyUrl ? null : createHttp1Client(timeouts);
+  const exchange = async (url: string, r: Http1Request) => {
+    if (http1) return http1.request(url, r);
+    const u = await useUndici();
+    return u.request(url, { ...r, dispatcher: u.dispatcher });
+  };
   const retries = opts.retry?.retries ?? 4;
   const minTimeout = opts.retry?.minTimeoutMs ?? 250;
   const maxTimeout = opts.retry?.maxTimeoutMs ?? 8_000;
@@ -258,13 +238,12 @@ export function createTransport(opts: TransportOptions): Transport {
     const hosts = hostsInOrder();
     for (let i = 0; i < hosts.length; i++) {
       const origin = hosts[i] as string;
-      let res: Dispatcher.ResponseData;
+      let res: Http1Response | Dispatcher.ResponseData;
       try {
-        res = await request(origin + req.pathAndQuery, {
+        res = await exchange(origin + req.pathAndQuery, {
           method: req.method,
           headers: { 'user-agent': userAgent, accept: 'application/json', ...req.headers },
           body: req.body,
-          dispatcher,
           signal: req.signal,
         });
       } catch (err) {
@@ -325,7 +304,7 @@ export function createTransport(opts: TransportOptions): Transport {
       });
     },
     async close() {
-      await dispatcher.close();
+      await Promise.all([http1?.close(), (await undici)?.dispatcher.close()]);
     },
   };
 }

@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { nodeHttp } from '../common/node-http';
 import type { ExecutorMetrics } from './metrics';
 
 /** What `POST /drain` does: the executor's `drain()`, answering the runs it still waits on. */
@@ -43,7 +43,7 @@ export async function serveMetrics(
 ): Promise<MetricsServer> {
   const bindHost = o.host ?? '127.0.0.1';
   const loopbackOnly = bindHost === '127.0.0.1' || bindHost === 'localhost';
-  const server = createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     const actual = (server.address() as AddressInfo).port;
     const host = req.headers.host ?? '';
     const loopbackHost = host === `127.0.0.1:${actual}` || host === `localhost:${actual}`;

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { openForReading } from '../files';
 
@@ -93,6 +92,8 @@ export async function putFile(opts: PutOptions): Promise<PutResponse> {
   // undici takes any async iterable body (its runtime checks for one), though its types list only streams. Not
   // Readable.from: that reads ahead into its own queue, past the drain that makes reusing a buffer safe.
   const body = fileBody(opts) as AsyncIterable<Uint8Array> as unknown as Readable;
+  // Loaded with the first upload: a daemon whose agents make no media never loads undici (api/http1.ts says why).
+  const { request } = await import('undici');
   const res = await request(opts.url, {
     method: 'PUT',
     headers: { ...opts.headers, 'content-length': String(opts.size) },

@@ -16,7 +16,8 @@ import { ApiError, NetworkError } from '../../../../src-main/core/api/errors';
 type Step = (req: IncomingMessage, res: ServerResponse) => void;
 interface Scripted {
   url: string;
-  hits: { method: string; path: string; headers: IncomingMessage['headers'] }[];
+  /** Each request as it arrived, with the client port of its connection and the body's length in bytes. */
+  hits: { method: string; path: string; headers: IncomingMessage['headers']; port: number; bytes: number }[];
   close(): Promise<void>;
 }
 const servers: { close(): Promise<void> }[] = [];
@@ -27,10 +28,17 @@ afterEach(async () => {
 async function scripted(steps: Step[]): Promise<Scripted> {
   const hits: Scripted['hits'] = [];
   const server: Server = createServer((req, res) => {
-    req.resume();
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
     req.on('end', () => {
       const step = steps[Math.min(hits.length, steps.length - 1)]!;
-      hits.push({ method: req.method!, path: req.url!, headers: req.headers });
+      hits.push({
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
+        port: req.socket.remotePort!,
+        bytes,
+      });
       step(req, res);
     });
   });
@@ -234,6 +242,76 @@ describe('hosts and credentials', () => {
     await expect(c.listAccounts()).resolves.toEqual({ accounts: [] });
     expect(connects).toBe(1);
     expect(target.hits).toHaveLength(1);
+    await c.close();
+  });
+});
+
+/**
+ * Without a proxy the JSON requests go through Node's own client (src-main/core/api/http1.ts), which keeps
+ * undici's timeouts and error codes: each failure below is classified as it was with undici.
+ */
+describe("timeouts and connections of Node's client", () => {
+  const once = { retries: 0 };
+  const never: Step = () => undefined;
+
+  it('no answer within the headers timeout is a timeout that may have committed', async () => {
+    const s = await scripted([never]);
+    const c = createApiClient({ baseUrl: s.url, apiKey: KEY, retry: once, timeouts: { headersMs: 200 } });
+    const e = (await c.createPost(POST).catch((x: unknown) => x)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect([e.kind, e.causeCode, e.maybeCommitted]).toEqual(['timeout', 'UND_ERR_HEADERS_TIMEOUT', true]);
+    await c.close();
+  });
+
+  it('a body that stalls past the body timeout is a lost body', async () => {
+    const s = await scripted([
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"accounts":');
+      },
+    ]);
+    const c = createApiClient({ baseUrl: s.url, apiKey: KEY, retry: once, timeouts: { bodyMs: 200 } });
+    const e = (await c.listAccounts().catch((x: unknown) => x)) as NetworkError;
+    expect([e.kind, e.causeCode, e.maybeCommitted]).toEqual(['timeout', 'UND_ERR_BODY_TIMEOUT', true]);
+    expect(e.message).toContain('response body lost');
+    await c.close();
+  });
+
+  it('a connection closed in the middle of the body is a reset', async () => {
+    const s = await scripted([
+      (req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        res.write('{"accounts":', () => req.socket.destroy());
+      },
+    ]);
+    const c = createApiClient({ baseUrl: s.url, apiKey: KEY, retry: once });
+    const e = (await c.listAccounts().catch((x: unknown) => x)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect([e.kind, e.maybeCommitted]).toEqual(['reset', true]);
+    await c.close();
+  });
+
+  it('an aborted signal ends the request at once, with its reason', async () => {
+    const s = await scripted([never]);
+    const c = createApiClient({ baseUrl: s.url, apiKey: KEY, retry: fast });
+    const t0 = Date.now();
+    const signal = AbortSignal.timeout(150);
+    const e = await c.listAccounts({ signal }).catch((x: unknown) => x);
+    // The caller's own reason, not a network failure to retry or report.
+    expect(e).toBe(signal.reason);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(s.hits).toHaveLength(1);
+    await c.close();
+  });
+
+  it('sends the exact byte length of a body with characters beyond ASCII, and keeps one connection alive', async () => {
+    const s = await scripted([CREATED]);
+    const c = createApiClient({ baseUrl: s.url, apiKey: KEY, retry: fast });
+    const post = { ...POST, caption: 'café ☕ 👋' };
+    for (let i = 0; i < 3; i++) await c.createPost(post);
+    expect(s.hits.map((h) => Number(h.headers['content-length']))).toEqual(s.hits.map((h) => h.bytes));
+    expect(s.hits[0]!.bytes).toBeGreaterThan(JSON.stringify(post).length);
+    expect(new Set(s.hits.map((h) => h.port)).size).toBe(1);
     await c.close();
   });
 });
