@@ -13,7 +13,7 @@
  * POSTDESK_FLEET_CONCURRENCY (runs at once per executor), POSTDESK_FLEET_SEED.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -227,10 +227,19 @@ export async function benchFleet(): Promise<void> {
     };
   });
   const metricsUrl = new Map<Member, string>();
+  // POSTDESK_FLEET_PROFILE=DIR: the first executor runs with --cpu-prof and --heap-prof into DIR (written when
+  // it exits, at the end of the run). POSTDESK_FLEET_LOGS=DIR: every executor's output goes to DIR/<name>.log.
+  const profileDir = process.env.POSTDESK_FLEET_PROFILE;
+  const logDir = process.env.POSTDESK_FLEET_LOGS;
   const launch = (m: Member): Promise<void> => {
+    const profile =
+      profileDir && m === members[0]
+        ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--heap-prof', '--heap-prof-dir', profileDir]
+        : [];
     const child = spawn(
       process.execPath,
       [
+        ...profile,
         BIN,
         '--base-url',
         proxy.url,
@@ -253,8 +262,10 @@ export async function benchFleet(): Promise<void> {
     m.child = child;
     m.startedAt = Date.now();
     let log = '';
+    const logFile = logDir ? join(logDir, `${m.name}.log`) : null;
     return new Promise((ready, fail) => {
       const look = (d: Buffer) => {
+        if (logFile) appendFileSync(logFile, d);
         log += d.toString();
         const url = /metrics on (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(log)?.[1];
         if (url && !metricsUrl.has(m)) {

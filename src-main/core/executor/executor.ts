@@ -484,10 +484,14 @@ export class Executor {
     return !this.stopping && !this.draining && !this.paused && this.sync.automations.size > 0;
   }
 
-  /** The last good sync is younger than the sync interval: its list may plan this pass's occurrences. */
+  /**
+   * The last good sync is at most one sync interval old: its list may plan this pass's occurrences. At most,
+   * not under: on a clock that stands still between minutes (the sandbox's), the minute's sync is exactly one
+   * interval old at the next minute, and every pass of a fleet synced first again.
+   */
   private listIsFresh(now: Date): boolean {
     const at = this.sync.lastSyncAt;
-    return at !== null && now.getTime() - Date.parse(at) < this.tuning.syncIntervalMs;
+    return at !== null && now.getTime() - Date.parse(at) <= this.tuning.syncIntervalMs;
   }
 
   private takeMissed(): MissedContext {

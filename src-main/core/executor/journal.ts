@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { z } from 'zod';
 
 /** The local store as src-main/core/store/store.ts offers it. */
@@ -163,6 +163,11 @@ export interface ListFilter {
 /** The run journal, executor identity and occurrence ledger, in the local store's `executor` namespace. */
 export class Journal {
   private readonly db: Database;
+  /**
+   * Each statement prepared once: a fleet executor records hundreds of occurrences a minute, and preparing
+   * (parsing and planning) the same text on every call was a tenth of its pass.
+   */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     store: StoreLike,
@@ -174,54 +179,57 @@ export class Journal {
     this.db = store.db;
   }
 
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   identity(): { executorId: string; name: string; agentType: string } | undefined {
-    const row = this.db
-      .prepare('SELECT executor_id, name, agent_type FROM executor_identity WHERE scope = ?')
-      .get(this.scope) as { executor_id: string; name: string; agent_type: string } | undefined;
+    const row = this.sql('SELECT executor_id, name, agent_type FROM executor_identity WHERE scope = ?').get(
+      this.scope,
+    ) as { executor_id: string; name: string; agent_type: string } | undefined;
     return row && { executorId: row.executor_id, name: row.name, agentType: row.agent_type };
   }
 
   saveIdentity(executorId: string, name: string, agentType: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO executor_identity (scope, executor_id, name, agent_type, updated_at) VALUES (?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO executor_identity (scope, executor_id, name, agent_type, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (scope) DO UPDATE SET executor_id = excluded.executor_id, name = excluded.name,
            agent_type = excluded.agent_type, updated_at = excluded.updated_at`,
-      )
-      .run(this.scope, executorId, name, agentType, this.nowIso());
+    ).run(this.scope, executorId, name, agentType, this.nowIso());
   }
 
   automation(id: string): JournalAutomation | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM executor_automations WHERE scope = ? AND automation_id = ?')
-      .get(this.scope, id);
+    const row = this.sql('SELECT * FROM executor_automations WHERE scope = ? AND automation_id = ?').get(
+      this.scope,
+      id,
+    );
     return row === undefined ? undefined : AutomationRow.parse(row);
   }
 
   automations(): JournalAutomation[] {
-    return this.db
-      .prepare('SELECT * FROM executor_automations WHERE scope = ? ORDER BY automation_id')
+    return this.sql('SELECT * FROM executor_automations WHERE scope = ? ORDER BY automation_id')
       .all(this.scope)
       .map((r) => AutomationRow.parse(r));
   }
 
   saveAutomation(id: string, revision: number, data: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO executor_automations (scope, automation_id, revision, data, updated_at) VALUES (?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO executor_automations (scope, automation_id, revision, data, updated_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (scope, automation_id) DO UPDATE SET revision = excluded.revision, data = excluded.data,
            updated_at = excluded.updated_at`,
-      )
-      .run(this.scope, id, revision, JSON.stringify(data), this.nowIso());
+    ).run(this.scope, id, revision, JSON.stringify(data), this.nowIso());
   }
 
   setAck(id: string, ackedRevision: number | null, ackError: string | null): void {
-    this.db
-      .prepare(
-        `UPDATE executor_automations SET acked_revision = COALESCE(?, acked_revision), ack_error = ?, updated_at = ?
+    this.sql(
+      `UPDATE executor_automations SET acked_revision = COALESCE(?, acked_revision), ack_error = ?, updated_at = ?
          WHERE scope = ? AND automation_id = ?`,
-      )
-      .run(ackedRevision, ackError, this.nowIso(), this.scope, id);
+    ).run(ackedRevision, ackError, this.nowIso(), this.scope, id);
   }
 
   /**
@@ -235,11 +243,9 @@ export class Journal {
         const row = this.insert(r, true);
         if (row) inserted.push(row);
       }
-      this.db
-        .prepare(
-          'UPDATE executor_automations SET cursor = ?, updated_at = ? WHERE scope = ? AND automation_id = ?',
-        )
-        .run(cursor, this.nowIso(), this.scope, automationId);
+      this.sql(
+        'UPDATE executor_automations SET cursor = ?, updated_at = ? WHERE scope = ? AND automation_id = ?',
+      ).run(cursor, this.nowIso(), this.scope, automationId);
       return inserted;
     })();
   }
@@ -248,33 +254,31 @@ export class Journal {
   insert(r: NewRun, ignoreDuplicate = false): JournalRun | undefined {
     const now = this.nowIso();
     const id = randomUUID();
-    const info = this.db
-      .prepare(
-        `INSERT ${ignoreDuplicate ? 'OR IGNORE' : ''} INTO executor_runs (id, scope, automation_id, automation_name,
+    const info = this.sql(
+      `INSERT ${ignoreDuplicate ? 'OR IGNORE' : ''} INTO executor_runs (id, scope, automation_id, automation_name,
            queue, scheduled_for, revision, idempotency_key, run_id, state, reason_code, reason, claim_token,
            lease_expires_at, owner_pid, created_at, finished_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        this.scope,
-        r.automationId,
-        r.automationName,
-        r.queue,
-        r.scheduledFor,
-        r.revision,
-        r.idempotencyKey ?? null,
-        r.runId ?? null,
-        r.state,
-        r.reasonCode ?? null,
-        r.reason ?? null,
-        r.claimToken ?? null,
-        r.leaseExpiresAt ?? null,
-        process.pid,
-        now,
-        TERMINAL_PHASES.includes(r.state) ? now : null,
-        now,
-      );
+    ).run(
+      id,
+      this.scope,
+      r.automationId,
+      r.automationName,
+      r.queue,
+      r.scheduledFor,
+      r.revision,
+      r.idempotencyKey ?? null,
+      r.runId ?? null,
+      r.state,
+      r.reasonCode ?? null,
+      r.reason ?? null,
+      r.claimToken ?? null,
+      r.leaseExpiresAt ?? null,
+      process.pid,
+      now,
+      TERMINAL_PHASES.includes(r.state) ? now : null,
+      now,
+    );
     return info.changes === 1 ? this.get(id) : undefined;
   }
 
@@ -288,31 +292,30 @@ export class Journal {
       sets.push('finished_at = ?');
       values.push(this.nowIso());
     }
-    this.db.prepare(`UPDATE executor_runs SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    this.sql(`UPDATE executor_runs SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
     return this.get(id) as JournalRun;
   }
 
   get(id: string): JournalRun | undefined {
-    const row = this.db.prepare('SELECT * FROM executor_runs WHERE id = ?').get(id);
+    const row = this.sql('SELECT * FROM executor_runs WHERE id = ?').get(id);
     return row === undefined ? undefined : Row.parse(row);
   }
 
   /** By local id, service run id, or a unique prefix of either. */
   find(idOrRunId: string): JournalRun | undefined {
-    const exact = this.db
-      .prepare('SELECT * FROM executor_runs WHERE id = ? OR run_id = ? ORDER BY created_at DESC LIMIT 1')
-      .get(idOrRunId, idOrRunId);
+    const exact = this.sql(
+      'SELECT * FROM executor_runs WHERE id = ? OR run_id = ? ORDER BY created_at DESC LIMIT 1',
+    ).get(idOrRunId, idOrRunId);
     if (exact !== undefined) return Row.parse(exact);
-    const like = this.db
-      .prepare('SELECT * FROM executor_runs WHERE id LIKE ? OR run_id LIKE ? LIMIT 2')
-      .all(`${idOrRunId}%`, `${idOrRunId}%`);
+    const like = this.sql('SELECT * FROM executor_runs WHERE id LIKE ? OR run_id LIKE ? LIMIT 2').all(
+      `${idOrRunId}%`,
+      `${idOrRunId}%`,
+    );
     return like.length === 1 ? Row.parse(like[0]) : undefined;
   }
 
   byRunId(runId: string): JournalRun | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM executor_runs WHERE scope = ? AND run_id = ?')
-      .get(this.scope, runId);
+    const row = this.sql('SELECT * FROM executor_runs WHERE scope = ? AND run_id = ?').get(this.scope, runId);
     return row === undefined ? undefined : Row.parse(row);
   }
 
@@ -328,11 +331,10 @@ export class Journal {
       args.push(...f.states);
     }
     args.push(f.limit ?? 1000);
-    return this.db
-      .prepare(
-        `SELECT * FROM executor_runs WHERE ${where.join(' AND ')}
+    return this.sql(
+      `SELECT * FROM executor_runs WHERE ${where.join(' AND ')}
          ORDER BY COALESCE(scheduled_for, created_at) DESC, created_at DESC LIMIT ?`,
-      )
+    )
       .all(...args)
       .map((r) => Row.parse(r));
   }
@@ -348,7 +350,7 @@ export class Journal {
       const row = this.get(id);
       if (!row) return false;
       if (row.owner_pid !== null && row.owner_pid !== process.pid && isAlive(row.owner_pid)) return false;
-      this.db.prepare('UPDATE executor_runs SET owner_pid = ? WHERE id = ?').run(process.pid, id);
+      this.sql('UPDATE executor_runs SET owner_pid = ? WHERE id = ?').run(process.pid, id);
       return true;
     })();
   }
@@ -360,16 +362,13 @@ export class Journal {
     message: string | null,
     source: 'executor' | 'agent',
   ): void {
-    this.db
-      .prepare(
-        'INSERT INTO executor_run_steps (run_local_id, at, step_id, status, message, source) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(runLocalId, this.nowIso(), stepId, status, message, source);
+    this.sql(
+      'INSERT INTO executor_run_steps (run_local_id, at, step_id, status, message, source) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(runLocalId, this.nowIso(), stepId, status, message, source);
   }
 
   steps(runLocalId: string): JournalStep[] {
-    return this.db
-      .prepare('SELECT * FROM executor_run_steps WHERE run_local_id = ? ORDER BY seq')
+    return this.sql('SELECT * FROM executor_run_steps WHERE run_local_id = ? ORDER BY seq')
       .all(runLocalId)
       .map((r) => StepRow.parse(r));
   }

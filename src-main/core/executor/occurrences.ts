@@ -20,13 +20,34 @@ function cronFor(schedule: Schedule): Cron {
   return cron;
 }
 
+/**
+ * croner builds a new `Intl.DateTimeFormat` for every conversion into a time zone, several per `nextRun`. Asked
+ * once per automation, several times a pass, that was most of a fleet executor's CPU at 500 automations, and
+ * the formatters' ICU memory, outside the V8 heap that decides when to collect, grew its RSS by hundreds of
+ * MiB (docs/executor.md, "Running a fleet"). Automations share few schedules, and a pass asks them all about
+ * the same instants, so each answer is kept per schedule and instant: the cost follows the schedules.
+ */
+const answers = new Map<string, number | null>();
+const ANSWERS_MAX = 20_000;
+
+/** croner's next occurrence after `after`. It depends on `after`'s whole second only (croner steps from it). */
+function nextRunOf(schedule: Schedule, after: Date): Date | null {
+  const key = `${schedule.timezone}\u0000${schedule.cron}\u0000${Math.floor(after.getTime() / 1000)}`;
+  let at = answers.get(key);
+  if (at === undefined) {
+    at = cronFor(schedule).nextRun(after)?.getTime() ?? null;
+    if (answers.size >= ANSWERS_MAX) answers.clear();
+    answers.set(key, at);
+  }
+  return at === null ? null : new Date(at);
+}
+
 /** Occurrences in (after, upTo], oldest first, at most `max` of them (the newest are kept). */
 export function occurrencesBetween(schedule: Schedule, after: Date, upTo: Date, max = 10_000): Date[] {
-  const cron = cronFor(schedule);
   const out: Date[] = [];
   let cursor: Date | null = after;
   for (;;) {
-    cursor = cron.nextRun(cursor);
+    cursor = nextRunOf(schedule, cursor);
     if (!cursor || cursor.getTime() > upTo.getTime()) break;
     out.push(cursor);
     if (out.length > max) out.shift();
@@ -35,7 +56,7 @@ export function occurrencesBetween(schedule: Schedule, after: Date, upTo: Date, 
 }
 
 export function nextOccurrence(schedule: Schedule, after: Date): Date | null {
-  return cronFor(schedule).nextRun(after);
+  return nextRunOf(schedule, after);
 }
 
 export interface PlanOptions {

@@ -95,7 +95,10 @@ export async function startLocal(
       }
       const known = f.code ? START_CONFLICTS[f.code] : undefined;
       if (known) {
-        ctx.deps.requestSync();
+        // The automation's state said no: the list is out of date. A race lost to another executor says
+        // nothing of the list, and in a fleet of N it answers N - 1 of every N starts: a sync asked for each
+        // kept every executor in back-to-back passes, each a whole sync, in front of its next starts.
+        if (f.code !== 'RUN_CONFLICT') ctx.deps.requestSync();
         return notRun(ctx, known[0], `${known[1]} (${f.code})`);
       }
       if (f.status === 404) {
