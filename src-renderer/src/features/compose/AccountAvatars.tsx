@@ -17,7 +17,6 @@ export function AccountAvatars({ accounts, selected, onToggle }: AccountToggles)
   const unreachable = ordered.filter((a) => PLATFORM_META[a.platform].postsUnavailable);
   return (
     <div className="avatars">
-      {/* A row that wraps, so every account (and every selected one) stays in sight. */}
       <ul className="list-chips" aria-label="Post to">
         {offered.map((a) => (
           <li key={a.id}>
