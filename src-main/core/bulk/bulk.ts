@@ -15,7 +15,6 @@ import type { PostRow } from './validate';
 
 export {
   BulkInterruptedError,
-  BulkUnknownBatchError,
   type BatchStatus,
   type BatchSummary,
   type Bulk,
