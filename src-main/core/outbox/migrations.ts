@@ -31,7 +31,7 @@ export const OUTBOX_MIGRATIONS: readonly Migration[] = [
   {
     // `needs_decision`: a publish the lists can neither find nor rule out waits for a person. `fence_at`: the newest
     // created_at the service showed before the send. SQLite cannot alter a CHECK, so the table is rebuilt. The states
-    // are OUTBOX_STATES (outbox.ts): test/unit/core/outbox/states-check.test.ts reads this CHECK back and compares.
+    // are OUTBOX_STATES (outbox-types.ts): test/unit/core/outbox/states-check.test.ts reads this CHECK back and compares.
     version: 2,
     up: `CREATE TABLE outbox_entries_v2 (
            id TEXT PRIMARY KEY,
