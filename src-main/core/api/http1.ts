@@ -70,7 +70,7 @@ function readBody(res: IncomingMessage, bodyMs: number, signal: AbortSignal | un
       arm();
     });
     res.once('end', () => settle(() => resolve(Buffer.concat(chunks).toString('utf8'))));
-    res.once('error', (err) => settle(() => reject(err)));
+    res.on('error', (err) => settle(() => reject(err)));
     // A socket closed before the end: Node marks the message incomplete and may emit no error of its own.
     res.once('close', () => {
       if (!res.complete) settle(() => reject(failure('UND_ERR_SOCKET', 'other side closed')));
@@ -122,7 +122,8 @@ export function createHttp1Client(opts: Http1Options): Http1Client {
         return reject(err as Error);
       }
       r.signal?.addEventListener('abort', onAbort, { once: true });
-      req.once('error', fail);
+      // Kept for the request's life: an error after the answer (fail ignores it) must not go unheard.
+      req.on('error', fail);
       req.once('socket', (socket) => {
         if (!socket.connecting) return;
         connectTimer = setTimeout(

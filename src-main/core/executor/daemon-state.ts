@@ -96,7 +96,7 @@ export function readDaemonState(
   return { kind: alive(parsed.pid) ? 'live' : 'stale', state: parsed };
 }
 
-const snapshot = (executor: Executor, now: Date): DaemonState => {
+const snapshot = (executor: Executor, now: Date, nextOccurrenceAt: string | null): DaemonState => {
   const s = executor.status();
   return {
     pid: process.pid,
@@ -104,7 +104,7 @@ const snapshot = (executor: Executor, now: Date): DaemonState => {
     name: executor.name,
     executor_id: s.executorId,
     last_sync_at: s.lastSyncAt,
-    next_occurrence_at: executor.nextOccurrenceAt(),
+    next_occurrence_at: nextOccurrenceAt,
     last_error: s.lastError,
     active_runs: s.activeRuns,
     updated_at: now.toISOString(),
@@ -128,11 +128,23 @@ export function keepDaemonState(
 ): { stop(): void } {
   let last = '';
   let failed = false;
+  // The next occurrence moves only when it passes or a pass (a sync, a run) changes what the executor knows, so it
+  // is computed again then, not every second: croner builds `Intl.DateTimeFormat`s for each computation, whose ICU
+  // objects live outside V8's heap until a GC an idle daemon rarely has (about 6 MiB of RSS a minute; docs/executor.md).
+  let next: { readonly key: string; readonly at: string | null } | null = null;
+  const nextOccurrenceAt = (now: Date): string | null => {
+    const s = executor.status();
+    const key = JSON.stringify([s.state, s.lastSyncAt, s.activeRuns, executor.nextSyncAt()]);
+    if (!next || next.key !== key || (next.at !== null && now.getTime() >= Date.parse(next.at)))
+      next = { key, at: executor.nextOccurrenceAt() };
+    return next.at;
+  };
   // A request left by an earlier daemon is stale: this one starts fresh.
   if (o.drain) takeDrainRequest(o.drain.file);
   const write = (): void => {
     if (o.drain && takeDrainRequest(o.drain.file)) o.drain.onRequest();
-    const state = snapshot(executor, new Date());
+    const now = new Date();
+    const state = snapshot(executor, now, nextOccurrenceAt(now));
     const { updated_at: _at, ...what } = state;
     const key = JSON.stringify(what);
     if (key === last) return;
