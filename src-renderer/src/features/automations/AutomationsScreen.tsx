@@ -24,6 +24,7 @@ import { ScheduleWords } from './schedule/ScheduleWords';
 import { ExportButton } from '../export/ExportButton';
 import './automations.css';
 import { LoadGate } from '../../components/LoadGate';
+import { BusyButton } from '../../components/BusyButton';
 
 export function AutomationsScreen() {
   const loadAutomations = useAutomationsStore((s) => s.load);
@@ -105,18 +106,19 @@ function ExecutorCard() {
               </dl>
               <div className="btn-row">
                 {e.state === 'paused' || e.state === 'stopped' ? (
-                  <button
-                    type="button"
+                  <BusyButton
+                    action="resume"
+                    busy={busy}
+                    working="Resuming…"
                     className="btn btn--primary"
-                    disabled={busy !== null}
-                    onClick={() => void resume()}
+                    onRun={resume}
                   >
-                    {busy === 'resume' ? 'Resuming…' : 'Resume'}
-                  </button>
+                    Resume
+                  </BusyButton>
                 ) : (
-                  <button type="button" className="btn" disabled={busy !== null} onClick={() => void pause()}>
-                    {busy === 'pause' ? 'Pausing…' : 'Pause'}
-                  </button>
+                  <BusyButton action="pause" busy={busy} working="Pausing…" onRun={pause}>
+                    Pause
+                  </BusyButton>
                 )}
                 <button type="button" className="btn" disabled={busy !== null} onClick={() => void syncNow()}>
                   <IconRefresh size={14} /> {busy === 'sync' ? 'Syncing…' : 'Sync now'}

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../components/states';
 import { LabeledField } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
 import { useConnectionStore } from '../../stores/use-connection-store';
+import { BusyButton } from '../../components/BusyButton';
 
 /**
  * Base URL and API key, or "Try offline". The key field is uncontrolled: the key lives only in the
@@ -101,9 +102,9 @@ export function ConnectScreen() {
                 safe place to learn Postdesk.
               </p>
             </div>
-            <button type="button" className="btn" disabled={busy !== null} onClick={() => void tryOffline()}>
-              {busy === 'offline' ? 'Starting sandbox…' : 'Try offline'}
-            </button>
+            <BusyButton action="offline" busy={busy} working="Starting sandbox…" onRun={tryOffline}>
+              Try offline
+            </BusyButton>
           </div>
         </section>
       </div>
