@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
 /** A label, its control, a hint and an error, wired with ids so the control gets its name and description. */
 export function Field({
@@ -65,5 +65,26 @@ export function LabeledField({
         </span>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * An `input` (text, number, date…) that hands on its value as typed, styled as the app's inputs; every other
+ * attribute (id, type, aria-*) passes through.
+ */
+export function TextInput({
+  className,
+  onValue,
+  ...rest
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> & {
+  readonly value: string;
+  readonly onValue: (value: string) => void;
+}) {
+  return (
+    <input
+      className={className ? `input ${className}` : 'input'}
+      {...rest}
+      onChange={(e) => onValue(e.target.value)}
+    />
   );
 }

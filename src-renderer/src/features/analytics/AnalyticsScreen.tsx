@@ -19,7 +19,7 @@ import { plainName } from '../../app/bidi';
 import { formatCompact, formatDay } from '../../app/format';
 import { hrefOf, navigate, useRoute } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
@@ -80,14 +80,13 @@ function DayFilter({
       label={label}
       hint={error ? <span className="field__error">{error}</span> : undefined}
     >
-      <input
+      <TextInput
         id={id}
-        className="input"
         type="date"
         value={toDateInput(value, end)}
         aria-invalid={Boolean(error)}
         aria-describedby={error ? `${id}-hint` : undefined}
-        onChange={(e) => onChange(dayBound(e.target.value, end))}
+        onValue={(v) => onChange(dayBound(v, end))}
       />
     </LabeledField>
   );

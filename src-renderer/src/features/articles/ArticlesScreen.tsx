@@ -10,7 +10,7 @@ import { ExternalLink } from '../../components/ExternalLink';
 import { Markdown } from '../../components/Markdown';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert } from '../../components/states';
 import { useArticlesStore } from '../../stores/use-articles-store';
@@ -154,12 +154,12 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
       </div>
       <div className="card__body form-stack">
         <LabeledField id="article-title" label="Title">
-          <input
+          <TextInput
             id="article-title"
-            className="input article-title-input"
+            className="article-title-input"
             value={title}
             maxLength={300}
-            onChange={(e) => setTitle(e.target.value)}
+            onValue={setTitle}
             placeholder="A title that earns the click"
           />
         </LabeledField>
@@ -188,22 +188,20 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
         </div>
         <div className="form-grid">
           <LabeledField id="article-tags" label="Tags" hint="Comma separated, up to 10.">
-            <input
+            <TextInput
               id="article-tags"
-              className="input"
               value={tags}
-              onChange={(e) => setTags(e.target.value)}
+              onValue={setTags}
               placeholder="typescript, electron"
               aria-describedby="article-tags-hint"
             />
           </LabeledField>
           <LabeledField id="article-canonical" label="Canonical URL">
-            <input
+            <TextInput
               id="article-canonical"
-              className="input"
               type="url"
               value={canonical}
-              onChange={(e) => setCanonical(e.target.value)}
+              onValue={setCanonical}
               placeholder="https://your.blog/post"
             />
           </LabeledField>

@@ -7,7 +7,7 @@ import { ErrorAlert } from '../../components/states';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 
 /** A person's name for an agent type. */
 export function agentLabel(type: string | null): string {
@@ -152,12 +152,12 @@ function LocalSetupForm({
         label="Folder"
         hint="What the folder agent publishes from, and what an agent command gets as its folder. Only you choose it, on this computer."
       >
-        <input
+        <TextInput
           id={`${id}-folder`}
-          className="input mono"
+          className="mono"
           placeholder="~/Postdesk/clips"
           value={path}
-          onChange={(e) => setPath(e.target.value)}
+          onValue={setPath}
           aria-describedby={`${id}-folder-hint`}
         />
       </LabeledField>

@@ -1,4 +1,4 @@
-import { Field } from '../../components/Field';
+import { Field, TextInput } from '../../components/Field';
 
 /** The automation's name (the service takes up to 200 characters). */
 export function NameField({
@@ -13,14 +13,13 @@ export function NameField({
   return (
     <Field label="Name" error={error}>
       {({ id, describedBy, invalid }) => (
-        <input
+        <TextInput
           id={id}
-          className="input"
           value={value}
           maxLength={200}
           aria-describedby={describedBy}
           aria-invalid={invalid}
-          onChange={(e) => onChange(e.target.value)}
+          onValue={onChange}
         />
       )}
     </Field>

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { ErrorAlert } from '../../components/states';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { BusyButton } from '../../components/BusyButton';
@@ -56,15 +56,14 @@ export function ConnectScreen() {
               </p>
             </div>
             <LabeledField id="connect-base-url" label="Service URL">
-              <input
+              <TextInput
                 id="connect-base-url"
-                className="input"
                 type="url"
                 required
                 inputMode="url"
                 autoComplete="url"
                 value={baseUrl}
-                onChange={(e) => setBaseUrl(e.target.value)}
+                onValue={setBaseUrl}
               />
             </LabeledField>
             <LabeledField

@@ -22,6 +22,7 @@ import './inbox.css';
 import { LoadGate } from '../../components/LoadGate';
 import { toggled } from '../../app/toggled';
 import { ActionButton } from '../../components/ActionButton';
+import { TextInput } from '../../components/Field';
 
 type Action = 'now' | 'at' | 'queue' | 'reject';
 
@@ -125,11 +126,10 @@ export function InboxScreen() {
           </ActionButton>
           <label className="inbox__at">
             <span>At</span>
-            <input
+            <TextInput
               type="datetime-local"
-              className="input"
               value={at}
-              onChange={(e) => setAt(e.target.value)}
+              onValue={setAt}
               aria-label={`Time to publish the selected drafts (${localZone()} time)`}
             />
           </label>

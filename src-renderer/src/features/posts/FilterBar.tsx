@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../../../../src-shared/api/posts';
 import { PLATFORM_META } from '../../app/platforms';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import type { PostFilters } from '../../stores/use-posts-store';
 import { ExportButton } from '../export/ExportButton';
@@ -68,13 +68,12 @@ export function FilterBar({
         onChange={(platform) => onFilters({ platform })}
       />
       <LabeledField id="posts-search" label="Search" className="posts-filters__search">
-        <input
+        <TextInput
           id="posts-search"
-          className="input"
           type="search"
           placeholder="Caption or account"
           value={query}
-          onChange={(e) => onQuery(e.target.value)}
+          onValue={onQuery}
         />
       </LabeledField>
       <span className="posts-filters__after">

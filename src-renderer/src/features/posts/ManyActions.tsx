@@ -10,6 +10,7 @@ import { usePostGroupsStore, type ChangeRun } from '../../stores/use-post-groups
 import { toast } from '../../stores/use-toast-store';
 import { ActionButton } from '../../components/ActionButton';
 import { offersOnPost, whyNotOnPost } from './delivery-actions';
+import { TextInput } from '../../components/Field';
 
 const UNITS = [
   { value: 'hours', label: 'hours', ms: 3_600_000 },
@@ -91,13 +92,13 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           }}
         >
           <label htmlFor="many-shift">Move by</label>
-          <input
+          <TextInput
             id="many-shift"
-            className="input many-actions__number"
+            className="many-actions__number"
             type="number"
             step="1"
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onValue={setAmount}
           />
           <select
             aria-label="Unit"
@@ -124,21 +125,9 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           }}
         >
           <label htmlFor="many-from">Spread from</label>
-          <input
-            id="many-from"
-            className="input"
-            type="datetime-local"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-          />
+          <TextInput id="many-from" type="datetime-local" value={from} onValue={setFrom} />
           <label htmlFor="many-to">to</label>
-          <input
-            id="many-to"
-            className="input"
-            type="datetime-local"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-          />
+          <TextInput id="many-to" type="datetime-local" value={to} onValue={setTo} />
           <ActionButton
             type="submit"
             busy={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}

@@ -10,7 +10,7 @@ import { toggled } from '../../app/toggled';
 import { AccountCheckboxes } from '../../components/AccountCheckboxes';
 import { ActionButton } from '../../components/ActionButton';
 import { useLinkAllowed } from '../../components/ExternalLink';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
@@ -132,12 +132,12 @@ export function WhenField({ ctx, now }: { readonly ctx: DialogContext; readonly 
   return (
     <LabeledField id="post-when" label={`${schedulable ? 'Schedule for' : 'Reschedule to'} (${localZone()})`}>
       <div className="btn-row">
-        <input
+        <TextInput
           id="post-when"
-          className="input post-dialog__when"
+          className="post-dialog__when"
           type="datetime-local"
           value={localAt}
-          onChange={(e) => setLocalAt(e.target.value)}
+          onValue={setLocalAt}
         />
         <ActionButton
           busy={busy !== null || !future}

@@ -1,5 +1,5 @@
 import type { Draft } from './settings-draft';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 
 /** The program each agent type runs, edited as rows of text. */
 export function AgentCommands({
@@ -20,19 +20,18 @@ export function AgentCommands({
       {value.map((c, i) => (
         <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
           <LabeledField id={`agent-${i}-type`} label="Agent type">
-            <input
+            <TextInput
               id={`agent-${i}-type`}
-              className="input"
               value={c.agent_type}
-              onChange={(e) => edit(i, { agent_type: e.target.value })}
+              onValue={(v) => edit(i, { agent_type: v })}
             />
           </LabeledField>
           <LabeledField id={`agent-${i}-command`} label="Program">
-            <input
+            <TextInput
               id={`agent-${i}-command`}
-              className="input mono"
+              className="mono"
               value={c.command}
-              onChange={(e) => edit(i, { command: e.target.value })}
+              onValue={(v) => edit(i, { command: v })}
             />
           </LabeledField>
           <LabeledField id={`agent-${i}-args`} label="Arguments">

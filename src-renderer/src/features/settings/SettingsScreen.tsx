@@ -24,7 +24,7 @@ import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -124,13 +124,12 @@ function SettingsForm({
       label={label}
       hint={fieldErrors[key] ? <span className="field__error">{fieldErrors[key]}</span> : hint}
     >
-      <input
+      <TextInput
         id={`settings-${key}`}
-        className="input"
         type={type}
         value={draft[key]}
         placeholder={effective}
-        onChange={(e) => set(key, e.target.value)}
+        onValue={(v) => set(key, v)}
         aria-invalid={Boolean(fieldErrors[key])}
         aria-describedby={`settings-${key}-hint`}
       />
@@ -157,14 +156,13 @@ function SettingsForm({
             executorName ?? undefined,
           )}
           <LabeledField id="settings-concurrency" label="Concurrent runs">
-            <input
+            <TextInput
               id="settings-concurrency"
-              className="input"
               type="number"
               min={1}
               max={16}
               value={draft.concurrency}
-              onChange={(e) => set('concurrency', e.target.value)}
+              onValue={(v) => set('concurrency', v)}
               aria-invalid={Boolean(fieldErrors.concurrency)}
             />
             <span className="field__hint">
@@ -206,14 +204,13 @@ function SettingsForm({
               )
             }
           >
-            <input
+            <TextInput
               id="settings-grace"
-              className="input"
               type="number"
               min={0}
               max={24 * 60}
               value={draft.grace_window_minutes}
-              onChange={(e) => set('grace_window_minutes', e.target.value)}
+              onValue={(v) => set('grace_window_minutes', v)}
               aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
               aria-describedby="settings-grace-hint"
             />
