@@ -1,5 +1,11 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
+/** A control's value and the change of it, as its parent holds them. */
+export interface Controlled<T> {
+  readonly value: T;
+  readonly onChange: (value: T) => void;
+}
+
 /** A label, its control, a hint and an error, wired with ids so the control gets its name and description. */
 export function Field({
   label,
