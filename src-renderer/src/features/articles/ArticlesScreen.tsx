@@ -17,6 +17,7 @@ import { useArticlesStore } from '../../stores/use-articles-store';
 import { toast } from '../../stores/use-toast-store';
 import './articles.css';
 import { LoadGate } from '../../components/LoadGate';
+import { PickList } from '../../components/PickList';
 import { toggled } from '../../app/toggled';
 
 /** A Record so a destination added to the contract must get its label here. */
@@ -57,30 +58,28 @@ export function ArticlesScreen() {
             <h2 id="articles-list-title">Your articles</h2>
           </div>
           <LoadGate state={articles} what="the articles" onRetry={load} freshness>
-            {list.length === 0 ? (
-              <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
-                Write your first one on the right.
-              </EmptyState>
-            ) : (
-              <ul className="list" aria-label="Articles">
-                {list.map((a) => (
-                  <li key={a.id}>
-                    <button
-                      type="button"
-                      className="list__button article-item"
-                      aria-current={selected === a.id}
-                      onClick={() => setSelected(a.id)}
-                    >
-                      <span className="article-item__title">{plainName(a.title)}</span>
-                      <span className="article-item__meta">
-                        <StatusBadge status={a.status} />
-                        <span className="faint">{formatDate(a.updated_at)}</span>
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PickList
+              label="Articles"
+              items={list}
+              picked={selected}
+              onPick={(a) => setSelected(a.id)}
+              itemClass="article-item"
+              empty={
+                <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
+                  Write your first one on the right.
+                </EmptyState>
+              }
+            >
+              {(a) => (
+                <>
+                  <span className="article-item__title">{plainName(a.title)}</span>
+                  <span className="article-item__meta">
+                    <StatusBadge status={a.status} />
+                    <span className="faint">{formatDate(a.updated_at)}</span>
+                  </span>
+                </>
+              )}
+            </PickList>
           </LoadGate>
         </section>
         {current ? (
