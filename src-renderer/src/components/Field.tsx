@@ -94,3 +94,24 @@ export function TextInput({
     />
   );
 }
+
+/** A labelled `TextInput`: the id given once ties the label to it. */
+export function TextField({
+  id,
+  label,
+  hint,
+  fieldClass,
+  ...input
+}: Parameters<typeof TextInput>[0] & {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  /** The class of the field around the label and the input. */
+  readonly fieldClass?: string;
+}) {
+  return (
+    <LabeledField id={id} label={label} hint={hint} className={fieldClass}>
+      <TextInput id={id} {...input} />
+    </LabeledField>
+  );
+}

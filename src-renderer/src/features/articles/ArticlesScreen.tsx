@@ -10,7 +10,7 @@ import { ExternalLink } from '../../components/ExternalLink';
 import { Markdown } from '../../components/Markdown';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
-import { LabeledField, TextInput } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert } from '../../components/states';
 import { useArticlesStore } from '../../stores/use-articles-store';
@@ -152,16 +152,15 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
         />
       </div>
       <div className="card__body form-stack">
-        <LabeledField id="article-title" label="Title">
-          <TextInput
-            id="article-title"
-            className="article-title-input"
-            value={title}
-            maxLength={300}
-            onValue={setTitle}
-            placeholder="A title that earns the click"
-          />
-        </LabeledField>
+        <TextField
+          id="article-title"
+          label="Title"
+          className="article-title-input"
+          value={title}
+          maxLength={300}
+          onValue={setTitle}
+          placeholder="A title that earns the click"
+        />
         <div className={`article-editor article-editor--${mode}`}>
           {mode !== 'preview' ? (
             <LabeledField id="article-body" label="Body (Markdown)">
@@ -186,24 +185,23 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
           ) : null}
         </div>
         <div className="form-grid">
-          <LabeledField id="article-tags" label="Tags" hint="Comma separated, up to 10.">
-            <TextInput
-              id="article-tags"
-              value={tags}
-              onValue={setTags}
-              placeholder="typescript, electron"
-              aria-describedby="article-tags-hint"
-            />
-          </LabeledField>
-          <LabeledField id="article-canonical" label="Canonical URL">
-            <TextInput
-              id="article-canonical"
-              type="url"
-              value={canonical}
-              onValue={setCanonical}
-              placeholder="https://your.blog/post"
-            />
-          </LabeledField>
+          <TextField
+            id="article-tags"
+            label="Tags"
+            hint="Comma separated, up to 10."
+            value={tags}
+            onValue={setTags}
+            placeholder="typescript, electron"
+            aria-describedby="article-tags-hint"
+          />
+          <TextField
+            id="article-canonical"
+            label="Canonical URL"
+            type="url"
+            value={canonical}
+            onValue={setCanonical}
+            placeholder="https://your.blog/post"
+          />
         </div>
         <fieldset className="choice-group destinations">
           <legend className="field__label">Destinations</legend>

@@ -2,7 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { ErrorAlert } from '../../components/states';
-import { LabeledField, TextInput } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { BusyButton } from '../../components/BusyButton';
@@ -55,17 +55,16 @@ export function ConnectScreen() {
                 Postdesk checks the key by listing your accounts, then keeps it in the system keychain.
               </p>
             </div>
-            <LabeledField id="connect-base-url" label="Service URL">
-              <TextInput
-                id="connect-base-url"
-                type="url"
-                required
-                inputMode="url"
-                autoComplete="url"
-                value={baseUrl}
-                onValue={setBaseUrl}
-              />
-            </LabeledField>
+            <TextField
+              id="connect-base-url"
+              label="Service URL"
+              type="url"
+              required
+              inputMode="url"
+              autoComplete="url"
+              value={baseUrl}
+              onValue={setBaseUrl}
+            />
             <LabeledField
               id="connect-api-key"
               label="API key"

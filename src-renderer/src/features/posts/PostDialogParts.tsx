@@ -16,6 +16,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
 import type { PostChange } from '../../stores/use-posts-store';
 import { offersOn, whyNotOn } from './delivery-actions';
+import { WhyNot } from './WhyNot';
 
 export type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
 
@@ -277,9 +278,7 @@ export function DialogFooter({
           Delete
         </ActionButton>
       ) : (
-        <span className="muted" role="note">
-          {whyNotOn(delivery, 'delete')}
-        </span>
+        <WhyNot delivery={delivery} action="delete" />
       )}
     </div>
   );

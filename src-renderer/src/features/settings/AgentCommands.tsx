@@ -1,5 +1,5 @@
 import type { Draft } from './settings-draft';
-import { LabeledField, TextInput } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 
 /** The program each agent type runs, edited as rows of text. */
 export function AgentCommands({
@@ -19,21 +19,19 @@ export function AgentCommands({
       <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
       {value.map((c, i) => (
         <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
-          <LabeledField id={`agent-${i}-type`} label="Agent type">
-            <TextInput
-              id={`agent-${i}-type`}
-              value={c.agent_type}
-              onValue={(v) => edit(i, { agent_type: v })}
-            />
-          </LabeledField>
-          <LabeledField id={`agent-${i}-command`} label="Program">
-            <TextInput
-              id={`agent-${i}-command`}
-              className="mono"
-              value={c.command}
-              onValue={(v) => edit(i, { command: v })}
-            />
-          </LabeledField>
+          <TextField
+            id={`agent-${i}-type`}
+            label="Agent type"
+            value={c.agent_type}
+            onValue={(v) => edit(i, { agent_type: v })}
+          />
+          <TextField
+            id={`agent-${i}-command`}
+            label="Program"
+            className="mono"
+            value={c.command}
+            onValue={(v) => edit(i, { command: v })}
+          />
           <LabeledField id={`agent-${i}-args`} label="Arguments">
             <textarea
               id={`agent-${i}-args`}

@@ -24,7 +24,7 @@ import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
-import { LabeledField, TextInput } from '../../components/Field';
+import { LabeledField, TextField, TextInput } from '../../components/Field';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -119,21 +119,18 @@ function SettingsForm({
     /** What applies while the field is empty, shown in it. */
     effective?: string,
   ) => (
-    <LabeledField
+    <TextField
       id={`settings-${key}`}
+
       label={label}
       hint={fieldErrors[key] ? <span className="field__error">{fieldErrors[key]}</span> : hint}
-    >
-      <TextInput
-        id={`settings-${key}`}
-        type={type}
-        value={draft[key]}
-        placeholder={effective}
-        onValue={(v) => set(key, v)}
-        aria-invalid={Boolean(fieldErrors[key])}
-        aria-describedby={`settings-${key}-hint`}
-      />
-    </LabeledField>
+      type={type}
+      value={draft[key]}
+      placeholder={effective}
+      onValue={(v) => set(key, v)}
+      aria-invalid={Boolean(fieldErrors[key])}
+      aria-describedby={`settings-${key}-hint`}
+    />
   );
 
   return (
@@ -193,8 +190,9 @@ function SettingsForm({
           ))}
         </fieldset>
         <div className="form-grid">
-          <LabeledField
+          <TextField
             id="settings-grace"
+
             label="Grace window (minutes)"
             hint={
               fieldErrors.grace_window_minutes ? (
@@ -203,18 +201,14 @@ function SettingsForm({
                 'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
               )
             }
-          >
-            <TextInput
-              id="settings-grace"
-              type="number"
-              min={0}
-              max={24 * 60}
-              value={draft.grace_window_minutes}
-              onValue={(v) => set('grace_window_minutes', v)}
-              aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
-              aria-describedby="settings-grace-hint"
-            />
-          </LabeledField>
+            type="number"
+            min={0}
+            max={24 * 60}
+            value={draft.grace_window_minutes}
+            onValue={(v) => set('grace_window_minutes', v)}
+            aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
+            aria-describedby="settings-grace-hint"
+          />
         </div>
         <AgentCommands
           value={draft.agent_commands}
