@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { ManyChange, PostGroup } from '../../../../src-shared/ipc/post-groups';
@@ -82,11 +82,9 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
         {busy ? <span className="spinner" role="status" aria-label="Changing posts" /> : null}
       </div>
       <div className="many-actions__groups">
-        <form
-          className="many-actions__group"
-          aria-label="Move"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <ActionGroup
+          label="Move"
+          onSubmit={() => {
             if (Number.isFinite(shiftMs) && shiftMs !== 0)
               void apply({ kind: 'shift', by_ms: Math.round(shiftMs) });
           }}
@@ -115,12 +113,10 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton type="submit" busy={busy || !shiftMs}>
             Move
           </ActionButton>
-        </form>
-        <form
-          className="many-actions__group"
-          aria-label="Spread"
-          onSubmit={(e) => {
-            e.preventDefault();
+        </ActionGroup>
+        <ActionGroup
+          label="Spread"
+          onSubmit={() => {
             if (spreadFrom && spreadTo) void apply({ kind: 'spread', from: spreadFrom, to: spreadTo });
           }}
         >
@@ -137,12 +133,10 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton busy={busy} onRun={() => void apply({ kind: 'queue' })}>
             Into queue slots
           </ActionButton>
-        </form>
-        <form
-          className="many-actions__group"
-          aria-label="Add an account"
-          onSubmit={(e) => {
-            e.preventDefault();
+        </ActionGroup>
+        <ActionGroup
+          label="Add an account"
+          onSubmit={() => {
             const a = candidates.find((c) => c.id === account);
             if (a)
               void apply({
@@ -168,7 +162,7 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton type="submit" busy={busy || !account}>
             Add
           </ActionButton>
-        </form>
+        </ActionGroup>
         <div className="many-actions__group">
           {noCancel ? null : (
             <ActionButton busy={busy} onRun={() => void apply({ kind: 'cancel' })}>
@@ -268,4 +262,28 @@ function summary(run: ChangeRun, good: number): string {
   return run.requests > 0
     ? `${what} (${run.requests.toLocaleString()} ${run.requests === 1 ? 'request' : 'requests'} to the service).`
     : `${what}.`;
+}
+
+/** One group of the bar: its controls, and its action run on submit (Enter in a field, or its button). */
+function ActionGroup({
+  label,
+  onSubmit,
+  children,
+}: {
+  readonly label: string;
+  readonly onSubmit: () => void;
+  readonly children: ReactNode;
+}) {
+  return (
+    <form
+      className="many-actions__group"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
 }
