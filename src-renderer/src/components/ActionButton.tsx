@@ -18,8 +18,9 @@ export interface Confirm {
 
 /**
  * One small action: a button, disabled while something runs, that may ask first. With `confirm`, the first press
- * shows the question beside "yes" and "keep" buttons, and only "yes" runs the action. Every action row on Posts
- * (a post's deliveries, the bar over selected posts, the results of a change) is made of these.
+ * shows the question beside "yes" and "keep" buttons, and only "yes" runs the action. Every small action row is
+ * made of these: on Posts (a post's deliveries, the bar over selected posts, the results of a change), in the
+ * Inbox (its drafts, their bar, the assistant's proposals) and the notice of posts queued locally.
  */
 export function ActionButton({
   children,
@@ -29,6 +30,7 @@ export function ActionButton({
   label,
   confirm,
   type = 'button',
+  title,
 }: {
   readonly children: ReactNode;
   /** Not needed for a submit button: its form runs the action. */
@@ -39,6 +41,8 @@ export function ActionButton({
   readonly label?: string;
   readonly confirm?: Confirm;
   readonly type?: 'button' | 'submit';
+  /** A hint on hover: what the action will do. */
+  readonly title?: string;
 }) {
   const [asking, setAsking] = useState(false);
   if (confirm && asking)
@@ -67,6 +71,7 @@ export function ActionButton({
       className={CLASS[variant]}
       disabled={busy}
       aria-label={label}
+      title={title}
       onClick={confirm ? () => setAsking(true) : onRun}
     >
       {children}

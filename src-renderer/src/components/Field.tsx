@@ -1,4 +1,10 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+/** A control's value and the change of it, as its parent holds them. */
+export interface Controlled<T> {
+  readonly value: T;
+  readonly onChange: (value: T) => void;
+}
 
 /** A label, its control, a hint and an error, wired with ids so the control gets its name and description. */
 export function Field({
@@ -65,5 +71,47 @@ export function LabeledField({
         </span>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * An `input` (text, number, date…) that hands on its value as typed, styled as the app's inputs; every other
+ * attribute (id, type, aria-*) passes through.
+ */
+export function TextInput({
+  className,
+  onValue,
+  ...rest
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> & {
+  readonly value: string;
+  readonly onValue: (value: string) => void;
+}) {
+  return (
+    <input
+      className={className ? `input ${className}` : 'input'}
+      {...rest}
+      onChange={(e) => onValue(e.target.value)}
+    />
+  );
+}
+
+/** A labelled `TextInput`: the id given once ties the label to it. */
+export function TextField({
+  id,
+  label,
+  hint,
+  fieldClass,
+  ...input
+}: Parameters<typeof TextInput>[0] & {
+  readonly id: string;
+  readonly label: ReactNode;
+  readonly hint?: ReactNode;
+  /** The class of the field around the label and the input. */
+  readonly fieldClass?: string;
+}) {
+  return (
+    <LabeledField id={id} label={label} hint={hint} className={fieldClass}>
+      <TextInput id={id} {...input} />
+    </LabeledField>
   );
 }

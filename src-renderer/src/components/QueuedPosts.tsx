@@ -7,6 +7,7 @@ import { platformLabel } from '../app/platforms';
 import { useNow } from '../app/use-now';
 import { useOutboxStore } from '../stores/use-outbox-store';
 import { IconAlert, IconClock } from './icons';
+import { ActionButton } from './ActionButton';
 
 function where(q: Readonly<QueuedPost>): string {
   const platforms = [...new Set(q.targets.map((t) => platformLabel(t.platform)))].join(', ');
@@ -69,24 +70,21 @@ export function QueuedPosts() {
                     · {where(q)} · saved {formatRelative(q.queued_at, Math.max(now, Date.parse(q.queued_at)))}
                   </span>
                   <span className="btn-row">
-                    <button
-                      type="button"
-                      className="btn btn--small"
-                      disabled={deciding !== null}
-                      aria-label={`It was published: forget “${captionOf(q)}”`}
-                      onClick={() => void decide(q.entry_id, 'drop')}
+                    <ActionButton
+                      busy={deciding !== null}
+                      label={`It was published: forget “${captionOf(q)}”`}
+                      onRun={() => void decide(q.entry_id, 'drop')}
                     >
                       It was published
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--primary"
-                      disabled={deciding !== null}
-                      aria-label={`It was not published: send “${captionOf(q)}” again`}
-                      onClick={() => void decide(q.entry_id, 'send_again')}
+                    </ActionButton>
+                    <ActionButton
+                      variant="primary"
+                      busy={deciding !== null}
+                      label={`It was not published: send “${captionOf(q)}” again`}
+                      onRun={() => void decide(q.entry_id, 'send_again')}
                     >
                       Send it again
-                    </button>
+                    </ActionButton>
                   </span>
                 </li>
               ))}
@@ -121,14 +119,13 @@ export function QueuedPosts() {
               </ul>
             </details>
           </div>
-          <button
-            type="button"
-            className="btn btn--small btn--ghost"
-            aria-label="Dismiss: posts waiting to be sent"
-            onClick={() => setDismissed(new Set(waiting.map((q) => q.entry_id)))}
+          <ActionButton
+            variant="ghost"
+            label="Dismiss: posts waiting to be sent"
+            onRun={() => setDismissed(new Set(waiting.map((q) => q.entry_id)))}
           >
             Dismiss
-          </button>
+          </ActionButton>
         </section>
       ) : null}
     </>

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Field } from './Field';
+import { Field, TextInput } from './Field';
 
 /** Every zone the browser knows, for the field's suggestions. */
 const ZONES: readonly string[] = (() => {
@@ -25,14 +25,13 @@ export function TimeZoneField({
     <Field label="Time zone" hint={hint}>
       {({ id, describedBy }) => (
         <>
-          <input
+          <TextInput
             id={id}
-            className="input"
             list={zonesId}
             value={value}
             spellCheck={false}
             aria-describedby={describedBy}
-            onChange={(e) => onChange(e.target.value)}
+            onValue={onChange}
           />
           <datalist id={zonesId}>
             {ZONES.map((z) => (

@@ -33,6 +33,19 @@ export interface MediaItem {
   readonly error: Readonly<BridgeError> | null;
 }
 
+/** A file just added to the post, to be checked first (`checking`), with no progress of any step yet. */
+const newItem = (file: MediaFile, localPreview: string | null = null): MediaItem => ({
+  file,
+  localPreview,
+  phase: 'checking',
+  inspection: null,
+  hash: null,
+  upload: null,
+  convert: null,
+  uploaded: null,
+  error: null,
+});
+
 interface MediaState {
   readonly items: readonly MediaItem[];
   readonly skipped: readonly SkippedFile[];
@@ -88,17 +101,7 @@ export const useMediaStore = create<MediaState>()((set, get) => {
     const items: MediaItem[] = fresh.map((file) => {
       const source = sources.find((f) => f.name === file.name && f.size === file.size);
       const previewable = file.kind === 'image' || file.kind === 'video';
-      return {
-        file,
-        localPreview: !file.preview_url && source && previewable ? URL.createObjectURL(source) : null,
-        phase: 'checking',
-        inspection: null,
-        hash: null,
-        upload: null,
-        convert: null,
-        uploaded: null,
-        error: null,
-      };
+      return newItem(file, !file.preview_url && source && previewable ? URL.createObjectURL(source) : null);
     });
     set({ items: [...get().items, ...items], skipped: [...get().skipped, ...r.value.skipped] });
     await Promise.all(items.map((it) => process(it.file.id)));
@@ -139,17 +142,7 @@ export const useMediaStore = create<MediaState>()((set, get) => {
       const r = await settle(() => bridge().media.convert({ id }));
       if (!has(id)) return;
       if (!r.ok) return patch(id, { phase: 'rejected', convert: null, error: r.error });
-      const converted: MediaItem = {
-        file: r.value,
-        localPreview: null,
-        phase: 'checking',
-        inspection: null,
-        hash: null,
-        upload: null,
-        convert: null,
-        uploaded: null,
-        error: null,
-      };
+      const converted = newItem(r.value);
       // The copy takes the original's place; the original stays on disk, untouched, and leaves the post.
       set({ items: get().items.map((it) => (it.file.id === id ? converted : it)) });
       if (item.localPreview) URL.revokeObjectURL(item.localPreview);
@@ -169,15 +162,9 @@ export const useMediaStore = create<MediaState>()((set, get) => {
       const added: MediaItem[] = library
         .filter((l) => !taken.has(l.asset_id) && !taken.has(l.file.id))
         .map((l) => ({
-          file: l.file,
-          localPreview: null,
+          ...newItem(l.file),
           phase: 'uploaded',
-          inspection: null,
-          hash: null,
-          upload: null,
-          convert: null,
           uploaded: { id: l.file.id, asset_id: l.asset_id, public_url: l.public_url, already_uploaded: true },
-          error: null,
         }));
       set({ items: [...kept, ...added], ...(replace ? { skipped: [] } : {}) });
     },

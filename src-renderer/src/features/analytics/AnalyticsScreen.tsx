@@ -19,7 +19,7 @@ import { plainName } from '../../app/bidi';
 import { formatCompact, formatDay } from '../../app/format';
 import { hrefOf, navigate, useRoute } from '../../app/router';
 import { PLATFORM_META } from '../../app/platforms';
-import { LabeledField } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import { IconChart } from '../../components/icons';
 import { PageHeader } from '../../components/PageHeader';
@@ -75,21 +75,16 @@ function DayFilter({
   readonly onChange: (iso: string | null) => void;
 }) {
   return (
-    <LabeledField
+    <TextField
       id={id}
       label={label}
       hint={error ? <span className="field__error">{error}</span> : undefined}
-    >
-      <input
-        id={id}
-        className="input"
-        type="date"
-        value={toDateInput(value, end)}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? `${id}-hint` : undefined}
-        onChange={(e) => onChange(dayBound(e.target.value, end))}
-      />
-    </LabeledField>
+      type="date"
+      value={toDateInput(value, end)}
+      aria-invalid={Boolean(error)}
+      aria-describedby={error ? `${id}-hint` : undefined}
+      onValue={(v) => onChange(dayBound(v, end))}
+    />
   );
 }
 

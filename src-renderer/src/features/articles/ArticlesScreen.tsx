@@ -10,13 +10,14 @@ import { ExternalLink } from '../../components/ExternalLink';
 import { Markdown } from '../../components/Markdown';
 import { PageHeader } from '../../components/PageHeader';
 import { Segmented } from '../../components/Segmented';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 import { StatusBadge } from '../../components/StatusBadge';
 import { EmptyState, ErrorAlert } from '../../components/states';
 import { useArticlesStore } from '../../stores/use-articles-store';
 import { toast } from '../../stores/use-toast-store';
 import './articles.css';
 import { LoadGate } from '../../components/LoadGate';
+import { PickList } from '../../components/PickList';
 import { toggled } from '../../app/toggled';
 
 /** A Record so a destination added to the contract must get its label here. */
@@ -57,30 +58,28 @@ export function ArticlesScreen() {
             <h2 id="articles-list-title">Your articles</h2>
           </div>
           <LoadGate state={articles} what="the articles" onRetry={load} freshness>
-            {list.length === 0 ? (
-              <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
-                Write your first one on the right.
-              </EmptyState>
-            ) : (
-              <ul className="list" aria-label="Articles">
-                {list.map((a) => (
-                  <li key={a.id}>
-                    <button
-                      type="button"
-                      className="list__button article-item"
-                      aria-current={selected === a.id}
-                      onClick={() => setSelected(a.id)}
-                    >
-                      <span className="article-item__title">{plainName(a.title)}</span>
-                      <span className="article-item__meta">
-                        <StatusBadge status={a.status} />
-                        <span className="faint">{formatDate(a.updated_at)}</span>
-                      </span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PickList
+              label="Articles"
+              items={list}
+              picked={selected}
+              onPick={(a) => setSelected(a.id)}
+              itemClass="article-item"
+              empty={
+                <EmptyState title="No articles yet" icon={<IconDoc size={20} />}>
+                  Write your first one on the right.
+                </EmptyState>
+              }
+            >
+              {(a) => (
+                <>
+                  <span className="article-item__title">{plainName(a.title)}</span>
+                  <span className="article-item__meta">
+                    <StatusBadge status={a.status} />
+                    <span className="faint">{formatDate(a.updated_at)}</span>
+                  </span>
+                </>
+              )}
+            </PickList>
           </LoadGate>
         </section>
         {current ? (
@@ -153,16 +152,15 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
         />
       </div>
       <div className="card__body form-stack">
-        <LabeledField id="article-title" label="Title">
-          <input
-            id="article-title"
-            className="input article-title-input"
-            value={title}
-            maxLength={300}
-            onChange={(e) => setTitle(e.target.value)}
-            placeholder="A title that earns the click"
-          />
-        </LabeledField>
+        <TextField
+          id="article-title"
+          label="Title"
+          className="article-title-input"
+          value={title}
+          maxLength={300}
+          onValue={setTitle}
+          placeholder="A title that earns the click"
+        />
         <div className={`article-editor article-editor--${mode}`}>
           {mode !== 'preview' ? (
             <LabeledField id="article-body" label="Body (Markdown)">
@@ -187,26 +185,23 @@ function ArticleEditor({ onCreated }: { readonly onCreated: (id: string) => void
           ) : null}
         </div>
         <div className="form-grid">
-          <LabeledField id="article-tags" label="Tags" hint="Comma separated, up to 10.">
-            <input
-              id="article-tags"
-              className="input"
-              value={tags}
-              onChange={(e) => setTags(e.target.value)}
-              placeholder="typescript, electron"
-              aria-describedby="article-tags-hint"
-            />
-          </LabeledField>
-          <LabeledField id="article-canonical" label="Canonical URL">
-            <input
-              id="article-canonical"
-              className="input"
-              type="url"
-              value={canonical}
-              onChange={(e) => setCanonical(e.target.value)}
-              placeholder="https://your.blog/post"
-            />
-          </LabeledField>
+          <TextField
+            id="article-tags"
+            label="Tags"
+            hint="Comma separated, up to 10."
+            value={tags}
+            onValue={setTags}
+            placeholder="typescript, electron"
+            aria-describedby="article-tags-hint"
+          />
+          <TextField
+            id="article-canonical"
+            label="Canonical URL"
+            type="url"
+            value={canonical}
+            onValue={setCanonical}
+            placeholder="https://your.blog/post"
+          />
         </div>
         <fieldset className="choice-group destinations">
           <legend className="field__label">Destinations</legend>

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { ToolPolicy } from '../../../../src-shared/assistant';
 import { TOOL_POLICIES } from '../../../../src-shared/assistant';
 import type { BridgeError } from '../../../../src-shared/ipc';
@@ -46,17 +47,20 @@ const OUTCOME_WORDS: Readonly<Record<string, string>> = {
  */
 export function AssistantScreen() {
   const s = useAssistantStore(
-    useShallow((x) => ({
-      connection: x.connection,
-      test: x.test,
-      tools: x.tools,
-      activity: x.activity,
-      loadConnection: x.loadConnection,
-      loadTools: x.loadTools,
-      loadActivity: x.loadActivity,
-      runTest: x.runTest,
-      listen: x.listen,
-    })),
+    useShallow((x) =>
+      pick(
+        x,
+        'connection',
+        'test',
+        'tools',
+        'activity',
+        'loadConnection',
+        'loadTools',
+        'loadActivity',
+        'runTest',
+        'listen',
+      ),
+    ),
   );
   const { loadConnection, loadTools, loadActivity, listen } = s;
   useEffect(() => {

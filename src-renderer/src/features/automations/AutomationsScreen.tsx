@@ -24,6 +24,8 @@ import { ScheduleWords } from './schedule/ScheduleWords';
 import { ExportButton } from '../export/ExportButton';
 import './automations.css';
 import { LoadGate } from '../../components/LoadGate';
+import { PickList } from '../../components/PickList';
+import { BusyButton } from '../../components/BusyButton';
 
 export function AutomationsScreen() {
   const loadAutomations = useAutomationsStore((s) => s.load);
@@ -105,18 +107,19 @@ function ExecutorCard() {
               </dl>
               <div className="btn-row">
                 {e.state === 'paused' || e.state === 'stopped' ? (
-                  <button
-                    type="button"
+                  <BusyButton
+                    action="resume"
+                    busy={busy}
+                    working="Resuming…"
                     className="btn btn--primary"
-                    disabled={busy !== null}
-                    onClick={() => void resume()}
+                    onRun={resume}
                   >
-                    {busy === 'resume' ? 'Resuming…' : 'Resume'}
-                  </button>
+                    Resume
+                  </BusyButton>
                 ) : (
-                  <button type="button" className="btn" disabled={busy !== null} onClick={() => void pause()}>
-                    {busy === 'pause' ? 'Pausing…' : 'Pause'}
-                  </button>
+                  <BusyButton action="pause" busy={busy} working="Pausing…" onRun={pause}>
+                    Pause
+                  </BusyButton>
                 )}
                 <button type="button" className="btn" disabled={busy !== null} onClick={() => void syncNow()}>
                   <IconRefresh size={14} /> {busy === 'sync' ? 'Syncing…' : 'Sync now'}
@@ -285,39 +288,38 @@ function RunsSection() {
       <div className="runs">
         <div className="runs__list">
           <LoadGate state={runs} what="runs" onRetry={load}>
-            {list.length === 0 ? (
-              <EmptyState title="No runs yet">
-                Runs appear when an automation falls due or you start one.
-              </EmptyState>
-            ) : (
-              <ul className="list" aria-label="Run history">
-                {list.map((r) => (
-                  <li key={r.id} ref={selectedId === r.id ? scrollIntoView : undefined}>
-                    <button
-                      type="button"
-                      className="list__button run-item"
-                      aria-current={selectedId === r.id}
-                      onClick={() => {
-                        void select(r.id);
-                        // The selected run is in the address: a reload or a copied link opens it again.
-                        replaceRoute('automations', { run: r.id });
-                      }}
-                    >
-                      <span className="run-item__top">
-                        <span className="run-item__name">
-                          {r.automation_name ? plainName(r.automation_name) : 'An automation'}
-                        </span>
-                        <StatusBadge status={r.state} />
-                      </span>
-                      <span className="faint run-item__when">
-                        {formatDateTime(r.started_at ?? r.scheduled_for)}
-                      </span>
-                      {r.reason ? <span className="run-item__reason">{r.reason}</span> : null}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PickList
+              label="Run history"
+              items={list}
+              picked={selectedId}
+              pickedRef={scrollIntoView}
+              onPick={(r) => {
+                void select(r.id);
+                // The selected run is in the address: a reload or a copied link opens it again.
+                replaceRoute('automations', { run: r.id });
+              }}
+              itemClass="run-item"
+              empty={
+                <EmptyState title="No runs yet">
+                  Runs appear when an automation falls due or you start one.
+                </EmptyState>
+              }
+            >
+              {(r) => (
+                <>
+                  <span className="run-item__top">
+                    <span className="run-item__name">
+                      {r.automation_name ? plainName(r.automation_name) : 'An automation'}
+                    </span>
+                    <StatusBadge status={r.state} />
+                  </span>
+                  <span className="faint run-item__when">
+                    {formatDateTime(r.started_at ?? r.scheduled_for)}
+                  </span>
+                  {r.reason ? <span className="run-item__reason">{r.reason}</span> : null}
+                </>
+              )}
+            </PickList>
           </LoadGate>
         </div>
         <div className="runs__detail" aria-label="Run detail" role="region">

@@ -7,7 +7,7 @@ import { ErrorAlert } from '../../components/states';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { useSettingsStore } from '../../stores/use-settings-store';
 import { toast } from '../../stores/use-toast-store';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 
 /** A person's name for an agent type. */
 export function agentLabel(type: string | null): string {
@@ -147,20 +147,17 @@ function LocalSetupForm({
           ))}
         </select>
       </LabeledField>
-      <LabeledField
+      <TextField
         id={`${id}-folder`}
+
         label="Folder"
         hint="What the folder agent publishes from, and what an agent command gets as its folder. Only you choose it, on this computer."
-      >
-        <input
-          id={`${id}-folder`}
-          className="input mono"
-          placeholder="~/Postdesk/clips"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-          aria-describedby={`${id}-folder-hint`}
-        />
-      </LabeledField>
+        className="mono"
+        placeholder="~/Postdesk/clips"
+        value={path}
+        onValue={setPath}
+        aria-describedby={`${id}-folder-hint`}
+      />
       {error ? <ErrorAlert error={error} title="Not changed" /> : null}
       <p className="field__hint">
         Postdesk asks you to confirm this outside this window before it applies it: it decides which program

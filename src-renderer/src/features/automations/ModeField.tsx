@@ -1,3 +1,4 @@
+import type { Controlled } from '../../components/Field';
 import { Segmented } from '../../components/Segmented';
 
 export type Mode = 'draft' | 'auto';
@@ -8,13 +9,7 @@ const MODES: readonly { value: Mode; label: string }[] = [
 ];
 
 /** Drafts to review, or publishing on each run. */
-export function ModeField({
-  value,
-  onChange,
-}: {
-  readonly value: Mode;
-  readonly onChange: (m: Mode) => void;
-}) {
+export function ModeField({ value, onChange }: Controlled<Mode>) {
   return (
     <div className="field">
       <span className="field__label">Mode</span>

@@ -1,26 +1,21 @@
-import { Field } from '../../components/Field';
+import { Field, TextInput, type Controlled } from '../../components/Field';
 
 /** The automation's name (the service takes up to 200 characters). */
 export function NameField({
   value,
   onChange,
   error,
-}: {
-  readonly value: string;
-  readonly onChange: (v: string) => void;
-  readonly error: string | undefined;
-}) {
+}: Controlled<string> & { readonly error: string | undefined }) {
   return (
     <Field label="Name" error={error}>
       {({ id, describedBy, invalid }) => (
-        <input
+        <TextInput
           id={id}
-          className="input"
           value={value}
           maxLength={200}
           aria-describedby={describedBy}
           aria-invalid={invalid}
-          onChange={(e) => onChange(e.target.value)}
+          onValue={onChange}
         />
       )}
     </Field>
@@ -28,13 +23,7 @@ export function NameField({
 }
 
 /** What the agent makes on each run. */
-export function InstructionsField({
-  value,
-  onChange,
-}: {
-  readonly value: string;
-  readonly onChange: (v: string) => void;
-}) {
+export function InstructionsField({ value, onChange }: Controlled<string>) {
   return (
     <Field label="Instructions" hint="What the agent should make on each run.">
       {({ id, describedBy }) => (

@@ -1,5 +1,6 @@
 import { Fragment, useEffect, useRef, useState, type DragEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import type { BulkRow, BulkSubmission } from '../../../../src-shared/ipc';
 import { plainName } from '../../app/bidi';
 import { formatDateTime, plural } from '../../app/format';
@@ -21,22 +22,25 @@ const TABLE_ROWS = 300;
 
 export function BulkScreen() {
   const s = useBulkStore(
-    useShallow((st) => ({
-      plan: st.plan,
-      submitting: st.submitting,
-      progress: st.progress,
-      batchesSent: st.batchesSent,
-      submission: st.submission,
-      submitError: st.submitError,
-      planFrom: st.planFrom,
-      planPicked: st.planPicked,
-      resetPlan: st.resetPlan,
-      submit: st.submit,
-      loadHistory: st.loadHistory,
-      listen: st.listen,
-      queue: st.queue,
-      setQueue: st.setQueue,
-    })),
+    useShallow((st) =>
+      pick(
+        st,
+        'plan',
+        'submitting',
+        'progress',
+        'batchesSent',
+        'submission',
+        'submitError',
+        'planFrom',
+        'planPicked',
+        'resetPlan',
+        'submit',
+        'loadHistory',
+        'listen',
+        'queue',
+        'setQueue',
+      ),
+    ),
   );
   const { loadHistory, listen } = s;
   const fileDialog = useAppStore((st) => st.info?.file_dialog ?? false);

@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { IconUpload } from '../../components/icons';
 import { collectDroppedFiles } from './collect-files';
 
@@ -26,6 +26,11 @@ export function MediaDropzone({
     e.preventDefault();
     setOver(false);
     onFiles(await collectDroppedFiles(e.dataTransfer));
+  };
+  /** Files from either picker; the input is emptied so the same file can be chosen again. */
+  const takeChosen = (e: ChangeEvent<HTMLInputElement>) => {
+    onFiles([...(e.target.files ?? [])]);
+    e.target.value = '';
   };
 
   return (
@@ -72,10 +77,7 @@ export function MediaDropzone({
         accept="image/jpeg,image/png,image/webp,video/mp4"
         hidden
         aria-label="Choose media files"
-        onChange={(e) => {
-          onFiles([...(e.target.files ?? [])]);
-          e.target.value = '';
-        }}
+        onChange={takeChosen}
       />
       <input
         ref={(el) => {
@@ -86,10 +88,7 @@ export function MediaDropzone({
         type="file"
         hidden
         aria-label="Choose a media folder"
-        onChange={(e) => {
-          onFiles([...(e.target.files ?? [])]);
-          e.target.value = '';
-        }}
+        onChange={takeChosen}
       />
     </div>
   );

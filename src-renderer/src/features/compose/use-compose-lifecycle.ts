@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { pick } from '../../stores/pick';
 import { useAccountsStore } from '../../stores/use-accounts-store';
 import { useComposeStore } from '../../stores/use-compose-store';
 import { useMediaStore } from '../../stores/use-media-store';
@@ -13,14 +14,7 @@ export function useComposeLifecycle(): void {
   const ensureAccounts = useAccountsStore((s) => s.ensure);
   const listenMedia = useMediaStore((s) => s.listen);
   const uploadedKey = useMediaStore((s) => s.items.map((i) => i.uploaded?.asset_id ?? '').join(','));
-  const compose = useComposeStore(
-    useShallow((s) => ({
-      load: s.load,
-      flush: s.flush,
-      loadDrafts: s.loadDrafts,
-      mediaChanged: s.mediaChanged,
-    })),
-  );
+  const compose = useComposeStore(useShallow((s) => pick(s, 'load', 'flush', 'loadDrafts', 'mediaChanged')));
   useEffect(() => void ensureAccounts(), [ensureAccounts]);
   useEffect(() => listenMedia(), [listenMedia]);
   useEffect(() => {

@@ -2,9 +2,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { pick } from '../../stores/pick';
 import { ErrorAlert } from '../../components/states';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 import { IconPlug } from '../../components/icons';
 import { useConnectionStore } from '../../stores/use-connection-store';
+import { BusyButton } from '../../components/BusyButton';
 
 /**
  * Base URL and API key, or "Try offline". The key field is uncontrolled: the key lives only in the
@@ -54,18 +55,16 @@ export function ConnectScreen() {
                 Postdesk checks the key by listing your accounts, then keeps it in the system keychain.
               </p>
             </div>
-            <LabeledField id="connect-base-url" label="Service URL">
-              <input
-                id="connect-base-url"
-                className="input"
-                type="url"
-                required
-                inputMode="url"
-                autoComplete="url"
-                value={baseUrl}
-                onChange={(e) => setBaseUrl(e.target.value)}
-              />
-            </LabeledField>
+            <TextField
+              id="connect-base-url"
+              label="Service URL"
+              type="url"
+              required
+              inputMode="url"
+              autoComplete="url"
+              value={baseUrl}
+              onValue={setBaseUrl}
+            />
             <LabeledField
               id="connect-api-key"
               label="API key"
@@ -101,9 +100,9 @@ export function ConnectScreen() {
                 safe place to learn Postdesk.
               </p>
             </div>
-            <button type="button" className="btn" disabled={busy !== null} onClick={() => void tryOffline()}>
-              {busy === 'offline' ? 'Starting sandbox…' : 'Try offline'}
-            </button>
+            <BusyButton action="offline" busy={busy} working="Starting sandbox…" onRun={tryOffline}>
+              Try offline
+            </BusyButton>
           </div>
         </section>
       </div>

@@ -21,6 +21,8 @@ import { ProposalsSection } from './ProposalsSection';
 import './inbox.css';
 import { LoadGate } from '../../components/LoadGate';
 import { toggled } from '../../app/toggled';
+import { ActionButton } from '../../components/ActionButton';
+import { TextInput } from '../../components/Field';
 
 type Action = 'now' | 'at' | 'queue' | 'reject';
 
@@ -62,6 +64,8 @@ export function InboxScreen() {
   const drafts = groups.flatMap((g) => g.drafts);
   const ids = new Set(drafts.map((d) => d.post_id));
   const chosen = [...selected].filter((id) => ids.has(id));
+  /** The bar's actions wait for a choice, and for the last one to end. */
+  const none = chosen.length === 0 || busy !== null;
 
   const act = async (kind: Action, postIds: readonly string[]) => {
     setError(null);
@@ -117,48 +121,27 @@ export function InboxScreen() {
         </label>
         <span className="muted">{plural(chosen.length, 'draft')} selected</span>
         <div className="btn-row inbox__bar-actions">
-          <button
-            type="button"
-            className="btn btn--small btn--primary"
-            disabled={chosen.length === 0 || busy !== null}
-            onClick={() => void act('now', chosen)}
-          >
+          <ActionButton variant="primary" busy={none} onRun={() => void act('now', chosen)}>
             {busy === 'approve' ? 'Approving…' : 'Approve selected now'}
-          </button>
+          </ActionButton>
           <label className="inbox__at">
             <span>At</span>
-            <input
+            <TextInput
               type="datetime-local"
-              className="input"
               value={at}
-              onChange={(e) => setAt(e.target.value)}
+              onValue={setAt}
               aria-label={`Time to publish the selected drafts (${localZone()} time)`}
             />
           </label>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={chosen.length === 0 || busy !== null || !fromLocalInput(at)}
-            onClick={() => void act('at', chosen)}
-          >
+          <ActionButton busy={none || !fromLocalInput(at)} onRun={() => void act('at', chosen)}>
             Schedule selected
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={chosen.length === 0 || busy !== null}
-            onClick={() => void act('queue', chosen)}
-          >
+          </ActionButton>
+          <ActionButton busy={none} onRun={() => void act('queue', chosen)}>
             Queue selected
-          </button>
-          <button
-            type="button"
-            className="btn btn--small btn--danger"
-            disabled={chosen.length === 0 || busy !== null}
-            onClick={() => void act('reject', chosen)}
-          >
+          </ActionButton>
+          <ActionButton variant="danger" busy={none} onRun={() => void act('reject', chosen)}>
             {busy === 'reject' ? 'Rejecting…' : 'Reject selected'}
-          </button>
+          </ActionButton>
         </div>
       </section>
       {error ? <ErrorAlert error={error} title="Nothing was changed" /> : null}
@@ -358,40 +341,26 @@ function DraftItem({
           </ul>
         ) : null}
         <div className="btn-row">
-          <button
-            type="button"
-            className="btn btn--small btn--primary"
-            disabled={busy !== null || blocked}
-            onClick={() => onAct('now')}
-          >
+          <ActionButton variant="primary" busy={busy !== null || blocked} onRun={() => onAct('now')}>
             Approve now
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={busy !== null || blocked || !fromLocalInput(at)}
-            onClick={() => onAct('at')}
+          </ActionButton>
+          <ActionButton
+            busy={busy !== null || blocked || !fromLocalInput(at)}
             title="At the time chosen above"
+            onRun={() => onAct('at')}
           >
             Approve for {formatDateTime(fromLocalInput(at))}
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={busy !== null || blocked}
-            onClick={() => onAct('queue')}
+          </ActionButton>
+          <ActionButton
+            busy={busy !== null || blocked}
             title="At its accounts' next free slot in the posting queue"
+            onRun={() => onAct('queue')}
           >
             Approve into queue
-          </button>
-          <button
-            type="button"
-            className="btn btn--small"
-            disabled={busy !== null}
-            onClick={() => setEditing(true)}
-          >
+          </ActionButton>
+          <ActionButton busy={busy !== null} onRun={() => setEditing(true)}>
             Edit
-          </button>
+          </ActionButton>
           {confirmReject ? (
             <>
               <span className="muted">Delete this draft?</span>
@@ -410,14 +379,9 @@ function DraftItem({
               </button>
             </>
           ) : (
-            <button
-              type="button"
-              className="btn btn--small btn--danger"
-              disabled={busy !== null}
-              onClick={() => setConfirmReject(true)}
-            >
+            <ActionButton variant="danger" busy={busy !== null} onRun={() => setConfirmReject(true)}>
               Reject
-            </button>
+            </ActionButton>
           )}
         </div>
       </div>

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../../components/states';
 import { useAssistantStore } from '../../stores/use-assistant-store';
 import { toast } from '../../stores/use-toast-store';
 import { CaptionPreviews } from '../compose/CaptionPreviews';
+import { ActionButton } from '../../components/ActionButton';
 
 /** The platforms a proposal's arguments name (its targets), for its previews. */
 function platformsOf(args: Readonly<Record<string, unknown>>): Platform[] {
@@ -97,22 +98,12 @@ export function ProposalsSection() {
                 <pre className="proposal__args">{JSON.stringify(p.arguments, null, 2)}</pre>
               </details>
               <div className="btn-row">
-                <button
-                  type="button"
-                  className="btn btn--small btn--primary"
-                  disabled={busy !== null}
-                  onClick={() => void act(p, 'approve')}
-                >
+                <ActionButton variant="primary" busy={busy !== null} onRun={() => void act(p, 'approve')}>
                   {busy === p.id ? 'Sending…' : 'Approve and send'}
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger"
-                  disabled={busy !== null}
-                  onClick={() => void act(p, 'reject')}
-                >
+                </ActionButton>
+                <ActionButton variant="danger" busy={busy !== null} onRun={() => void act(p, 'reject')}>
                   Reject
-                </button>
+                </ActionButton>
               </div>
             </li>
           );

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../../../../src-shared/api/posts';
 import { PLATFORM_META } from '../../app/platforms';
-import { LabeledField } from '../../components/Field';
+import { TextField } from '../../components/Field';
 import { PlatformFilter, SelectFilter } from '../../components/Filters';
 import type { PostFilters } from '../../stores/use-posts-store';
 import { ExportButton } from '../export/ExportButton';
@@ -67,16 +67,15 @@ export function FilterBar({
         value={filters.platform}
         onChange={(platform) => onFilters({ platform })}
       />
-      <LabeledField id="posts-search" label="Search" className="posts-filters__search">
-        <input
-          id="posts-search"
-          className="input"
-          type="search"
-          placeholder="Caption or account"
-          value={query}
-          onChange={(e) => onQuery(e.target.value)}
-        />
-      </LabeledField>
+      <TextField
+        id="posts-search"
+        label="Search"
+        fieldClass="posts-filters__search"
+        type="search"
+        placeholder="Caption or account"
+        value={query}
+        onValue={onQuery}
+      />
       <span className="posts-filters__after">
         {isFiltered(filters, query) ? (
           <button type="button" className="btn btn--small btn--ghost" onClick={onClear}>

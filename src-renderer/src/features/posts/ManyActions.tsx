@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { ManyChange, PostGroup } from '../../../../src-shared/ipc/post-groups';
@@ -10,6 +10,7 @@ import { usePostGroupsStore, type ChangeRun } from '../../stores/use-post-groups
 import { toast } from '../../stores/use-toast-store';
 import { ActionButton } from '../../components/ActionButton';
 import { offersOnPost, whyNotOnPost } from './delivery-actions';
+import { TextInput } from '../../components/Field';
 
 const UNITS = [
   { value: 'hours', label: 'hours', ms: 3_600_000 },
@@ -81,23 +82,21 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
         {busy ? <span className="spinner" role="status" aria-label="Changing posts" /> : null}
       </div>
       <div className="many-actions__groups">
-        <form
-          className="many-actions__group"
-          aria-label="Move"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <ActionGroup
+          label="Move"
+          onSubmit={() => {
             if (Number.isFinite(shiftMs) && shiftMs !== 0)
               void apply({ kind: 'shift', by_ms: Math.round(shiftMs) });
           }}
         >
           <label htmlFor="many-shift">Move by</label>
-          <input
+          <TextInput
             id="many-shift"
-            className="input many-actions__number"
+            className="many-actions__number"
             type="number"
             step="1"
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            onValue={setAmount}
           />
           <select
             aria-label="Unit"
@@ -114,31 +113,17 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton type="submit" busy={busy || !shiftMs}>
             Move
           </ActionButton>
-        </form>
-        <form
-          className="many-actions__group"
-          aria-label="Spread"
-          onSubmit={(e) => {
-            e.preventDefault();
+        </ActionGroup>
+        <ActionGroup
+          label="Spread"
+          onSubmit={() => {
             if (spreadFrom && spreadTo) void apply({ kind: 'spread', from: spreadFrom, to: spreadTo });
           }}
         >
           <label htmlFor="many-from">Spread from</label>
-          <input
-            id="many-from"
-            className="input"
-            type="datetime-local"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-          />
+          <TextInput id="many-from" type="datetime-local" value={from} onValue={setFrom} />
           <label htmlFor="many-to">to</label>
-          <input
-            id="many-to"
-            className="input"
-            type="datetime-local"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-          />
+          <TextInput id="many-to" type="datetime-local" value={to} onValue={setTo} />
           <ActionButton
             type="submit"
             busy={busy || !spreadFrom || !spreadTo || Date.parse(spreadFrom) > Date.parse(spreadTo)}
@@ -148,12 +133,10 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton busy={busy} onRun={() => void apply({ kind: 'queue' })}>
             Into queue slots
           </ActionButton>
-        </form>
-        <form
-          className="many-actions__group"
-          aria-label="Add an account"
-          onSubmit={(e) => {
-            e.preventDefault();
+        </ActionGroup>
+        <ActionGroup
+          label="Add an account"
+          onSubmit={() => {
             const a = candidates.find((c) => c.id === account);
             if (a)
               void apply({
@@ -179,7 +162,7 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
           <ActionButton type="submit" busy={busy || !account}>
             Add
           </ActionButton>
-        </form>
+        </ActionGroup>
         <div className="many-actions__group">
           {noCancel ? null : (
             <ActionButton busy={busy} onRun={() => void apply({ kind: 'cancel' })}>
@@ -279,4 +262,28 @@ function summary(run: ChangeRun, good: number): string {
   return run.requests > 0
     ? `${what} (${run.requests.toLocaleString()} ${run.requests === 1 ? 'request' : 'requests'} to the service).`
     : `${what}.`;
+}
+
+/** One group of the bar: its controls, and its action run on submit (Enter in a field, or its button). */
+function ActionGroup({
+  label,
+  onSubmit,
+  children,
+}: {
+  readonly label: string;
+  readonly onSubmit: () => void;
+  readonly children: ReactNode;
+}) {
+  return (
+    <form
+      className="many-actions__group"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+    </form>
+  );
 }

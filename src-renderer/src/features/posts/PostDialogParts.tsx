@@ -10,12 +10,13 @@ import { toggled } from '../../app/toggled';
 import { AccountCheckboxes } from '../../components/AccountCheckboxes';
 import { ActionButton } from '../../components/ActionButton';
 import { useLinkAllowed } from '../../components/ExternalLink';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextInput } from '../../components/Field';
 import { PlatformMark } from '../../components/PlatformMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ErrorAlert } from '../../components/states';
 import type { PostChange } from '../../stores/use-posts-store';
 import { offersOn, whyNotOn } from './delivery-actions';
+import { WhyNot } from './WhyNot';
 
 export type Action = 'caption' | 'reschedule' | 'cancel' | 'addTargets' | 'delete';
 
@@ -132,12 +133,12 @@ export function WhenField({ ctx, now }: { readonly ctx: DialogContext; readonly 
   return (
     <LabeledField id="post-when" label={`${schedulable ? 'Schedule for' : 'Reschedule to'} (${localZone()})`}>
       <div className="btn-row">
-        <input
+        <TextInput
           id="post-when"
-          className="input post-dialog__when"
+          className="post-dialog__when"
           type="datetime-local"
           value={localAt}
-          onChange={(e) => setLocalAt(e.target.value)}
+          onValue={setLocalAt}
         />
         <ActionButton
           busy={busy !== null || !future}
@@ -277,9 +278,7 @@ export function DialogFooter({
           Delete
         </ActionButton>
       ) : (
-        <span className="muted" role="note">
-          {whyNotOn(delivery, 'delete')}
-        </span>
+        <WhyNot delivery={delivery} action="delete" />
       )}
     </div>
   );

@@ -15,7 +15,8 @@ import './posts.css';
 import { RetriedNote, RetryDelivery } from './RetryFailed';
 import { toast } from '../../stores/use-toast-store';
 import { ActionButton } from '../../components/ActionButton';
-import { offersOn, whyNotOn, whyNotOnPost } from './delivery-actions';
+import { offersOn, whyNotOnPost } from './delivery-actions';
+import { WhyNot } from './WhyNot';
 
 /**
  * The post's first media item at row size: the picture main fetched (a `data:` URL), a play mark for a video, or a
@@ -174,9 +175,7 @@ export function PostDetail({
                     Delete
                   </ActionButton>
                 ) : (
-                  <span className="post-detail__why muted" role="note">
-                    {whyNotOn(d, 'delete')}
-                  </span>
+                  <WhyNot delivery={d} action="delete" className="post-detail__why" />
                 )}
               </span>
             </li>

@@ -7,6 +7,7 @@ import { describeError } from '../../app/describe-error';
 import { formatDateTime, fromLocalInput, toLocalInput } from '../../app/format';
 import { usePostGroupsStore } from '../../stores/use-post-groups-store';
 import { toast } from '../../stores/use-toast-store';
+import { TextInput } from '../../components/Field';
 
 /** What a person reads after a retry: one toast for the lot, the refusals in their own words. */
 export function tellRetry(results: readonly RetryOutcome[], name: string): void {
@@ -69,13 +70,12 @@ export function RetryDelivery({
       >
         Retry now
       </button>
-      <input
+      <TextInput
         id={`retry-at-${d.id}`}
-        className="input"
         type="datetime-local"
         aria-label="Retry at"
         value={at}
-        onChange={(e) => setAt(e.target.value)}
+        onValue={setAt}
       />
       <button
         type="button"

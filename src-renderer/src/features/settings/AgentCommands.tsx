@@ -1,5 +1,5 @@
 import type { Draft } from './settings-draft';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextField } from '../../components/Field';
 
 /** The program each agent type runs, edited as rows of text. */
 export function AgentCommands({
@@ -19,22 +19,19 @@ export function AgentCommands({
       <p className="field__hint">The program each agent type runs, without a shell. One argument per line.</p>
       {value.map((c, i) => (
         <div key={i} className="agent-command" role="group" aria-label={`Agent command ${i + 1}`}>
-          <LabeledField id={`agent-${i}-type`} label="Agent type">
-            <input
-              id={`agent-${i}-type`}
-              className="input"
-              value={c.agent_type}
-              onChange={(e) => edit(i, { agent_type: e.target.value })}
-            />
-          </LabeledField>
-          <LabeledField id={`agent-${i}-command`} label="Program">
-            <input
-              id={`agent-${i}-command`}
-              className="input mono"
-              value={c.command}
-              onChange={(e) => edit(i, { command: e.target.value })}
-            />
-          </LabeledField>
+          <TextField
+            id={`agent-${i}-type`}
+            label="Agent type"
+            value={c.agent_type}
+            onValue={(v) => edit(i, { agent_type: v })}
+          />
+          <TextField
+            id={`agent-${i}-command`}
+            label="Program"
+            className="mono"
+            value={c.command}
+            onValue={(v) => edit(i, { command: v })}
+          />
           <LabeledField id={`agent-${i}-args`} label="Arguments">
             <textarea
               id={`agent-${i}-args`}

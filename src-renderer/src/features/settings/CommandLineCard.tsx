@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../components/states';
 import { useCommandLineStore } from '../../stores/use-command-line-store';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
+import { BusyButton } from '../../components/BusyButton';
 
 /**
  * The `postdesk` command on the PATH, as code editors offer their own. Installing or removing it is confirmed in
@@ -20,6 +21,8 @@ export function CommandLineCard() {
   }, [load]);
 
   const c = state.data;
+  // Both actions wait on Postdesk's own confirmation dialog.
+  const asking = { busy, working: 'Waiting for your confirmation…' };
   return (
     <SettingsCard
       id="command-line"
@@ -59,27 +62,13 @@ export function CommandLineCard() {
             {actionError ? <ErrorAlert error={actionError} title="The command was not changed" /> : null}
             {c.supported ? (
               <div className="btn-row">
-                <button
-                  type="button"
-                  className="btn btn--primary"
-                  disabled={busy !== null}
-                  onClick={() => void install()}
-                >
-                  {busy === 'install'
-                    ? 'Waiting for your confirmation…'
-                    : c.installed
-                      ? 'Install again'
-                      : 'Install command'}
-                </button>
+                <BusyButton {...asking} action="install" className="btn btn--primary" onRun={install}>
+                  {c.installed ? 'Install again' : 'Install command'}
+                </BusyButton>
                 {c.installed ? (
-                  <button
-                    type="button"
-                    className="btn"
-                    disabled={busy !== null}
-                    onClick={() => void uninstall()}
-                  >
-                    {busy === 'uninstall' ? 'Waiting for your confirmation…' : 'Remove command'}
-                  </button>
+                  <BusyButton {...asking} action="uninstall" onRun={uninstall}>
+                    Remove command
+                  </BusyButton>
                 ) : null}
               </div>
             ) : null}

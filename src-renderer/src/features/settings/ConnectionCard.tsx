@@ -4,6 +4,7 @@ import { pick } from '../../stores/pick';
 import { useConnectionStore } from '../../stores/use-connection-store';
 import { toast } from '../../stores/use-toast-store';
 import { SettingsCard } from './SettingsCard';
+import { BusyButton } from '../../components/BusyButton';
 
 /** Where Postdesk is connected and whether a key is stored, with forgetting the key and disconnecting. */
 export function ConnectionCard() {
@@ -53,14 +54,15 @@ export function ConnectionCard() {
               <button type="button" className="btn btn--small" autoFocus onClick={() => setConfirming(false)}>
                 Stay connected
               </button>
-              <button
-                type="button"
+              <BusyButton
+                action="disconnect"
+                busy={busy}
+                working="Disconnecting…"
                 className="btn btn--small btn--danger"
-                disabled={busy !== null}
-                onClick={() => void disconnect()}
+                onRun={disconnect}
               >
-                {busy === 'disconnect' ? 'Disconnecting…' : 'Yes, disconnect'}
-              </button>
+                Yes, disconnect
+              </BusyButton>
             </div>
           </div>
         </div>

@@ -24,7 +24,7 @@ import { hrefOf } from '../../app/router';
 import { patchOf, toDraft, type Draft } from './settings-draft';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
-import { LabeledField } from '../../components/Field';
+import { LabeledField, TextField, TextInput } from '../../components/Field';
 
 /** A Record so a policy added to the contract must get its words here. */
 const POLICY_TEXT: Readonly<Record<MissedRunPolicy, { label: string; note: string }>> = {
@@ -119,22 +119,18 @@ function SettingsForm({
     /** What applies while the field is empty, shown in it. */
     effective?: string,
   ) => (
-    <LabeledField
+    <TextField
       id={`settings-${key}`}
+
       label={label}
       hint={fieldErrors[key] ? <span className="field__error">{fieldErrors[key]}</span> : hint}
-    >
-      <input
-        id={`settings-${key}`}
-        className="input"
-        type={type}
-        value={draft[key]}
-        placeholder={effective}
-        onChange={(e) => set(key, e.target.value)}
-        aria-invalid={Boolean(fieldErrors[key])}
-        aria-describedby={`settings-${key}-hint`}
-      />
-    </LabeledField>
+      type={type}
+      value={draft[key]}
+      placeholder={effective}
+      onValue={(v) => set(key, v)}
+      aria-invalid={Boolean(fieldErrors[key])}
+      aria-describedby={`settings-${key}-hint`}
+    />
   );
 
   return (
@@ -157,14 +153,13 @@ function SettingsForm({
             executorName ?? undefined,
           )}
           <LabeledField id="settings-concurrency" label="Concurrent runs">
-            <input
+            <TextInput
               id="settings-concurrency"
-              className="input"
               type="number"
               min={1}
               max={16}
               value={draft.concurrency}
-              onChange={(e) => set('concurrency', e.target.value)}
+              onValue={(v) => set('concurrency', v)}
               aria-invalid={Boolean(fieldErrors.concurrency)}
             />
             <span className="field__hint">
@@ -195,8 +190,9 @@ function SettingsForm({
           ))}
         </fieldset>
         <div className="form-grid">
-          <LabeledField
+          <TextField
             id="settings-grace"
+
             label="Grace window (minutes)"
             hint={
               fieldErrors.grace_window_minutes ? (
@@ -205,19 +201,14 @@ function SettingsForm({
                 'With “Run the latest”, how late a missed run may still start; an older one is recorded as missed (0–1440).'
               )
             }
-          >
-            <input
-              id="settings-grace"
-              className="input"
-              type="number"
-              min={0}
-              max={24 * 60}
-              value={draft.grace_window_minutes}
-              onChange={(e) => set('grace_window_minutes', e.target.value)}
-              aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
-              aria-describedby="settings-grace-hint"
-            />
-          </LabeledField>
+            type="number"
+            min={0}
+            max={24 * 60}
+            value={draft.grace_window_minutes}
+            onValue={(v) => set('grace_window_minutes', v)}
+            aria-invalid={Boolean(fieldErrors.grace_window_minutes)}
+            aria-describedby="settings-grace-hint"
+          />
         </div>
         <AgentCommands
           value={draft.agent_commands}

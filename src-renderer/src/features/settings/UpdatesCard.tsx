@@ -16,6 +16,7 @@ import { toast } from '../../stores/use-toast-store';
 import { useUpdatesStore } from '../../stores/use-updates-store';
 import { SettingsCard } from './SettingsCard';
 import { LoadGate } from '../../components/LoadGate';
+import { BusyButton } from '../../components/BusyButton';
 
 /** A Record so a phase added to the contract must get its words here. */
 const PHASE_TEXT: Readonly<Record<UpdatePhase, { label: string; tone: string; note: string }>> = {
@@ -109,19 +110,17 @@ export function UpdatesCard({ settings }: { readonly settings: SettingsView | nu
                 >
                   {busy === 'check' || u.phase === 'checking' ? 'Checking…' : 'Check for updates'}
                 </button>
-                <button
-                  type="button"
+                <BusyButton
+                  action="restart"
+                  busy={busy}
+                  working="Requesting…"
                   className="btn btn--primary"
-                  disabled={
-                    busy !== null ||
-                    u.restartRequested ||
-                    (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')
-                  }
-                  aria-describedby="updates-restart-hint"
-                  onClick={() => void restartNow()}
+                  off={u.restartRequested || (u.phase !== 'downloaded' && u.phase !== 'waiting-for-idle')}
+                  describedBy="updates-restart-hint"
+                  onRun={restartNow}
                 >
-                  {busy === 'restart' ? 'Requesting…' : 'Restart now'}
-                </button>
+                  Restart now
+                </BusyButton>
               </div>
               <p className="field__hint" id="updates-restart-hint">
                 {u.restartRequested

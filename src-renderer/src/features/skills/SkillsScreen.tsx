@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/states';
 import { useSkillsStore } from '../../stores/use-skills-store';
 import './skills.css';
 import { LoadGate } from '../../components/LoadGate';
+import { PickList } from '../../components/PickList';
 import { LabeledField } from '../../components/Field';
 
 export function SkillsScreen() {
@@ -35,26 +36,22 @@ export function SkillsScreen() {
             <h2 id="skills-list-title">Library</h2>
           </div>
           <LoadGate state={skills} what="the skills" onRetry={load} freshness>
-            {list.length === 0 ? (
-              <EmptyState title="No skills published" icon={<IconBook size={20} />} />
-            ) : (
-              <ul className="list" aria-label="Skills">
-                {list.map((s) => (
-                  <li key={s.id}>
-                    <button
-                      type="button"
-                      className="list__button skill-item"
-                      aria-current={selected?.id === s.id}
-                      onClick={() => void select(s.id)}
-                    >
-                      <span className="skill-item__name">{plainName(s.name)}</span>
-                      <span className="skill-item__desc muted">{s.description}</span>
-                      <span className="badge badge--plain">v{s.latest_version}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <PickList
+              label="Skills"
+              items={list}
+              picked={selected?.id}
+              onPick={(s) => void select(s.id)}
+              itemClass="skill-item"
+              empty={<EmptyState title="No skills published" icon={<IconBook size={20} />} />}
+            >
+              {(s) => (
+                <>
+                  <span className="skill-item__name">{plainName(s.name)}</span>
+                  <span className="skill-item__desc muted">{s.description}</span>
+                  <span className="badge badge--plain">v{s.latest_version}</span>
+                </>
+              )}
+            </PickList>
           </LoadGate>
         </section>
         <section className="card" aria-label="Skill">
