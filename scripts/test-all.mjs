@@ -15,8 +15,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const require = createRequire(import.meta.url);
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = process.execPath;
+/** `npm run --silent <script>` through the npm that started this run (`npm test` sets npm_execpath), else npm on PATH. */
+const npmRun = (script) =>
+  process.env.npm_execpath
+    ? [node, [process.env.npm_execpath, 'run', '--silent', script]]
+    : ['npm', ['run', '--silent', script]];
 
 /** The same invocation, build-info file included, as `npm run typecheck` (package.json), for one config. */
 const typecheck = (config) => [
@@ -57,7 +61,8 @@ function step(name, [command, args], { held = false, env = process.env } = {}) {
       if (held) process.stdout.write(`\n── ${name} (${took} s)\n${Buffer.concat(out).toString()}`);
       if (code !== 0) {
         process.stderr.write(`\nnpm test: ${name} failed (${signal ?? `exit ${code}`}, ${took} s)\n`);
-        for (const other of running) other.kill('SIGTERM');
+        // As Ctrl-C would: vitest and Playwright then stop their workers, and Playwright its hosts and browsers.
+        for (const other of running) other.kill('SIGINT');
         process.exit(code || 1);
       }
       resolve(took);
@@ -70,13 +75,13 @@ mkdirSync(join(root, 'out', 'tsc'), { recursive: true });
 const checks = Promise.all([
   step('typecheck (tsconfig.node.json)', typecheck('node'), { held: true }),
   step('typecheck (tsconfig.web.json)', typecheck('web'), { held: true }),
-  step('lint', [npm, ['run', '--silent', 'lint']], { held: true }),
+  step('lint', npmRun('lint'), { held: true }),
 ]);
-const build = await step('build:web', [npm, ['run', '--silent', 'build:web']], { held: true });
+const build = await step('build:web', npmRun('build:web'), { held: true });
 // `npm run test:e2e` is the web build, then this.
 const e2e = step('playwright', [node, [require.resolve('@playwright/test/cli'), 'test']], { env: shared });
 const [tscNode, tscWeb, lint] = await checks;
-const unit = await step('vitest', [npm, ['run', '--silent', 'test:unit']], { env: shared });
+const unit = await step('vitest', npmRun('test:unit'), { env: shared });
 const browser = await e2e;
 process.stdout.write(
   `\nnpm test passed in ${seconds(started)} s: build:web ${build} s, then beside Playwright (${browser} s) ` +
