@@ -9,6 +9,10 @@ import { SCREENS, goTo, screenshot } from './support/page';
  */
 const ALL_SCREENS = [...SCREENS, 'AI assistant'] as const;
 
+// The light and the dark walk are the longest flows of the suite and share nothing but the worker's host: each may
+// run on its own worker (and host), so that they do not hold one worker for both, one after the other.
+test.describe.configure({ mode: 'parallel' });
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`every screen has no serious or critical axe violation (${scheme})`, async ({ app: page }) => {
     test.setTimeout(180_000);

@@ -33,6 +33,10 @@ const DOCS_IMAGE_MAX_BYTES = 150 * 1024;
 
 const slug = (label: string) => label.toLowerCase().replaceAll(' ', '-');
 
+// The light and the dark walk share nothing but the worker's host: each may run on its own worker (and host), so
+// that they do not hold one worker for both, one after the other.
+test.describe.configure({ mode: 'parallel' });
+
 interface El {
   readonly scrollWidth: number;
   readonly clientWidth: number;

@@ -4,7 +4,7 @@ import { openConnected } from './page';
 import { startWebHost, type WebHost } from './web-host';
 
 /**
- * One `postdesk web --sandbox` per worker (playwright.config.ts runs two), shared by its flows; `app` is a
+ * One `postdesk web --sandbox` per worker (playwright.config.ts runs three), shared by its flows; `app` is a
  * page already connected to its offline sandbox.
  */
 export const test = base.extend<

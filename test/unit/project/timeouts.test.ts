@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appliedFactor } from '../../helpers/scale-timeouts';
-import { MAX_FACTOR, TIMEOUTS, loadFactor, scaled } from '../../helpers/timeouts';
+import { MAX_FACTOR, TIMEOUTS, loadFactor, runFactor, scaled } from '../../helpers/timeouts';
 
 /**
  * The suite's time limits follow the machine's load (test/helpers/timeouts.ts): an idle machine keeps the bases, a
@@ -15,6 +15,15 @@ describe('the load factor', () => {
     expect(loadFactor(7.5, 2)).toBe(3.75);
     expect(loadFactor(40, 2)).toBe(MAX_FACTOR);
     expect(loadFactor(5, 0)).toBe(MAX_FACTOR);
+  });
+
+  it('is at least the factor the run was told it shares the machine with, within the same bounds', () => {
+    expect(runFactor(0.3, 2)).toBe(2);
+    expect(runFactor(7.5, 2)).toBe(3.75);
+    expect(runFactor(0.3, 1)).toBe(1);
+    expect(runFactor(0.3, 0)).toBe(1);
+    expect(runFactor(0.3, Number.NaN)).toBe(1);
+    expect(runFactor(0.3, 9)).toBe(MAX_FACTOR);
   });
 
   it('scales a limit to whole ms', () => {
