@@ -10,16 +10,17 @@
  *
  * The full configuration is 20 executors, 500 automations, 60 minutes: a machine of its own. Knobs, for a
  * shortened run: POSTDESK_FLEET_EXECUTORS, POSTDESK_FLEET_AUTOMATIONS, POSTDESK_FLEET_MINUTES,
- * POSTDESK_FLEET_CONCURRENCY (runs at once per executor), POSTDESK_FLEET_SEED.
+ * POSTDESK_FLEET_CONCURRENCY (runs at once per executor), POSTDESK_FLEET_SEED, POSTDESK_FLEET_WALL_MINUTES (stop
+ * the clock after that much wall time). To look inside: POSTDESK_FLEET_PROFILE=DIR (the first executor's CPU and
+ * heap profiles, written when it exits) and POSTDESK_FLEET_LOGS=DIR (every executor's output, one file each).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { updateSettings } from '../src-main/core/config/settings';
 import { storeFile } from '../src-main/core/paths';
 import { openStore } from '../src-main/core/store/store';
@@ -93,40 +94,59 @@ const ZONES = [
 
 const automationId = (i: number) => `0b6e7f52-8a3c-4d1e-9f20-${String(i).padStart(12, '0')}`;
 
-/** A loopback proxy in front of the sandbox that counts the executors' requests by route. */
+/**
+ * A loopback proxy in front of the sandbox that counts the executors' requests by route. It runs in a worker
+ * thread of its own: in the bench's thread it parsed and forwarded every request on the one thread that also
+ * serves them as the sandbox, adding its own work to the service it measures.
+ */
+const PROXY_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const to = new URL(workerData.target);
+const counts = new Map();
+const server = http.createServer((req, res) => {
+  const path = (req.url || '/').split('?')[0] || '/';
+  if (!path.startsWith('/_sandbox/')) {
+    const route = req.method + ' ' + path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id').replace(/\\/runs\\/[^/]+/, '/runs/:id');
+    counts.set(route, (counts.get(route) || 0) + 1);
+  }
+  const up = http.request(
+    { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, host: to.host } },
+    (r) => {
+      res.writeHead(r.statusCode || 502, r.headers);
+      r.pipe(res);
+    },
+  );
+  // A reset from the sandbox (its fault) reaches the executor as a reset.
+  up.on('error', () => res.destroy());
+  req.pipe(up);
+});
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (m) => {
+  if (m === 'counts') parentPort.postMessage({ counts: [...counts] });
+});
+`;
+
 async function countingProxy(
   target: string,
-): Promise<{ url: string; counts: Map<string, number>; close(): Promise<void> }> {
-  const to = new URL(target);
-  const counts = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (!path.startsWith('/_sandbox/')) {
-      const route = `${req.method} ${path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id').replace(/\/runs\/[^/]+/, '/runs/:id')}`;
-      counts.set(route, (counts.get(route) ?? 0) + 1);
-    }
-    const up = httpRequest(
-      {
-        host: to.hostname,
-        port: to.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: to.host },
-      },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      },
-    );
-    // A reset from the sandbox (its fault) reaches the executor as a reset.
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+): Promise<{ url: string; counts(): Promise<Map<string, number>>; close(): Promise<void> }> {
+  const worker = new Worker(PROXY_WORKER, { eval: true, workerData: { target } });
+  const next = () =>
+    new Promise<{ port?: number; counts?: [string, number][] }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  const { port } = await next();
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    counts,
-    close: () => new Promise((r) => server.close(() => r())),
+    url: `http://127.0.0.1:${port}`,
+    async counts() {
+      const answer = next();
+      worker.postMessage('counts');
+      return new Map((await answer).counts);
+    },
+    close: async () => {
+      await worker.terminate();
+    },
   };
 }
 
@@ -347,6 +367,9 @@ export async function benchFleet(): Promise<void> {
   const active = new Set(automations.map((a) => a.id));
   const expected: { automation: string; at: string }[] = [];
   const delays: { s: number; fault: boolean }[] = [];
+  // The bench's own index: it asks these counts every 20 ms on the sandbox's thread, and without it each was a
+  // scan of every run so far (500 more a minute), a growing share of the one thread that serves the fleet.
+  db.exec('CREATE INDEX IF NOT EXISTS bench_agent_runs_scheduled ON agent_runs (scheduled_for, state)');
   const startCount = db.prepare(
     "SELECT COUNT(*) AS n FROM agent_runs WHERE scheduled_for = ? AND queue = 'local'",
   );
@@ -480,7 +503,8 @@ export async function benchFleet(): Promise<void> {
   const share = members.map((m) => completed.filter((r) => r.executor === m.name).length);
   const mean = completed.length / N;
   const minShare = mean > 0 ? Math.min(...share) / mean : 0;
-  const requests = [...proxy.counts.values()].reduce((a, b) => a + b, 0);
+  const counts = await proxy.counts();
+  const requests = [...counts.values()].reduce((a, b) => a + b, 0);
   const perRun = completed.length > 0 ? requests / completed.length : NaN;
   // The protocol's floor for one run here: every live executor asks once to start the occurrence (the
   // idempotent start is how they share), and the one that runs it reserves its image's upload and completes
@@ -502,7 +526,7 @@ export async function benchFleet(): Promise<void> {
       `  ${m.name.padEnd(11)} ${String(share[i]).padStart(5)}  ${String(m.kills).padStart(5)}  ${c.toFixed(1).padStart(5)}  ${((c / wallS) * 100).toFixed(1).padStart(5)}  ${m.peakRssMiB.toFixed(0).padStart(12)}`,
     );
   });
-  const top = [...proxy.counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(
     `  requests by route, per completed run: ${top.map(([r, n]) => `${r} ${(n / Math.max(1, completed.length)).toFixed(2)}`).join('; ')}`,
   );
