@@ -30,8 +30,9 @@ function postVerdicts(req: Pick<CreatePostRequest, 'caption' | 'media' | 'target
 export function warnOrRefuseRules(
   out: Output,
   req: Pick<CreatePostRequest, 'caption' | 'media' | 'targets'>,
+  applies: (v: RuleVerdict) => boolean = () => true,
 ): void {
-  const verdicts = postVerdicts(req);
+  const verdicts = postVerdicts(req).filter(applies);
   const blocks = verdicts.filter((v) => v.severity === 'block');
   if (blocks.length > 0) {
     throw new ValidationError(

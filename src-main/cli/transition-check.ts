@@ -44,10 +44,15 @@ function statusesToRead(action: DeliveryAction): readonly DeliveryStatus[] {
 /**
  * Refuses before sending (exit 2) what the table refuses, after reading the deliveries `id` names from the
  * service's lists (the newest 100 of each status). Not found there, or the service out of reach: sent as it is,
- * and the service has the last word. Any other answer to the lists (a bad key) is the command's error.
+ * and the service has the last word. Any other answer to the lists (a bad key) is the command's error. Returns the
+ * deliveries of the post `id` names as read (none when unknown), for the checks an edit needs beyond the table.
  */
-export async function refuseLocally(core: Core, id: string, action: DeliveryAction): Promise<void> {
-  let known: Known[];
+export async function refuseLocally(
+  core: Core,
+  id: string,
+  action: DeliveryAction,
+): Promise<readonly Delivery[]> {
+  let known: Delivery[];
   try {
     const pages = await Promise.all(
       statusesToRead(action).map((status) => core.client.listPosts({ status, limit: LIMITS.pageSizeMax })),
@@ -55,9 +60,16 @@ export async function refuseLocally(core: Core, id: string, action: DeliveryActi
     known = pages.flatMap((p) => p.posts);
   } catch (err) {
     // Out of reach: the request is sent as it is (or queued by the caller's retry), and the service decides.
-    if (err instanceof NetworkError) return;
+    if (err instanceof NetworkError) return [];
     throw err;
   }
   const why = refusal(known, id, action);
   if (why) throw new ValidationError([{ path: 'id', message: why }], null, 'request');
+  return reachedBy(known, id);
+}
+
+/** The deliveries `id` names: that delivery's post's, or the parent post's, as they were read. */
+function reachedBy(known: readonly Delivery[], id: string): readonly Delivery[] {
+  const postId = known.find((d) => d.id === id)?.post_id ?? id;
+  return known.filter((d) => d.post_id === postId);
 }

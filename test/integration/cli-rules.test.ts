@@ -88,6 +88,39 @@ describe('postdesk posts delete / update refuse what the transition table refuse
   });
 });
 
+describe('postdesk posts update --caption and the platforms’ rules', () => {
+  it('warns that X takes 280 characters when a scheduled post is edited past it, and sends the edit', async () => {
+    const later = await sb.api<CreatePostResponse>('POST', '/api/cli/posts', {
+      body: {
+        caption: 'short for now',
+        scheduled_at: '2031-01-01T09:00:00Z',
+        targets: [{ social_account_id: IDS.accounts.x, platform: 'x' }],
+      },
+    });
+    const caption = 'e'.repeat(300);
+    const r = await cli('posts', 'update', later.body.post.id as string, '--caption', caption);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      'warning: X takes at most 280 characters; this caption counts 300 there (20 over).',
+    );
+    const list = await sb.api<{ posts: Delivery[] }>('GET', '/api/cli/posts?status=scheduled&limit=100');
+    expect(list.body.posts.find((p) => p.post_id === later.body.post.id)?.caption).toBe(caption);
+  });
+
+  it('says nothing of a caption within every limit', async () => {
+    const later = await sb.api<CreatePostResponse>('POST', '/api/cli/posts', {
+      body: {
+        caption: 'short',
+        scheduled_at: '2031-01-01T09:00:00Z',
+        targets: [{ social_account_id: IDS.accounts.x, platform: 'x' }],
+      },
+    });
+    const r = await cli('posts', 'update', later.body.post.id as string, '--caption', 'f'.repeat(280));
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('warning');
+  });
+});
+
 describe('postdesk posts create and the platforms’ rules', () => {
   it('warns that X takes 280 characters when a 500-character post goes out now, and sends it', async () => {
     const caption = 'a'.repeat(500);

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { updateAction } from '../../../src-shared/api/delivery-transitions';
-import type { UpdatePostRequest } from '../../../src-shared/api/posts';
+import { canDo, updateAction } from '../../../src-shared/api/delivery-transitions';
+import type { Delivery, UpdatePostRequest } from '../../../src-shared/api/posts';
 import { createDeliveryFeed } from '../../core/deliveries/delivery-feed';
 import { openChangePlans, type SingleChange } from '../../core/outbox/change-plans';
 import { changeOne, singleIntent, type SingleOutcome } from '../../core/post-changes/recorded-single';
 import { refuseLocally } from '../transition-check';
 import type { CliDeps } from '../context';
 import { EXIT } from '../exit-codes';
+import type { Output } from '../output';
 import { printDeliveries } from './posts-show';
 
 /**
@@ -27,7 +28,9 @@ async function send(deps: CliDeps, cmd: Command, change: SingleChange, verb: str
   if (!plans.unfinished(singleIntent(change))) {
     const [id, action] =
       change.op === 'update' ? [change.body.id, updateAction(change.body)] : [change.id, 'delete' as const];
-    await out.spin('checking the post', () => refuseLocally(core, id, action));
+    const post = await out.spin('checking the post', () => refuseLocally(core, id, action));
+    if (change.op === 'update' && change.body.caption !== undefined)
+      await checkNewCaption(out, change.body.caption, post);
   }
   const outcome = await out.spin(verb, () => changeOne(client, plans, change));
   // A refusal heard now is reported as every refusal is (its exit code and words).
@@ -35,6 +38,27 @@ async function send(deps: CliDeps, cmd: Command, change: SingleChange, verb: str
   if (outcome.state === 'failed') deps.setExitCode(EXIT.service);
   if (outcome.state === 'unknown') deps.setExitCode(EXIT.network);
   return outcome;
+}
+
+/**
+ * A new caption meets each platform's caption rules where the post can still be edited, as `posts create` checks
+ * a new post's: past a limit it is a warning (stderr), and what certainly fails there stops here (exit 2). Only
+ * the caption's rules: an edit cannot change the media, so their verdicts are not this command's to give.
+ */
+async function checkNewCaption(out: Output, caption: string, post: readonly Delivery[]): Promise<void> {
+  const editable = post.filter((d) => canDo(d.status, 'edit'));
+  if (editable.length === 0) return;
+  // Loaded here only, as for `posts create`: counting as X does takes a fifth of a second.
+  const { warnOrRefuseRules } = await import('../post-rules-check');
+  warnOrRefuseRules(
+    out,
+    {
+      caption,
+      media: editable[0]?.media ?? [],
+      targets: editable.map((d) => ({ platform: d.platform, social_account_id: d.social_account_id })),
+    },
+    (v) => v.rule === 'caption-length',
+  );
 }
 
 function unknownWords(o: SingleOutcome): string {
