@@ -169,7 +169,9 @@ test('links out of the app are ordinary links: a published post and an article o
   await page.getByRole('button', { name: 'Refresh' }).click();
   await page.getByLabel('Search').fill(tag);
   await page.getByRole('button', { name: new RegExp(`^Open post: Out now ${tag}`) }).click();
-  const link = page.getByRole('dialog', { name: 'Edit post' }).getByRole('link', { name: 'Open on TikTok' });
+  const link = page
+    .getByRole('dialog', { name: 'Post details' })
+    .getByRole('link', { name: 'Open on TikTok' });
   await expect(link).toHaveAttribute(
     'href',
     new RegExp(`^https://www\\.tiktok\\.com/.*${created.social_posts[0]?.id}`),

@@ -88,7 +88,8 @@ export function PostDialog({
   };
 
   return (
-    <Dialog open title="Edit post" onClose={onClose} wide>
+    // Titled by what it offers: a published post is opened to read, not to edit.
+    <Dialog open title={editable ? 'Edit post' : 'Post details'} onClose={onClose} wide>
       <DialogHead delivery={delivery} {...(account ? { account } : {})} />
       {editable ? (
         <>
