@@ -2,6 +2,19 @@ import type { Platform } from '../../../src-shared/api/common';
 import { PLATFORM_META, PLATFORM_ORDER } from '../app/platforms';
 import { LabeledField } from './Field';
 
+/** The `option`s of a select: each a value and its words. */
+export function Options<T extends string>({
+  of,
+}: {
+  readonly of: readonly { readonly value: T; readonly label: string }[];
+}) {
+  return of.map((o) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  ));
+}
+
 /** A labelled select of a toolbar; the id ties label and control. */
 export function SelectFilter<T extends string>({
   id,
@@ -19,11 +32,7 @@ export function SelectFilter<T extends string>({
   return (
     <LabeledField id={id} label={label}>
       <select id={id} className="select" value={value} onChange={(e) => onChange(e.target.value as T)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        <Options of={options} />
       </select>
     </LabeledField>
   );

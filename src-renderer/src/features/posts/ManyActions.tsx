@@ -11,6 +11,7 @@ import { toast } from '../../stores/use-toast-store';
 import { ActionButton } from '../../components/ActionButton';
 import { offersOnPost, whyNotOnPost } from './delivery-actions';
 import { TextInput } from '../../components/Field';
+import { Options } from '../../components/Filters';
 
 const UNITS = [
   { value: 'hours', label: 'hours', ms: 3_600_000 },
@@ -104,11 +105,7 @@ export function ManyActions({ accounts }: { readonly accounts: readonly Account[
             value={unit}
             onChange={(e) => setUnit(e.target.value as typeof unit)}
           >
-            {UNITS.map((u) => (
-              <option key={u.value} value={u.value}>
-                {u.label}
-              </option>
-            ))}
+            <Options of={UNITS} />
           </select>
           <ActionButton type="submit" busy={busy || !shiftMs}>
             Move

@@ -6,6 +6,7 @@ import { pickProblem, pickToCron, scheduleInWords, type SchedulePick } from './c
 import { AdvancedCron } from './AdvancedCron';
 import { EveryHours } from './EveryHours';
 import { LabeledField } from '../../../components/Field';
+import { Options } from '../../../components/Filters';
 
 type Kind = SchedulePick['kind'];
 const KINDS: readonly { value: Kind; label: string }[] = [
@@ -62,11 +63,7 @@ export function SchedulePicker({
             onChange(switchTo(kind, value));
           }}
         >
-          {KINDS.map((k) => (
-            <option key={k.value} value={k.value}>
-              {k.label}
-            </option>
-          ))}
+          <Options of={KINDS} />
         </select>
       </LabeledField>
       {value.kind === 'days' ? (
