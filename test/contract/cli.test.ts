@@ -11,6 +11,7 @@ import {
   demoFixture as builtInDemoFixture,
 } from '../../src-sandbox/demo-fixture';
 import { TEST_KEYS, demoFixture as testFixture, jsonOf } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -41,7 +42,7 @@ async function startCli(args: string[], expectKeyLine: boolean): Promise<Started
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(
       () => fail(new Error(`no listening line; stdout=${JSON.stringify(lines)} stderr=${stderr}`)),
-      20_000,
+      scaled(20_000),
     );
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();

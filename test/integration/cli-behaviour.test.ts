@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliHere } from '../helpers/cli-process';
 import { IDS, demoFixture, startTestSandbox, type Loose, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * What the command line does, against a real sandbox over HTTP: exports keep media given by URL, dates are read
@@ -31,7 +32,7 @@ beforeAll(async () => {
   // Real time: the queue and "now" are this machine's.
   sb = await startTestSandbox(demoFixture({ now: null }));
   dir = mkdtempSync(join(tmpdir(), 'pd-cli-behaviour-'));
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await sb?.close();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 const ROOT = process.cwd();
 const BIN = join(ROOT, 'bin', 'postdesk.js');
@@ -73,7 +74,7 @@ export async function resolve(specifier, context, next) {
   const build = await run('npm', ['run', '--silent', 'build:cli']);
   expect(build.code, build.err).toBe(0);
   sb = await startTestSandbox();
-}, 180_000);
+}, scaled(180_000));
 afterAll(async () => {
   await sb?.close();
   rmSync(dir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliHere } from '../helpers/cli-process';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { VERSION } from '../../src-main/cli/version';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * Exits and messages of the command line for local input problems and service refusals: each names the flag or
@@ -63,7 +64,7 @@ beforeAll(async () => {
   chmodSync(dir, 0o777);
   mkdirSync(join(dir, 'data-nobody'), { mode: 0o777 });
   chmodSync(join(dir, 'data-nobody'), 0o777);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await sb?.close();
@@ -71,45 +72,53 @@ afterAll(async () => {
 });
 
 describe('local input problems exit 2, naming the file or flag', () => {
-  it('an unreadable file: articles --body-file, bulk import, media check', async () => {
-    const body = join(dir, 'secret.md');
-    writeFileSync(body, '# hi\n');
-    chmodSync(body, 0o000);
-    const article = await runAsReader([
-      'articles',
-      'create',
-      '--title',
-      't',
-      '--body-file',
-      body,
-      '-d',
-      'devto',
-    ]);
-    expect(article.code, article.out).toBe(2);
-    expect(article.out).toContain(body);
-    expect(article.out).toContain('body-file');
-    expect(article.out).not.toMatch(INTERNAL);
-  }, 30_000);
+  it(
+    'an unreadable file: articles --body-file, bulk import, media check',
+    async () => {
+      const body = join(dir, 'secret.md');
+      writeFileSync(body, '# hi\n');
+      chmodSync(body, 0o000);
+      const article = await runAsReader([
+        'articles',
+        'create',
+        '--title',
+        't',
+        '--body-file',
+        body,
+        '-d',
+        'devto',
+      ]);
+      expect(article.code, article.out).toBe(2);
+      expect(article.out).toContain(body);
+      expect(article.out).toContain('body-file');
+      expect(article.out).not.toMatch(INTERNAL);
+    },
+    scaled(30_000),
+  );
 
-  it('a bulk CSV naming an unreadable file flags that row in the dry run instead of stopping it', async () => {
-    const png = join(dir, 'locked.png');
-    writeFileSync(png, Buffer.from('89504e470d0a1a0a', 'hex'));
-    chmodSync(png, 0o000);
-    const csv = join(dir, 'rows.csv');
-    writeFileSync(
-      csv,
-      [
-        'caption,targets,scheduled_at,media',
-        `one,x:${IDS.accounts.x},2035-01-01T09:00:00Z,locked.png`,
-        `two,x:${IDS.accounts.x},2035-01-01T10:00:00Z,`,
-      ].join('\n'),
-    );
-    chmodSync(csv, 0o644);
-    const run = await runAsReader(['bulk', 'import', csv, '--dry-run']);
-    expect(run.out).toMatch(/row 1 \(line 2\), media: locked\.png: you are not allowed to read/);
-    expect(run.out).not.toMatch(INTERNAL);
-    expect(run.code).toBe(2);
-  }, 30_000);
+  it(
+    'a bulk CSV naming an unreadable file flags that row in the dry run instead of stopping it',
+    async () => {
+      const png = join(dir, 'locked.png');
+      writeFileSync(png, Buffer.from('89504e470d0a1a0a', 'hex'));
+      chmodSync(png, 0o000);
+      const csv = join(dir, 'rows.csv');
+      writeFileSync(
+        csv,
+        [
+          'caption,targets,scheduled_at,media',
+          `one,x:${IDS.accounts.x},2035-01-01T09:00:00Z,locked.png`,
+          `two,x:${IDS.accounts.x},2035-01-01T10:00:00Z,`,
+        ].join('\n'),
+      );
+      chmodSync(csv, 0o644);
+      const run = await runAsReader(['bulk', 'import', csv, '--dry-run']);
+      expect(run.out).toMatch(/row 1 \(line 2\), media: locked\.png: you are not allowed to read/);
+      expect(run.out).not.toMatch(INTERNAL);
+      expect(run.code).toBe(2);
+    },
+    scaled(30_000),
+  );
 
   it('sandbox --seed missing.json, a seed that is not JSON, --port abc', async () => {
     const missing = await cli('sandbox', '--seed', join(dir, 'missing.json'));

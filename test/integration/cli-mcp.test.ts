@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliHere } from '../helpers/cli-process';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `postdesk mcp` with the official SDK client over stdio (StdioClientTransport), against the real sandbox:
@@ -36,7 +37,7 @@ beforeAll(async () => {
       stderr: 'pipe',
     }),
   );
-}, 60_000);
+}, scaled(60_000));
 afterAll(async () => {
   await client?.close();
   await sb.close();

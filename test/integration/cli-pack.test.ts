@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * The package as a user gets it: `npm pack` (which builds the CLI and the web UI through `prepack`), then
@@ -92,7 +93,7 @@ beforeAll(async () => {
   installWarnings = install.err;
   installed = join(prefix, 'lib', 'node_modules', 'postdesk');
   bin = join(prefix, 'bin', 'postdesk');
-}, 600_000);
+}, scaled(600_000));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The installed command, with only Node and the system on PATH: no tsx, no checkout. */

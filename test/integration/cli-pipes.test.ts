@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leafCommands } from '../helpers/cli-tree';
 import { IDS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `postdesk <command> | head -1`: the reader goes away before the command has written. Every command that prints
@@ -42,7 +43,7 @@ beforeAll(async () => {
     },
   });
   postId = res.body.post.id as string;
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await sb?.close();
@@ -71,37 +72,41 @@ function piped(
 }
 
 describe('a reader that closes early', () => {
-  it('ends every reading command quietly with exit 0', async () => {
-    const reads = (await leafCommands())
-      .map((l) => l.path.join(' '))
-      .filter((p) => READS.test(p) && !(p in SKIP));
-    const named = [
-      'analytics',
-      'posts show',
-      'posts list',
-      'queue show',
-      'status',
-      'skills show',
-      'export posts',
-    ];
-    for (const p of named) {
-      expect(reads).toContain(p);
-      const run = await piped([...p.split(' '), ...ARGS(p)]);
-      expect({ command: p, code: run.code }).toEqual({ command: p, code: 0 });
-    }
-    // Runs that need an id of something this data directory never made answer "not found" before printing.
-    const runnable = reads.filter((p) => p !== 'runs show' && p !== 'bulk status' && !named.includes(p));
-    for (const p of runnable) {
-      const args = [...p.split(' '), ...ARGS(p)];
-      // A command that fails read in full (`executor status` with no daemon: 1) may still say so when piped.
-      const full = await piped(args, false);
-      const run = await piped(args);
-      expect({ command: p, code: run.code, signal: run.signal }).toEqual({
-        command: p,
-        code: full.code === 0 ? 0 : expect.toBeOneOf([0, full.code]),
-        signal: null,
-      });
-      expect(run.err, p).not.toMatch(/EPIPE|Unhandled 'error' event|\n\s+at /);
-    }
-  }, 120_000);
+  it(
+    'ends every reading command quietly with exit 0',
+    async () => {
+      const reads = (await leafCommands())
+        .map((l) => l.path.join(' '))
+        .filter((p) => READS.test(p) && !(p in SKIP));
+      const named = [
+        'analytics',
+        'posts show',
+        'posts list',
+        'queue show',
+        'status',
+        'skills show',
+        'export posts',
+      ];
+      for (const p of named) {
+        expect(reads).toContain(p);
+        const run = await piped([...p.split(' '), ...ARGS(p)]);
+        expect({ command: p, code: run.code }).toEqual({ command: p, code: 0 });
+      }
+      // Runs that need an id of something this data directory never made answer "not found" before printing.
+      const runnable = reads.filter((p) => p !== 'runs show' && p !== 'bulk status' && !named.includes(p));
+      for (const p of runnable) {
+        const args = [...p.split(' '), ...ARGS(p)];
+        // A command that fails read in full (`executor status` with no daemon: 1) may still say so when piped.
+        const full = await piped(args, false);
+        const run = await piped(args);
+        expect({ command: p, code: run.code, signal: run.signal }).toEqual({
+          command: p,
+          code: full.code === 0 ? 0 : expect.toBeOneOf([0, full.code]),
+          signal: null,
+        });
+        expect(run.err, p).not.toMatch(/EPIPE|Unhandled 'error' event|\n\s+at /);
+      }
+    },
+    scaled(120_000),
+  );
 });

@@ -6,6 +6,7 @@ import type { Delivery } from '../../src-shared/api/posts';
 import { runCli } from '../helpers/cli-process';
 import { killRun, loseAnswers, runAgainUntil, sandboxForTrials } from '../helpers/crash-trials';
 import { IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `postdesk posts retry`: a delivery made to fail on the sandbox (its account fails every attempt), the account
@@ -85,37 +86,41 @@ describe('postdesk posts retry', () => {
     expect(refused.out).toContain('only a failed delivery can be retried');
   });
 
-  it('makes the post exactly once through kill -9 at random points and lost answers', async () => {
-    const { sb } = trials;
-    let killed = 0;
-    for (let trial = 0; trial < 4; trial++) {
-      await loseAnswers(sb, null);
-      await sb.control.reset(demoFixture());
-      rmSync(dataDir, { recursive: true, force: true });
-      dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-retry-'));
-      const failed = await failedOnX(`crash retry ${trial}`);
-      await loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.4, latencyMs: 150, seed: 7 + trial });
-      const ended = await killRun(cli(failed.id, '--json'), { afterMs: 200 + trial * 350 });
-      if (ended.signal === 'SIGKILL') killed += 1;
-      const ok = await runAgainUntil(
-        ended.code === 0,
-        async () => {
-          const run = await cli(failed.id, '--json').done;
-          // A lost answer is never reported as a refusal.
-          expect(run.code, run.out).not.toBe(3);
-          return run.code === 0;
-        },
-        (done) => done,
-        8,
-      );
-      expect(ok).toBe(true);
-      await loseAnswers(sb, null);
-      const after = await all();
-      expect(
-        after.map((d) => [d.caption, d.status]),
-        `trial ${trial}`,
-      ).toEqual([[`crash retry ${trial}`, 'posted']]);
-    }
-    expect(killed).toBeGreaterThan(0);
-  }, 120_000);
+  it(
+    'makes the post exactly once through kill -9 at random points and lost answers',
+    async () => {
+      const { sb } = trials;
+      let killed = 0;
+      for (let trial = 0; trial < 4; trial++) {
+        await loseAnswers(sb, null);
+        await sb.control.reset(demoFixture());
+        rmSync(dataDir, { recursive: true, force: true });
+        dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-retry-'));
+        const failed = await failedOnX(`crash retry ${trial}`);
+        await loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.4, latencyMs: 150, seed: 7 + trial });
+        const ended = await killRun(cli(failed.id, '--json'), { afterMs: 200 + trial * 350 });
+        if (ended.signal === 'SIGKILL') killed += 1;
+        const ok = await runAgainUntil(
+          ended.code === 0,
+          async () => {
+            const run = await cli(failed.id, '--json').done;
+            // A lost answer is never reported as a refusal.
+            expect(run.code, run.out).not.toBe(3);
+            return run.code === 0;
+          },
+          (done) => done,
+          8,
+        );
+        expect(ok).toBe(true);
+        await loseAnswers(sb, null);
+        const after = await all();
+        expect(
+          after.map((d) => [d.caption, d.status]),
+          `trial ${trial}`,
+        ).toEqual([[`crash retry ${trial}`, 'posted']]);
+      }
+      expect(killed).toBeGreaterThan(0);
+    },
+    scaled(120_000),
+  );
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliHere } from '../helpers/cli-process';
 import { IDS, demoFixture, startTestSandbox, type Loose, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * The CLI reaches every post, not only the newest 100 of a status: `posts show` answers from the local index,
@@ -39,7 +40,7 @@ async function bulk(n: number, item: (i: number) => Record<string, unknown>): Pr
 beforeAll(async () => {
   sb = await startTestSandbox(demoFixture());
   dataDir = mkdtempSync(join(tmpdir(), 'pd-cli-reach-'));
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await sb?.close();

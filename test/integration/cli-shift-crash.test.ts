@@ -12,6 +12,7 @@ import {
   seededRandom,
 } from '../helpers/crash-trials';
 import { FIXTURE_NOW, IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `posts update --shift 1d` on 30 posts, killed with SIGKILL at random points while the service drops answers it has
@@ -61,76 +62,80 @@ interface Report {
   resumed: boolean;
 }
 
-it(`moves ${N} posts exactly once in ${TRIALS} trials of kill -9 and lost answers, and reports no applied move as failed`, async () => {
-  const { sb } = trials;
-  const rnd = seededRandom(30);
-  let killedAfterApplied = 0;
-  let askedAgain = 0;
-  let resumed = 0;
-  for (let trial = 0; trial < TRIALS; trial++) {
-    await loseAnswers(sb, null);
-    await sb.control.reset(demoFixture());
-    const before = await seed();
-    await inDataDir('pd-shift-crash-', async (dataDir) => {
-      const cli = () =>
-        runCli(['posts', 'update', '--shift', '1d', '--json'], {
-          baseUrl: sb.url,
-          dataDir,
-          apiKey: TEST_KEYS.a,
-          env: { POSTDESK_HTTP_RETRIES: '0' },
-        });
-      const bulk = ['/api/cli/posts/bulk'];
-      // Answers to the bulk update are slow (the kill lands while one is in flight) and often lost after commit.
-      await loseAnswers(sb, { paths: bulk, rate: 0.5, latencyMs: 250, seed: 100 + trial });
-      const ended = await killRun(
-        cli(),
-        trial % 2 === 0
-          ? // Killed the moment the service shows the move applied: its answer is still on its way (or lost).
-            {
-              whenApplied: async () =>
-                [...(await timesNow())].filter(([id, t]) => t === before.get(id)! + DAY).length >= N,
-            }
-          : // Killed anywhere: before the plan is recorded, while it is sent, or after.
-            { afterMs: 150 + Math.floor(rnd() * 600) },
-      );
-      if (ended.signal === 'SIGKILL') {
+it(
+  `moves ${N} posts exactly once in ${TRIALS} trials of kill -9 and lost answers, and reports no applied move as failed`,
+  async () => {
+    const { sb } = trials;
+    const rnd = seededRandom(30);
+    let killedAfterApplied = 0;
+    let askedAgain = 0;
+    let resumed = 0;
+    for (let trial = 0; trial < TRIALS; trial++) {
+      await loseAnswers(sb, null);
+      await sb.control.reset(demoFixture());
+      const before = await seed();
+      await inDataDir('pd-shift-crash-', async (dataDir) => {
+        const cli = () =>
+          runCli(['posts', 'update', '--shift', '1d', '--json'], {
+            baseUrl: sb.url,
+            dataDir,
+            apiKey: TEST_KEYS.a,
+            env: { POSTDESK_HTTP_RETRIES: '0' },
+          });
+        const bulk = ['/api/cli/posts/bulk'];
+        // Answers to the bulk update are slow (the kill lands while one is in flight) and often lost after commit.
+        await loseAnswers(sb, { paths: bulk, rate: 0.5, latencyMs: 250, seed: 100 + trial });
+        const ended = await killRun(
+          cli(),
+          trial % 2 === 0
+            ? // Killed the moment the service shows the move applied: its answer is still on its way (or lost).
+              {
+                whenApplied: async () =>
+                  [...(await timesNow())].filter(([id, t]) => t === before.get(id)! + DAY).length >= N,
+              }
+            : // Killed anywhere: before the plan is recorded, while it is sent, or after.
+              { afterMs: 150 + Math.floor(rnd() * 600) },
+        );
+        if (ended.signal === 'SIGKILL') {
+          await loseAnswers(sb, null);
+          const now = await timesNow();
+          const moved = [...before].filter(([id, t]) => now.get(id) === t + DAY).length;
+          // The service applied the move, the CLI never heard, and the record says so: the case that used to move twice.
+          if (moved === N && openChanges(dataDir) > 0) killedAfterApplied += 1;
+          await loseAnswers(sb, { paths: bulk, rate: 0.5, latencyMs: 50, seed: 200 + trial });
+        } else {
+          expect(ended.code, ended.out).not.toBe(1);
+        }
+        // Run again, as a person would, until a run reports with nothing unknown.
+        const report = await runAgainUntil(
+          ended.signal ? null : (JSON.parse(ended.out) as Report),
+          async () => {
+            const run = await cli().done;
+            expect(run.signal).toBeNull();
+            const r = JSON.parse(run.out) as Report;
+            expect(run.code, run.out).toBe(r.unknown > 0 ? 4 : 0);
+            if (r.resumed) resumed += 1;
+            askedAgain += r.requests > 1 ? 1 : 0;
+            return r;
+          },
+          (r) => r.unknown === 0,
+          6,
+        );
+        expect(report).not.toBeNull();
+        expect(report!.failed).toBe(0);
+        expect(report!.unknown).toBe(0);
+        expect(report!.updated).toBe(N);
+
         await loseAnswers(sb, null);
         const now = await timesNow();
-        const moved = [...before].filter(([id, t]) => now.get(id) === t + DAY).length;
-        // The service applied the move, the CLI never heard, and the record says so: the case that used to move twice.
-        if (moved === N && openChanges(dataDir) > 0) killedAfterApplied += 1;
-        await loseAnswers(sb, { paths: bulk, rate: 0.5, latencyMs: 50, seed: 200 + trial });
-      } else {
-        expect(ended.code, ended.out).not.toBe(1);
-      }
-      // Run again, as a person would, until a run reports with nothing unknown.
-      const report = await runAgainUntil(
-        ended.signal ? null : (JSON.parse(ended.out) as Report),
-        async () => {
-          const run = await cli().done;
-          expect(run.signal).toBeNull();
-          const r = JSON.parse(run.out) as Report;
-          expect(run.code, run.out).toBe(r.unknown > 0 ? 4 : 0);
-          if (r.resumed) resumed += 1;
-          askedAgain += r.requests > 1 ? 1 : 0;
-          return r;
-        },
-        (r) => r.unknown === 0,
-        6,
-      );
-      expect(report).not.toBeNull();
-      expect(report!.failed).toBe(0);
-      expect(report!.unknown).toBe(0);
-      expect(report!.updated).toBe(N);
-
-      await loseAnswers(sb, null);
-      const now = await timesNow();
-      for (const [id, t] of before) expect(now.get(id), `post ${id} in trial ${trial}`).toBe(t + DAY);
-      expect(await sb.control.state()).toMatchObject({ posts: N, deliveries: { scheduled: N } });
-    });
-  }
-  // The faults bit: a kill after the service applied the move, a lost answer asked again, a run finished by the next.
-  expect(killedAfterApplied).toBeGreaterThan(0);
-  expect(askedAgain).toBeGreaterThan(0);
-  expect(resumed).toBeGreaterThan(0);
-}, 180_000);
+        for (const [id, t] of before) expect(now.get(id), `post ${id} in trial ${trial}`).toBe(t + DAY);
+        expect(await sb.control.state()).toMatchObject({ posts: N, deliveries: { scheduled: N } });
+      });
+    }
+    // The faults bit: a kill after the service applied the move, a lost answer asked again, a run finished by the next.
+    expect(killedAfterApplied).toBeGreaterThan(0);
+    expect(askedAgain).toBeGreaterThan(0);
+    expect(resumed).toBeGreaterThan(0);
+  },
+  scaled(180_000),
+);

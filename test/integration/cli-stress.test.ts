@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scaled } from '../helpers/timeouts';
 
 const BIN = join(process.cwd(), 'bin', 'postdesk.js');
 const RUNS = 30;
@@ -35,21 +36,25 @@ function runOnce(dataDir: string): Promise<Exit> {
 // Node 24 aborted better-sqlite3 12 at process exit (a native assertion), in about half of the runs: only many
 // real starts and stops of the real CLI under the CI's Node catch that.
 describe(`postdesk --sandbox accounts --json, started and stopped ${RUNS} times`, () => {
-  it('exits cleanly every time with valid JSON', async () => {
-    const exits: Exit[] = [];
-    await Promise.all(
-      Array.from({ length: LANES }, async () => {
-        const dir = mkdtempSync(join(tmpdir(), 'pd-cli-stress-'));
-        dirs.push(dir);
-        for (let i = 0; i < RUNS / LANES; i += 1) exits.push(await runOnce(dir));
-      }),
-    );
-    expect(exits).toHaveLength(RUNS);
-    const bad = exits.filter((e) => e.code !== 0 || e.signal !== null);
-    expect(bad.map((e) => `code ${e.code} signal ${e.signal}: ${e.err.slice(0, 300)}`)).toEqual([]);
-    for (const e of exits) {
-      const parsed = JSON.parse(e.out) as { accounts: unknown[] };
-      expect(parsed.accounts.length).toBeGreaterThan(0);
-    }
-  }, 180_000);
+  it(
+    'exits cleanly every time with valid JSON',
+    async () => {
+      const exits: Exit[] = [];
+      await Promise.all(
+        Array.from({ length: LANES }, async () => {
+          const dir = mkdtempSync(join(tmpdir(), 'pd-cli-stress-'));
+          dirs.push(dir);
+          for (let i = 0; i < RUNS / LANES; i += 1) exits.push(await runOnce(dir));
+        }),
+      );
+      expect(exits).toHaveLength(RUNS);
+      const bad = exits.filter((e) => e.code !== 0 || e.signal !== null);
+      expect(bad.map((e) => `code ${e.code} signal ${e.signal}: ${e.err.slice(0, 300)}`)).toEqual([]);
+      for (const e of exits) {
+        const parsed = JSON.parse(e.out) as { accounts: unknown[] };
+        expect(parsed.accounts.length).toBeGreaterThan(0);
+      }
+    },
+    scaled(180_000),
+  );
 });

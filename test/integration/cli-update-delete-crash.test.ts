@@ -12,6 +12,7 @@ import {
   seededRandom,
 } from '../helpers/crash-trials';
 import { FIXTURE_NOW, IDS, TEST_KEYS, demoFixture } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `posts update <id>` and `posts delete <id>`, each killed with SIGKILL at random points while the service drops
@@ -71,117 +72,121 @@ function reportOf(run: { code: number | null; out: string }): Report {
 
 type Change = { args: string[]; applied: (ds: Delivery[]) => boolean };
 
-it(`updates and deletes ${N} posts exactly once under kill -9 and lost answers, none reported failed`, async () => {
-  const { sb } = trials;
-  await loseAnswers(sb, null);
-  await sb.control.reset(demoFixture());
-  const items = Array.from({ length: N }, (_, i) => ({
-    item_key: `k${i}`,
-    caption: `crash change ${i}`,
-    targets: [{ platform: 'x' as const, social_account_id: IDS.accounts.x }],
-    scheduled_at: at(DAY + i * HOUR),
-  }));
-  const seeded = await sb.api('POST', '/api/cli/posts/bulk', { body: { batch_id: randomUUID(), items } });
-  expect(seeded.status).toBe(201);
-  const posts = (seeded.body.items as { index: number; post_id: string; social_post_ids: string[] }[]).sort(
-    (a, b) => a.index - b.index,
-  );
+it(
+  `updates and deletes ${N} posts exactly once under kill -9 and lost answers, none reported failed`,
+  async () => {
+    const { sb } = trials;
+    await loseAnswers(sb, null);
+    await sb.control.reset(demoFixture());
+    const items = Array.from({ length: N }, (_, i) => ({
+      item_key: `k${i}`,
+      caption: `crash change ${i}`,
+      targets: [{ platform: 'x' as const, social_account_id: IDS.accounts.x }],
+      scheduled_at: at(DAY + i * HOUR),
+    }));
+    const seeded = await sb.api('POST', '/api/cli/posts/bulk', { body: { batch_id: randomUUID(), items } });
+    expect(seeded.status).toBe(201);
+    const posts = (seeded.body.items as { index: number; post_id: string; social_post_ids: string[] }[]).sort(
+      (a, b) => a.index - b.index,
+    );
 
-  // Four kinds, in turn: a new caption and time (absolute), a cancel, an added target, a delete.
-  const changes: Change[] = posts.map((p, i) => {
-    const mine = (ds: Delivery[]) => ds.filter((d) => d.post_id === p.post_id);
-    switch (i % 4) {
-      case 0: {
-        const when = at(3 * DAY + i * HOUR);
-        return {
-          args: ['update', p.post_id, '--caption', `edited ${i}`, '--at', when],
-          applied: (ds) =>
-            mine(ds).length === 1 &&
-            mine(ds)[0]!.caption === `edited ${i}` &&
-            Date.parse(mine(ds)[0]!.scheduled_at!) === Date.parse(when),
-        };
+    // Four kinds, in turn: a new caption and time (absolute), a cancel, an added target, a delete.
+    const changes: Change[] = posts.map((p, i) => {
+      const mine = (ds: Delivery[]) => ds.filter((d) => d.post_id === p.post_id);
+      switch (i % 4) {
+        case 0: {
+          const when = at(3 * DAY + i * HOUR);
+          return {
+            args: ['update', p.post_id, '--caption', `edited ${i}`, '--at', when],
+            applied: (ds) =>
+              mine(ds).length === 1 &&
+              mine(ds)[0]!.caption === `edited ${i}` &&
+              Date.parse(mine(ds)[0]!.scheduled_at!) === Date.parse(when),
+          };
+        }
+        case 1:
+          return {
+            args: ['update', p.social_post_ids[0]!, '--status', 'draft'],
+            applied: (ds) => mine(ds).length === 1 && mine(ds)[0]!.status === 'draft',
+          };
+        case 2:
+          return {
+            args: ['update', p.post_id, '--add-target', `linkedin:${IDS.accounts.linkedin}`],
+            applied: (ds) =>
+              mine(ds).length === 2 &&
+              mine(ds).filter((d) => d.social_account_id === IDS.accounts.linkedin).length === 1,
+          };
+        default:
+          return {
+            args: ['delete', p.social_post_ids[0]!],
+            applied: (ds) => mine(ds).length === 0,
+          };
       }
-      case 1:
-        return {
-          args: ['update', p.social_post_ids[0]!, '--status', 'draft'],
-          applied: (ds) => mine(ds).length === 1 && mine(ds)[0]!.status === 'draft',
-        };
-      case 2:
-        return {
-          args: ['update', p.post_id, '--add-target', `linkedin:${IDS.accounts.linkedin}`],
-          applied: (ds) =>
-            mine(ds).length === 2 &&
-            mine(ds).filter((d) => d.social_account_id === IDS.accounts.linkedin).length === 1,
-        };
-      default:
-        return {
-          args: ['delete', p.social_post_ids[0]!],
-          applied: (ds) => mine(ds).length === 0,
-        };
-    }
-  });
-
-  const rnd = seededRandom(31);
-  let killedAfterApplied = 0;
-  let readBackOrResent = 0;
-  let resumed = 0;
-  for (const [i, change] of changes.entries()) {
-    await inDataDir('pd-change-crash-', async (dataDir) => {
-      const cli = () =>
-        runCli(['posts', ...change.args, '--json'], {
-          baseUrl: sb.url,
-          dataDir,
-          apiKey: TEST_KEYS.a,
-          env: { POSTDESK_HTTP_RETRIES: '0' },
-        });
-      const faults = (seed: number, latencyMs: number) =>
-        loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.5, latencyMs, seed });
-      await faults(300 + i, 200);
-      const ended = await killRun(
-        cli(),
-        i % 2 === 0
-          ? // Killed the moment the service shows the change applied: its answer is on its way, or lost.
-            { whenApplied: async () => change.applied(await all()) }
-          : { afterMs: 100 + Math.floor(rnd() * 900) },
-      );
-      let first: Report | null = null;
-      if (ended.signal === 'SIGKILL') {
-        await loseAnswers(sb, null);
-        if (change.applied(await all()) && openChanges(dataDir) > 0) killedAfterApplied += 1;
-        await faults(400 + i, 30);
-      } else {
-        first = reportOf(ended);
-        // Never a refusal of what the service applied: done, or unknown (exit 4) and finished by the next run.
-        expect(first.state, `${change.args.join(' ')}: ${ended.out}`).not.toBe('failed');
-      }
-      const report = await runAgainUntil(
-        first,
-        async () => {
-          const run = await cli().done;
-          expect(run.signal).toBeNull();
-          // A run that could not even read the post first (its list answer lost) says so, exit 4, and records nothing.
-          const r = reportOf(run);
-          expect(r.state, `${change.args.join(' ')}: ${run.out}`).not.toBe('failed');
-          if (r.resumed) resumed += 1;
-          if (r.resumed || r.requests > 1) readBackOrResent += 1;
-          return r;
-        },
-        (r) => r.state === 'done',
-        8,
-      );
-      expect(report?.state, change.args.join(' ')).toBe('done');
-      await loseAnswers(sb, null);
-      expect(change.applied(await all()), change.args.join(' ')).toBe(true);
     });
-  }
-  // Exactly once, counted on the service: each cancel left one draft, each added target one delivery more, each
-  // delete one delivery fewer.
-  const kinds = [0, 1, 2, 3].map((k) => changes.filter((_, i) => i % 4 === k).length);
-  expect(await sb.control.state()).toMatchObject({
-    deliveries: { scheduled: kinds[0]! + 2 * kinds[2]!, draft: kinds[1] },
-  });
-  // The faults bit: kills after the service applied a change, and runs that finished what an earlier one left.
-  expect(killedAfterApplied).toBeGreaterThan(0);
-  expect(resumed).toBeGreaterThan(0);
-  expect(readBackOrResent).toBeGreaterThan(0);
-}, 240_000);
+
+    const rnd = seededRandom(31);
+    let killedAfterApplied = 0;
+    let readBackOrResent = 0;
+    let resumed = 0;
+    for (const [i, change] of changes.entries()) {
+      await inDataDir('pd-change-crash-', async (dataDir) => {
+        const cli = () =>
+          runCli(['posts', ...change.args, '--json'], {
+            baseUrl: sb.url,
+            dataDir,
+            apiKey: TEST_KEYS.a,
+            env: { POSTDESK_HTTP_RETRIES: '0' },
+          });
+        const faults = (seed: number, latencyMs: number) =>
+          loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.5, latencyMs, seed });
+        await faults(300 + i, 200);
+        const ended = await killRun(
+          cli(),
+          i % 2 === 0
+            ? // Killed the moment the service shows the change applied: its answer is on its way, or lost.
+              { whenApplied: async () => change.applied(await all()) }
+            : { afterMs: 100 + Math.floor(rnd() * 900) },
+        );
+        let first: Report | null = null;
+        if (ended.signal === 'SIGKILL') {
+          await loseAnswers(sb, null);
+          if (change.applied(await all()) && openChanges(dataDir) > 0) killedAfterApplied += 1;
+          await faults(400 + i, 30);
+        } else {
+          first = reportOf(ended);
+          // Never a refusal of what the service applied: done, or unknown (exit 4) and finished by the next run.
+          expect(first.state, `${change.args.join(' ')}: ${ended.out}`).not.toBe('failed');
+        }
+        const report = await runAgainUntil(
+          first,
+          async () => {
+            const run = await cli().done;
+            expect(run.signal).toBeNull();
+            // A run that could not even read the post first (its list answer lost) says so, exit 4, and records nothing.
+            const r = reportOf(run);
+            expect(r.state, `${change.args.join(' ')}: ${run.out}`).not.toBe('failed');
+            if (r.resumed) resumed += 1;
+            if (r.resumed || r.requests > 1) readBackOrResent += 1;
+            return r;
+          },
+          (r) => r.state === 'done',
+          8,
+        );
+        expect(report?.state, change.args.join(' ')).toBe('done');
+        await loseAnswers(sb, null);
+        expect(change.applied(await all()), change.args.join(' ')).toBe(true);
+      });
+    }
+    // Exactly once, counted on the service: each cancel left one draft, each added target one delivery more, each
+    // delete one delivery fewer.
+    const kinds = [0, 1, 2, 3].map((k) => changes.filter((_, i) => i % 4 === k).length);
+    expect(await sb.control.state()).toMatchObject({
+      deliveries: { scheduled: kinds[0]! + 2 * kinds[2]!, draft: kinds[1] },
+    });
+    // The faults bit: kills after the service applied a change, and runs that finished what an earlier one left.
+    expect(killedAfterApplied).toBeGreaterThan(0);
+    expect(resumed).toBeGreaterThan(0);
+    expect(readBackOrResent).toBeGreaterThan(0);
+  },
+  scaled(240_000),
+);

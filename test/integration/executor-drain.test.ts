@@ -122,114 +122,121 @@ function daemon(harness: Harness, name: string): Daemon {
 }
 
 describe('postdesk executor drain', () => {
-  it('drained mid-run, a daemon finishes its run and starts no more; the other takes the next occurrence', async () => {
-    h = await startHarness();
-    const harness = h;
-    const daemons = [daemon(harness, 'one'), daemon(harness, 'two')];
-    for (const d of daemons) {
-      await waitFor(() => /metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/.test(d.log()), `${d.name} metrics`);
-      d.base = /metrics on (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(d.log())?.[1] as string;
-      await waitFor(async () => (await http(`${d.base}/healthz`)).status === 200, `${d.name} first sync`);
-    }
+  it(
+    'drained mid-run, a daemon finishes its run and starts no more; the other takes the next occurrence',
+    async () => {
+      h = await startHarness();
+      const harness = h;
+      const daemons = [daemon(harness, 'one'), daemon(harness, 'two')];
+      for (const d of daemons) {
+        await waitFor(
+          () => /metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/.test(d.log()),
+          `${d.name} metrics`,
+        );
+        d.base = /metrics on (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(d.log())?.[1] as string;
+        await waitFor(async () => (await http(`${d.base}/healthz`)).status === 200, `${d.name} first sync`);
+      }
 
-    // The hourly occurrence: both daemons decide it, one starts it and holds it at its gate.
-    await harness.advance(HOUR);
-    await waitFor(() => daemons.some((d) => existsSync(`${d.gate}.waiting`)), 'a run in progress');
-    const busy = daemons.find((d) => existsSync(`${d.gate}.waiting`)) as Daemon;
-    const other = daemons.find((d) => d !== busy) as Daemon;
-    writeFileSync(other.gate, 'ok');
-    await waitFor(
-      async () => (await other.metric('postdesk_executor_state{state="idle"}')) === 1,
-      'other idle',
-    );
-
-    // A control, not a figure: without its header (what a web page's form would send) it is refused.
-    expect((await http(`${busy.base}/drain`, { method: 'POST' })).status).toBe(403);
-    expect(await busy.metric('postdesk_executor_state{state="running"}')).toBe(1);
-
-    // Drained by its metrics port, as a pod's preStop hook does: it says it waits on its one run.
-    const port = new URL(busy.base).port;
-    const env = { POSTDESK_DATA_DIR: busy.dataDir, NO_COLOR: '1', PATH: process.env.PATH };
-    const drained = await runCliHere(['--json', 'executor', 'drain', '--port', port], env);
-    expect(drained.code, drained.err).toBe(0);
-    expect(JSON.parse(drained.out)).toEqual({ state: 'stopping', active_runs: 1 });
-    expect((await runCliHere(['executor', 'drain', '--port', port], env)).err).toMatch(
-      /draining: waiting on 1 run\(s\)/,
-    );
-    // Shown as stopping by `executor status` (its state file) and by its metrics.
-    await waitFor(async () => {
-      const s = await runCliHere(['--json', 'executor', 'status'], env);
-      return (JSON.parse(s.out) as { state: string }).state === 'stopping';
-    }, 'status stopping');
-    const status = JSON.parse((await runCliHere(['--json', 'executor', 'status'], env)).out) as Record<
-      string,
-      unknown
-    >;
-    expect(status).toMatchObject({ running: true, state: 'stopping', active_runs: 1 });
-    expect(await busy.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
-    expect(await busy.metric('postdesk_executor_state{state="running"}')).toBe(0);
-    expect(await busy.metric('postdesk_executor_running_agents')).toBe(1);
-
-    // The next occurrence falls due while the drained daemon still runs the first: the other one runs it.
-    await harness.advance(HOUR);
-    await waitFor(
-      async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 1,
-      'the next occurrence run by the other daemon',
-    );
-    // The service has it completed a moment before the daemon counts it.
-    await waitFor(
-      async () =>
-        (await other.metric(`postdesk_executor_runs_completed_total{automation_id="${AUTOMATION_ID}"}`)) ===
-        1,
-      'the other daemon to count its run',
-    );
-    expect(await busy.metric('postdesk_executor_running_agents')).toBe(1);
-
-    // Released, the drained daemon's run completes; nothing new has started on it, it still says stopping.
-    writeFileSync(busy.gate, 'ok');
-    const waited = await runCliHere(['--json', 'executor', 'drain', '--port', port, '--wait', '30'], env);
-    expect(waited.code, waited.err).toBe(0);
-    expect(JSON.parse(waited.out)).toEqual({ state: 'stopping', active_runs: 0 });
-    await waitFor(
-      async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 2,
-      'the drained run to complete',
-    );
-    expect((await harness.sb.control.state()).runs).toEqual({ completed: 2 });
-    // A third occurrence: still none on the drained daemon.
-    await harness.advance(HOUR);
-    await waitFor(
-      async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 3,
-      'the third occurrence',
-    );
-    const started = (d: Daemon) =>
-      d.metric(`postdesk_executor_runs_started_total{automation_id="${AUTOMATION_ID}"}`);
-    expect(await started(busy)).toBe(1);
-    expect(await started(other)).toBe(2);
-    expect(await busy.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
-
-    // Without --port: the daemon of this data directory, through its drain request file.
-    const otherEnv = { POSTDESK_DATA_DIR: other.dataDir, NO_COLOR: '1', PATH: process.env.PATH };
-    const local = await runCliHere(['--json', 'executor', 'drain'], otherEnv);
-    expect(local.code, local.err).toBe(0);
-    expect(JSON.parse(local.out)).toEqual({ state: 'stopping', active_runs: 0 });
-    expect(await other.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
-
-    for (const d of daemons) d.child.kill('SIGTERM');
-    for (const d of daemons) {
-      const code = await new Promise<number | null>((r) =>
-        d.child.exitCode !== null ? r(d.child.exitCode) : d.child.once('exit', (c) => r(c)),
+      // The hourly occurrence: both daemons decide it, one starts it and holds it at its gate.
+      await harness.advance(HOUR);
+      await waitFor(() => daemons.some((d) => existsSync(`${d.gate}.waiting`)), 'a run in progress');
+      const busy = daemons.find((d) => existsSync(`${d.gate}.waiting`)) as Daemon;
+      const other = daemons.find((d) => d !== busy) as Daemon;
+      writeFileSync(other.gate, 'ok');
+      await waitFor(
+        async () => (await other.metric('postdesk_executor_state{state="idle"}')) === 1,
+        'other idle',
       );
-      expect(code, d.log()).toBe(0);
-    }
-    // Its journal knows one run: the drained daemon did not even decide the later occurrences.
-    const store = openStore(storeFile(busy.dataDir));
-    try {
-      const rows = store.db.prepare('SELECT state FROM executor_runs').all() as { state: string }[];
-      expect(rows).toEqual([{ state: 'completed' }]);
-    } finally {
-      store.close();
-    }
-  }, 120_000);
+
+      // A control, not a figure: without its header (what a web page's form would send) it is refused.
+      expect((await http(`${busy.base}/drain`, { method: 'POST' })).status).toBe(403);
+      expect(await busy.metric('postdesk_executor_state{state="running"}')).toBe(1);
+
+      // Drained by its metrics port, as a pod's preStop hook does: it says it waits on its one run.
+      const port = new URL(busy.base).port;
+      const env = { POSTDESK_DATA_DIR: busy.dataDir, NO_COLOR: '1', PATH: process.env.PATH };
+      const drained = await runCliHere(['--json', 'executor', 'drain', '--port', port], env);
+      expect(drained.code, drained.err).toBe(0);
+      expect(JSON.parse(drained.out)).toEqual({ state: 'stopping', active_runs: 1 });
+      expect((await runCliHere(['executor', 'drain', '--port', port], env)).err).toMatch(
+        /draining: waiting on 1 run\(s\)/,
+      );
+      // Shown as stopping by `executor status` (its state file) and by its metrics.
+      await waitFor(async () => {
+        const s = await runCliHere(['--json', 'executor', 'status'], env);
+        return (JSON.parse(s.out) as { state: string }).state === 'stopping';
+      }, 'status stopping');
+      const status = JSON.parse((await runCliHere(['--json', 'executor', 'status'], env)).out) as Record<
+        string,
+        unknown
+      >;
+      expect(status).toMatchObject({ running: true, state: 'stopping', active_runs: 1 });
+      expect(await busy.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
+      expect(await busy.metric('postdesk_executor_state{state="running"}')).toBe(0);
+      expect(await busy.metric('postdesk_executor_running_agents')).toBe(1);
+
+      // The next occurrence falls due while the drained daemon still runs the first: the other one runs it.
+      await harness.advance(HOUR);
+      await waitFor(
+        async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 1,
+        'the next occurrence run by the other daemon',
+      );
+      // The service has it completed a moment before the daemon counts it.
+      await waitFor(
+        async () =>
+          (await other.metric(`postdesk_executor_runs_completed_total{automation_id="${AUTOMATION_ID}"}`)) ===
+          1,
+        'the other daemon to count its run',
+      );
+      expect(await busy.metric('postdesk_executor_running_agents')).toBe(1);
+
+      // Released, the drained daemon's run completes; nothing new has started on it, it still says stopping.
+      writeFileSync(busy.gate, 'ok');
+      const waited = await runCliHere(['--json', 'executor', 'drain', '--port', port, '--wait', '30'], env);
+      expect(waited.code, waited.err).toBe(0);
+      expect(JSON.parse(waited.out)).toEqual({ state: 'stopping', active_runs: 0 });
+      await waitFor(
+        async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 2,
+        'the drained run to complete',
+      );
+      expect((await harness.sb.control.state()).runs).toEqual({ completed: 2 });
+      // A third occurrence: still none on the drained daemon.
+      await harness.advance(HOUR);
+      await waitFor(
+        async () => ((await harness.sb.control.state()).runs.completed ?? 0) === 3,
+        'the third occurrence',
+      );
+      const started = (d: Daemon) =>
+        d.metric(`postdesk_executor_runs_started_total{automation_id="${AUTOMATION_ID}"}`);
+      expect(await started(busy)).toBe(1);
+      expect(await started(other)).toBe(2);
+      expect(await busy.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
+
+      // Without --port: the daemon of this data directory, through its drain request file.
+      const otherEnv = { POSTDESK_DATA_DIR: other.dataDir, NO_COLOR: '1', PATH: process.env.PATH };
+      const local = await runCliHere(['--json', 'executor', 'drain'], otherEnv);
+      expect(local.code, local.err).toBe(0);
+      expect(JSON.parse(local.out)).toEqual({ state: 'stopping', active_runs: 0 });
+      expect(await other.metric('postdesk_executor_state{state="stopping"}')).toBe(1);
+
+      for (const d of daemons) d.child.kill('SIGTERM');
+      for (const d of daemons) {
+        const code = await new Promise<number | null>((r) =>
+          d.child.exitCode !== null ? r(d.child.exitCode) : d.child.once('exit', (c) => r(c)),
+        );
+        expect(code, d.log()).toBe(0);
+      }
+      // Its journal knows one run: the drained daemon did not even decide the later occurrences.
+      const store = openStore(storeFile(busy.dataDir));
+      try {
+        const rows = store.db.prepare('SELECT state FROM executor_runs').all() as { state: string }[];
+        expect(rows).toEqual([{ state: 'completed' }]);
+      } finally {
+        store.close();
+      }
+    },
+    scaled(120_000),
+  );
 });
 
 describe('--metrics-host 0.0.0.0 (a pod)', () => {

@@ -58,66 +58,70 @@ function daemon(dataDir: string, harness: Harness): { child: ChildProcess; log: 
 }
 
 describe('postdesk executor status', () => {
-  it('says "registering" while a running daemon retries its registration, "idle" once registered, and tells a killed daemon\'s file from a live one', async () => {
-    h = await startHarness();
-    const dataDir = join(h.dir, 'daemon');
-    const env = { POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1', PATH: process.env.PATH };
-    const status = async () => {
-      const r = await runCliHere(['--json', 'executor', 'status'], env);
-      return { code: r.code, json: JSON.parse(r.out) as Record<string, unknown> };
-    };
-    const human = () => runCliHere(['executor', 'status'], env);
+  it(
+    'says "registering" while a running daemon retries its registration, "idle" once registered, and tells a killed daemon\'s file from a live one',
+    async () => {
+      h = await startHarness();
+      const dataDir = join(h.dir, 'daemon');
+      const env = { POSTDESK_DATA_DIR: dataDir, NO_COLOR: '1', PATH: process.env.PATH };
+      const status = async () => {
+        const r = await runCliHere(['--json', 'executor', 'status'], env);
+        return { code: r.code, json: JSON.parse(r.out) as Record<string, unknown> };
+      };
+      const human = () => runCliHere(['executor', 'status'], env);
 
-    const none = await status();
-    expect(none).toMatchObject({ code: 1, json: { running: false, stale: false } });
+      const none = await status();
+      expect(none).toMatchObject({ code: 1, json: { running: false, stale: false } });
 
-    await h.sb.control.faults({ error_rate: 1, paths: ['/api/agent/executors'] });
-    const d = daemon(dataDir, h);
-    const registering = await waitFor(status, (s) => s.json.state === 'registering', 30_000, 'registering');
-    expect(registering.code).toBe(0);
-    expect(registering.json).toMatchObject({
-      running: true,
-      stale: false,
-      pid: d.child.pid,
-      executor_id: null,
-    });
-    const text = await human();
-    expect(text.out).toMatch(/^state\s+registering$/m);
-    expect(text.out).toMatch(new RegExp(`^daemon\\s+running \\(pid ${d.child.pid}\\)$`, 'm'));
-    // The file is private and replaced whole: no temp file is left beside it.
-    const file = daemonStateFile(executorDataDir(dataDir));
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+      await h.sb.control.faults({ error_rate: 1, paths: ['/api/agent/executors'] });
+      const d = daemon(dataDir, h);
+      const registering = await waitFor(status, (s) => s.json.state === 'registering', 30_000, 'registering');
+      expect(registering.code).toBe(0);
+      expect(registering.json).toMatchObject({
+        running: true,
+        stale: false,
+        pid: d.child.pid,
+        executor_id: null,
+      });
+      const text = await human();
+      expect(text.out).toMatch(/^state\s+registering$/m);
+      expect(text.out).toMatch(new RegExp(`^daemon\\s+running \\(pid ${d.child.pid}\\)$`, 'm'));
+      // The file is private and replaced whole: no temp file is left beside it.
+      const file = daemonStateFile(executorDataDir(dataDir));
+      expect(statSync(file).mode & 0o777).toBe(0o600);
 
-    await h.sb.control.faults({});
-    const registered = await waitFor(
-      status,
-      (s) => s.json.state === 'idle' && s.json.executor_id !== null && s.json.last_sync_at !== null,
-      30_000,
-      'registered and synced',
-    );
-    expect(registered.json).toMatchObject({ running: true, pid: d.child.pid });
-    // The fixture's hourly automation: its next occurrence, on the sandbox's clock.
-    expect(registered.json.next_occurrence_at).toMatch(/T\d\d:00:00\.000Z$/);
-    expect((await h.sb.control.state()).executors).toBe(1);
+      await h.sb.control.faults({});
+      const registered = await waitFor(
+        status,
+        (s) => s.json.state === 'idle' && s.json.executor_id !== null && s.json.last_sync_at !== null,
+        30_000,
+        'registered and synced',
+      );
+      expect(registered.json).toMatchObject({ running: true, pid: d.child.pid });
+      // The fixture's hourly automation: its next occurrence, on the sandbox's clock.
+      expect(registered.json.next_occurrence_at).toMatch(/T\d\d:00:00\.000Z$/);
+      expect((await h.sb.control.state()).executors).toBe(1);
 
-    d.child.kill('SIGKILL');
-    await new Promise((r) => d.child.once('exit', r));
-    const stale = await status();
-    expect(stale).toMatchObject({ code: 1, json: { running: false, stale: true, pid: d.child.pid } });
-    expect((await human()).out).toMatch(/ended without stopping cleanly/);
+      d.child.kill('SIGKILL');
+      await new Promise((r) => d.child.once('exit', r));
+      const stale = await status();
+      expect(stale).toMatchObject({ code: 1, json: { running: false, stale: true, pid: d.child.pid } });
+      expect((await human()).out).toMatch(/ended without stopping cleanly/);
 
-    // A daemon that stops on SIGTERM removes its file: nothing running, nothing stale.
-    const again = daemon(dataDir, h);
-    await waitFor(
-      status,
-      (s) => s.json.pid === again.child.pid && s.json.state === 'idle',
-      30_000,
-      'restart',
-    );
-    again.child.kill('SIGTERM');
-    const code = await new Promise<number | null>((r) => again.child.once('exit', (c) => r(c)));
-    expect(code, again.log()).toBe(0);
-    expect(existsSync(file)).toBe(false);
-    expect(await status()).toMatchObject({ code: 1, json: { running: false, stale: false } });
-  }, 120_000);
+      // A daemon that stops on SIGTERM removes its file: nothing running, nothing stale.
+      const again = daemon(dataDir, h);
+      await waitFor(
+        status,
+        (s) => s.json.pid === again.child.pid && s.json.state === 'idle',
+        30_000,
+        'restart',
+      );
+      again.child.kill('SIGTERM');
+      const code = await new Promise<number | null>((r) => again.child.once('exit', (c) => r(c)));
+      expect(code, again.log()).toBe(0);
+      expect(existsSync(file)).toBe(false);
+      expect(await status()).toMatchObject({ code: 1, json: { running: false, stale: false } });
+    },
+    scaled(120_000),
+  );
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '../../src-shared/api/posts';
 import { runCliHere } from '../helpers/cli-process';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `postdesk export` and the re-import of an edited export through `postdesk bulk import`, in this process,
@@ -59,7 +60,7 @@ beforeAll(async () => {
     formula: await create({ caption: FORMULA, targets: [X], action: 'draft' }),
     draft: await create({ caption: '  spaced draft  ', targets: [LINKEDIN], action: 'draft' }),
   };
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await sb?.close();

@@ -8,6 +8,7 @@ import type { ExportProgress } from '../../src-shared/ipc/exports';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 import { CONFIRMS_ADDRESS } from '../helpers/confirm';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * `exports:run` through a real `postdesk web` (no save dialog there) on a real sandbox over HTTP: the export is
@@ -53,7 +54,7 @@ beforeAll(async () => {
   for (let i = 0; i < 120; i++)
     posts.push(byCaption.get(i === 7 ? '@here see the =SUM(A1) trick' : `Post ${i}`) as string);
   expect(new Set(posts).size).toBe(120);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   await host?.close();

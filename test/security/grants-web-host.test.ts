@@ -14,6 +14,7 @@ import type { RunRecord } from '../../src-shared/ipc/runs';
 import type { RunningWeb } from '../../src-main/cli/web/run-web';
 import { startTestWebHost, type TestWebHost } from '../helpers/web-host';
 import { DEMO_ACCOUNTS, DEMO_AUTOMATIONS } from '../../src-sandbox/demo-fixture';
+import { scaled } from '../helpers/timeouts';
 
 /**
  * Point 4 of issue #10 over the real `postdesk web --sandbox` and its WebSocket, holding the launch secret:
@@ -185,7 +186,7 @@ describe('postdesk web: the page holds grants, not powers', () => {
       const sent = await page.bridge.bulk.submit({ plan_id: plan.ok ? plan.value.plan_id : '' });
       expect(sent).toMatchObject({ ok: true, value: { created_count: 1, failed_count: 0 } });
     },
-    15_000,
+    scaled(15_000),
   );
 
   it('an upload is stored privately and its grant posts with the file, end to end', async () => {

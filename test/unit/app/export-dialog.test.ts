@@ -14,6 +14,7 @@ import { createBridgeSession } from '../../../src-main/host/session';
 import { openLocal } from '../../../src-main/core/services';
 import { IDS, TEST_KEYS, demoFixture, startTestSandbox, type TestSandbox } from '../../helpers/sandbox';
 import { CONFIRMS_ADDRESS } from '../../helpers/confirm';
+import { scaled } from '../../helpers/timeouts';
 
 /**
  * The desktop's export: `exports:run` opens main's own save dialog (Electron's dialog is the faked edge, answered
@@ -72,7 +73,7 @@ beforeAll(async () => {
     },
   });
   expect(res.status).toBe(201);
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(async () => {
   bridge?.close();

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { binaryInDist, electronRuntime } from '../../desktop/electron-runtime';
+import { scaled } from '../../helpers/timeouts';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -43,27 +44,37 @@ describe('the desktop test runner', () => {
     }
   });
 
-  it('without Electron: says so, counts the tests it did not run, and exits 77', async () => {
-    const env = { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty };
-    const listed = await run(
-      process.execPath,
-      [require.resolve('@playwright/test/cli'), 'test', '--config', 'playwright.desktop.config.ts', '--list'],
-      { cwd: ROOT, env },
-    );
-    const total = Number(/Total: (\d+) tests?/.exec(listed.stdout)?.[1]);
-    expect(total).toBeGreaterThanOrEqual(7);
+  it(
+    'without Electron: says so, counts the tests it did not run, and exits 77',
+    async () => {
+      const env = { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty };
+      const listed = await run(
+        process.execPath,
+        [
+          require.resolve('@playwright/test/cli'),
+          'test',
+          '--config',
+          'playwright.desktop.config.ts',
+          '--list',
+        ],
+        { cwd: ROOT, env },
+      );
+      const total = Number(/Total: (\d+) tests?/.exec(listed.stdout)?.[1]);
+      expect(total).toBeGreaterThanOrEqual(7);
 
-    const failure = await run(process.execPath, ['--import', 'tsx', 'test/desktop/run.ts'], {
-      cwd: ROOT,
-      env,
-    }).then(
-      () => null,
-      (e: { code: number; stdout: string }) => e,
-    );
-    expect(failure?.code).toBe(77);
-    expect(failure?.stdout.split('\n')[0]).toBe(
-      `skipped: no Electron runtime — ${total} desktop tests not run`,
-    );
-    expect(failure?.stdout).not.toMatch(/Downloading Electron/);
-  }, 60_000);
+      const failure = await run(process.execPath, ['--import', 'tsx', 'test/desktop/run.ts'], {
+        cwd: ROOT,
+        env,
+      }).then(
+        () => null,
+        (e: { code: number; stdout: string }) => e,
+      );
+      expect(failure?.code).toBe(77);
+      expect(failure?.stdout.split('\n')[0]).toBe(
+        `skipped: no Electron runtime — ${total} desktop tests not run`,
+      );
+      expect(failure?.stdout).not.toMatch(/Downloading Electron/);
+    },
+    scaled(60_000),
+  );
 });

@@ -40,3 +40,27 @@ describe('the limits of this very file', () => {
     expect(task.timeout).toBe(scaled(TIMEOUTS.test, appliedFactor));
   });
 });
+
+describe('every time limit a test file writes itself', () => {
+  it('goes through scaled(), so a loaded machine stretches it as it does the defaults', async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const { join, relative, resolve } = await import('node:path');
+    const root = resolve(import.meta.dirname, '../../..');
+    const files = (await readdir(join(root, 'test'), { recursive: true }))
+      .filter((f) => /\.test\.tsx?$/.test(f))
+      .map((f) => join(root, 'test', f));
+    expect(files.length).toBeGreaterThan(200);
+    // A bare number of 1,000 ms or more closing a test, a hook or a describe: `}, 120_000);`, or on its own line
+    // before the closing parenthesis as prettier writes a long call.
+    const bare = /\}, [\d_]{4,}\);\s*$|^\s*[\d_]{4,},?\s*\n\s*\);/m;
+    const offenders: string[] = [];
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      const lines = text.split('\n');
+      lines.forEach((line, i) => {
+        if (bare.test(`${line}\n${lines[i + 1] ?? ''}`)) offenders.push(`${relative(root, file)}:${i + 1}`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import { cardCaption, runCardAgent } from '../../../../src-main/core/executor/ag
 import { detectFile } from '../../../../src-main/core/media/detect';
 import { defaultTools } from '../../../../src-main/core/media/tools';
 import { agentOf } from '../../../../src-shared/settings';
+import { scaled } from '../../../helpers/timeouts';
 
 let dir: string;
 beforeAll(async () => {
@@ -43,19 +44,23 @@ async function run(mode: 'draft' | 'auto', platforms: readonly string[]) {
 }
 
 describe('the built-in caption-card agent', () => {
-  it('draws a PNG card for drafts and a short MP4 where a direct upload needs video', async () => {
-    const draft = await run('draft', ['instagram', 'x']);
-    expect(draft.r).toEqual({ ok: true });
-    expect(draft.output).toMatchObject({ caption: 'One tip a day.', media: ['card.png'] });
-    expect((await detectFile(join(draft.runDir, 'card.png'))).mime).toBe('image/png');
-    expect(draft.lines).toContain('::step render completed card.png');
+  it(
+    'draws a PNG card for drafts and a short MP4 where a direct upload needs video',
+    async () => {
+      const draft = await run('draft', ['instagram', 'x']);
+      expect(draft.r).toEqual({ ok: true });
+      expect(draft.output).toMatchObject({ caption: 'One tip a day.', media: ['card.png'] });
+      expect((await detectFile(join(draft.runDir, 'card.png'))).mime).toBe('image/png');
+      expect(draft.lines).toContain('::step render completed card.png');
 
-    const auto = await run('auto', ['tiktok', 'linkedin']);
-    expect(auto.output.media).toEqual(['card.mp4']);
-    expect((await detectFile(join(auto.runDir, 'card.mp4'))).mime).toBe('video/mp4');
-    expect((await stat(join(auto.runDir, 'card.mp4'))).size).toBeGreaterThan(1000);
-    expect(cardCaption('# n\n\n\n')).toBe('');
-  }, 60_000);
+      const auto = await run('auto', ['tiktok', 'linkedin']);
+      expect(auto.output.media).toEqual(['card.mp4']);
+      expect((await detectFile(join(auto.runDir, 'card.mp4'))).mime).toBe('video/mp4');
+      expect((await stat(join(auto.runDir, 'card.mp4'))).size).toBeGreaterThan(1000);
+      expect(cardCaption('# n\n\n\n')).toBe('');
+    },
+    scaled(60_000),
+  );
 });
 
 describe('which agent runs an automation', () => {
