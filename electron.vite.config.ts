@@ -3,6 +3,7 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { contentSecurityPolicy } from './src-main/host/csp';
+import { compileHint } from './scripts/compile-hints.mjs';
 
 const at = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -50,7 +51,11 @@ export default defineConfig(({ command }) => ({
     build: {
       outDir: at('./out/renderer'),
       target: 'es2022',
-      rollupOptions: { input: { index: at('./src-renderer/index.html') } },
+      rollupOptions: {
+        input: { index: at('./src-renderer/index.html') },
+        // The Posts chunks compiled as they load (scripts/compile-hints.mjs).
+        output: { postBanner: compileHint },
+      },
     },
   },
 }));

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compileHint } from './scripts/compile-hints.mjs';
 
 /**
  * The renderer for `postdesk web` (and the e2e tests): src-renderer built to out/web. Relative asset
@@ -16,6 +17,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    // The Posts chunks compiled as they load, not in the first paint of the timeline (scripts/compile-hints.mjs).
+    rolldownOptions: { output: { postBanner: compileHint } },
   },
   server: { host: '127.0.0.1', strictPort: false },
   preview: { host: '127.0.0.1' },

@@ -300,3 +300,34 @@ test('the waiting notice can be dismissed while its post is still on its way', a
     await sandboxApi(host, '/_sandbox/faults', { method: 'POST', body: '{}' });
   }
 });
+
+/** The page's resource timings and fetch, typed here (the test tsconfig has no DOM library). */
+interface ResourceGlobals {
+  readonly performance: { getEntriesByType(t: 'resource'): ArrayLike<{ readonly name: string }> };
+  fetch(url: string): Promise<{ text(): Promise<string> }>;
+}
+
+test('the chunks the timeline first paints with are compiled as they load (V8 compile hint)', async ({
+  app: page,
+}) => {
+  await goTo(page, 'Posts');
+  // Each chunk scripts/compile-hints.mjs names must be served, its first line the hint: a renamed or merged
+  // chunk would quietly put the lazy compiling back into the first paint (docs/ui.md, "First render").
+  const firstLines = await page.evaluate(async () => {
+    const g = globalThis as unknown as ResourceGlobals;
+    const names = Array.from(g.performance.getEntriesByType('resource'), (e) => e.name);
+    const lines: Record<string, string> = {};
+    for (const url of names) {
+      const chunk = /\/assets\/([A-Za-z]+)-[\w-]+\.js$/.exec(url)?.[1];
+      if (chunk) lines[chunk] = ((await (await g.fetch(url)).text()).split('\n', 1)[0] ?? '').slice(0, 60);
+    }
+    return lines;
+  });
+  const { COMPILE_HINT, EAGER_CHUNKS } = await import('../../scripts/compile-hints.mjs');
+  const eager = Object.keys(firstLines).filter((c) => EAGER_CHUNKS.test(c));
+  expect(eager.sort()).toEqual(['PostGroupParts', 'PostsScreen']);
+  for (const c of eager) expect(firstLines[c], c).toBe(COMPILE_HINT);
+  // Only those: every other chunk still compiles lazily.
+  for (const [c, line] of Object.entries(firstLines))
+    if (!EAGER_CHUNKS.test(c)) expect(line, c).not.toBe(COMPILE_HINT);
+});

@@ -1,5 +1,5 @@
 import { useWindowVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { Account } from '../../../../src-shared/api/accounts';
 import type { PostGroup } from '../../../../src-shared/ipc/post-groups';
 import type { PostFilters } from '../../stores/use-posts-store';
@@ -35,6 +35,7 @@ function measureFromObserver(
 export function PostTimeline({
   rows,
   count,
+  expanded,
   ...card
 }: {
   readonly rows: readonly PostGroup[];
@@ -62,18 +63,27 @@ export function PostTimeline({
     return () => ro.disconnect();
   }, []);
 
-  const { selected, expanded } = card;
-  const virtualizer = useWindowVirtualizer({
-    count,
-    estimateSize: (i) => {
+  const { selected } = card;
+  // The virtualizer lays out every one of the `count` posts again whenever one of these two functions is a new
+  // one (its measurements are keyed on them): kept the same across renders, they change only when the rows or
+  // the open cards do. A post not loaded yet is keyed by its index, a number: a string made per index cost a
+  // new string and its hash for each of the 3,400 at every layout (docs/ui.md, "First render").
+  const estimateSize = useCallback(
+    (i: number) => {
       const g = rows[i];
       return g && expanded.has(g.post_id)
         ? CARD_ESTIMATE + DETAIL_BASE + g.deliveries.length * DETAIL_ROW
         : CARD_ESTIMATE;
     },
+    [rows, expanded],
+  );
+  const getItemKey = useCallback((i: number): string | number => rows[i]?.post_id ?? i, [rows]);
+  const virtualizer = useWindowVirtualizer({
+    count,
+    estimateSize,
     overscan: 3,
     scrollMargin: margin,
-    getItemKey: (i) => rows[i]?.post_id ?? `pending-${i}`,
+    getItemKey,
     measureElement: measureFromObserver,
     // Rendered by React's scheduler, not synchronously inside each scroll event (the old list's trace: a third
     // of the main thread in scroll event dispatch).
