@@ -52,18 +52,19 @@ test('edit a scheduled post, cancel it to draft, and read why a published one of
   const { posts } = await sandboxApi<{ posts: Delivery[] }>(host, '/api/cli/posts?status=draft&limit=100');
   expect(posts.find((p) => p.id === id)?.caption).toBe(`Edited ${tag}`);
 
-  // Esc closes a dialog.
+  // Esc closes a dialog. A published post's is titled for reading, not editing.
+  const details = page.getByRole('dialog', { name: 'Post details' });
   await page.getByRole('button', { name: new RegExp(`^Open post: Already out ${tag}`) }).click();
-  await expect(dialog).toBeVisible();
+  await expect(details).toBeVisible();
   await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
+  await expect(details).toBeHidden();
 
   // A published delivery: nothing is offered that the service would refuse, and the dialog says why.
   await page.getByRole('button', { name: new RegExp(`^Open post: Already out ${tag}`) }).click();
-  await expect(dialog.getByRole('button', { name: 'Delete' })).toHaveCount(0);
-  await expect(dialog.getByRole('button', { name: 'Save caption' })).toHaveCount(0);
-  await expect(dialog).toContainText('Published posts stay on X; remove them there.');
-  await expect(dialog).toContainText('This post is already published on X; make a new post instead.');
+  await expect(details.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(details.getByRole('button', { name: 'Save caption' })).toHaveCount(0);
+  await expect(details).toContainText('Published posts stay on X; remove them there.');
+  await expect(details).toContainText('This post is already published on X; make a new post instead.');
   await screenshot(page, 'posts-published');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('article').filter({ hasText: `Already out ${tag}` })).toContainText('posted');
