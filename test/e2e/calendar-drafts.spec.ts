@@ -42,6 +42,11 @@ test('a draft dragged from the side list onto a day is scheduled there; a post t
   const day = dayAfter(2);
   const cell = page.locator(`.fc-daygrid-day[data-date="${day}"]`);
   if ((await cell.count()) === 0) await page.getByRole('button', { name: 'Next' }).click();
+  // The page scrolls (the calendar is laid out whole): both ends in view, measured once the layout has settled.
+  await cell.scrollIntoViewIfNeeded();
+  await item.scrollIntoViewIfNeeded();
+  await expect(cell).toBeInViewport();
+  await expect(item).toBeInViewport();
   const from = (await item.boundingBox())!;
   const to = (await cell.boundingBox())!;
   await page.mouse.move(from.x + 20, from.y + 10);
