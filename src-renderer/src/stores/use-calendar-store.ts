@@ -54,10 +54,14 @@ export const useCalendarStore = create<CalendarState>()((set, get) => {
     if (mine !== generation) return;
     const heard = heardDuringLoad;
     heardDuringLoad = null;
-    noteService(r);
-    if (!r.ok) return set({ deliveries: failed(get().deliveries, r.error) });
+    if (!r.ok) {
+      noteService(r);
+      return set({ deliveries: failed(get().deliveries, r.error) });
+    }
+    // The local index answered: it says nothing of the service while the host is still asking it (the sidebar
+    // would drop "not answering" for a moment), only once that ended, as the Posts screen's paged load does.
     const f = r.value.freshness;
-    if (f && !f.refreshing) useServiceStore.getState().report(f.error);
+    if (!f?.refreshing) useServiceStore.getState().report(f?.error ?? null);
     const shown = heard.reduce<readonly Delivery[]>((rows, c) => apply(rows, c).rows, r.value.deliveries);
     set({ deliveries: fromIndex([...shown], r.value.freshness) });
     // The host is still asking the service: ask again soon to learn how that ended.
