@@ -19,8 +19,8 @@ export default defineConfig({
   expect: { timeout: scaled(TIMEOUTS.e2eExpect) },
   // Three workers, each with its own `postdesk web --sandbox` (the worker-scoped `host` of support/fixtures.ts), so
   // no flow sees another's data. A flow spends most of its time waiting on the page, the host and the sandbox: a
-  // whole run keeps about a quarter of one core busy, so three flows at once still leave room on two cores (and
-  // `npm test` runs vitest beside them, scripts/test-all.mjs). A spec file stays on one worker, in order.
+  // whole run keeps about a quarter of one core busy, so three flows at once still leave room on two cores. `npm
+  // test` never runs vitest beside them (scripts/test-all.mjs). A spec file stays on one worker, in order.
   // `--workers 1` restores the single host; `--shard i/n` splits the files across machines.
   workers: 3,
   reporter: [['list']],

@@ -1,11 +1,10 @@
-// `npm test`: typecheck, lint, every vitest project and Playwright, in the fewest minutes two cores allow.
-// Playwright's flows mostly wait (on the page, the host, the sandbox's latency and faults): a whole run keeps about a
-// quarter of one core busy. The rest only computes: the two tsc configs and lint (one thread each), then vitest,
-// which keeps both cores busy. So Playwright starts as soon as the web build it serves is made, and the rest runs
-// beside it, the checks side by side and then vitest. The output of a step beside others is held and printed whole
-// as it ends; vitest's and Playwright's lines are printed as they come, each with its name. Both are told they share
-// the machine (test/helpers/timeouts.ts), so their time limits allow for it from their first test. The first failure
-// stops what is still running and ends the run with its status.
+// `npm test`: typecheck, lint, every vitest project and Playwright, in as few minutes as two cores allow without
+// making a flow race the machine. The two tsc configs and lint each use one thread, so they run side by side (their
+// output held and printed whole as each ends), beside the web build. Then Playwright, alone: its flows mostly wait
+// on the page, the host and the sandbox, but a drag or a one-second notice run beside vitest (which keeps both
+// cores busy) missed its moment on a fresh machine, so the browser never shares the machine with vitest. Then
+// vitest. Their lines are printed as they come, each with its step's name. The first failure stops what is still
+// running and ends the run with its status.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,9 +34,6 @@ const typecheck = (config) => [
     join('out', 'tsc', `${config}.tsbuildinfo`),
   ],
 ];
-/** What vitest plus Playwright add to the load; see SHARED_FACTOR_ENV in test/helpers/timeouts.ts. */
-const shared = { ...process.env, POSTDESK_TEST_SHARED_FACTOR: '2' };
-
 const running = new Set();
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
@@ -72,18 +68,16 @@ function step(name, [command, args], { held = false, env = process.env } = {}) {
 
 const started = Date.now();
 mkdirSync(join(root, 'out', 'tsc'), { recursive: true });
-const checks = Promise.all([
+const [tscNode, tscWeb, lint, build] = await Promise.all([
   step('typecheck (tsconfig.node.json)', typecheck('node'), { held: true }),
   step('typecheck (tsconfig.web.json)', typecheck('web'), { held: true }),
   step('lint', npmRun('lint'), { held: true }),
+  // `npm run test:e2e` is the web build, then Playwright.
+  step('build:web', npmRun('build:web'), { held: true }),
 ]);
-const build = await step('build:web', npmRun('build:web'), { held: true });
-// `npm run test:e2e` is the web build, then this.
-const e2e = step('playwright', [node, [require.resolve('@playwright/test/cli'), 'test']], { env: shared });
-const [tscNode, tscWeb, lint] = await checks;
-const unit = await step('vitest', npmRun('test:unit'), { env: shared });
-const browser = await e2e;
+const browser = await step('playwright', [node, [require.resolve('@playwright/test/cli'), 'test']]);
+const unit = await step('vitest', npmRun('test:unit'));
 process.stdout.write(
-  `\nnpm test passed in ${seconds(started)} s: build:web ${build} s, then beside Playwright (${browser} s) ` +
-    `the typecheck (${tscNode} s and ${tscWeb} s) and lint (${lint} s) side by side, then vitest (${unit} s)\n`,
+  `\nnpm test passed in ${seconds(started)} s: the typecheck (${tscNode} s and ${tscWeb} s), lint (${lint} s) and ` +
+    `build:web (${build} s) side by side, then Playwright (${browser} s), then vitest (${unit} s)\n`,
 );

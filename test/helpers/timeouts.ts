@@ -22,9 +22,9 @@ export function loadFactor(load = loadavg()[0] ?? 0, cores = availableParallelis
 }
 
 /**
- * The factor a run is told it will share the machine with (a number), set by the one that starts it beside other
- * work: `npm test` (scripts/test-all.mjs) runs vitest beside Playwright, and the last minute's load average lags
- * behind work that has only just started.
+ * The factor a run is told it will share the machine with (a number), set by whoever starts it beside other
+ * work (vitest beside Playwright, say: `npm test` runs them one after the other), because the last minute's load
+ * average lags behind work that has only just started.
  */
 export const SHARED_FACTOR_ENV = 'POSTDESK_TEST_SHARED_FACTOR';
 
