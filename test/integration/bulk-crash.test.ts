@@ -27,17 +27,19 @@ function startImport(csv: string, dbFile: string) {
   const script = join(dir, 'import-child.mts');
   writeFileSync(
     script,
-    `import { subscribe } from 'node:diagnostics_channel';
-     import { createApiClient } from ${JSON.stringify(join(ROOT, 'src-main/core/api/client.ts'))};
+    `import { createApiClient } from ${JSON.stringify(join(ROOT, 'src-main/core/api/client.ts'))};
      import { createBulk } from ${JSON.stringify(join(ROOT, 'src-main/core/bulk/bulk.ts'))};
      import { openStore } from ${JSON.stringify(join(ROOT, 'src-main/core/store/store.ts'))};
-     const api = createApiClient({ baseUrl: process.env.SB_URL, apiKey: process.env.SB_KEY,
+     // Counts the tries that failed and were sent again (the sandbox's resets: its only faults here), to show the
+     // faults really bit, whichever HTTP client carried them.
+     let lost = 0;
+     const quiet = () => {};
+     const log = { info: quiet, warn: quiet, error: quiet,
+       debug: (m) => { if (/failed, trying again/.test(m)) { lost += 1; console.log('lost ' + lost); } } };
+     const api = createApiClient({ baseUrl: process.env.SB_URL, apiKey: process.env.SB_KEY, log,
        retry: { retries: 4, minTimeoutMs: 10, maxTimeoutMs: 100 } });
      const bulk = createBulk({ api, store: openStore(process.env.DB_FILE), defaultTimezone: 'UTC', concurrency: 1,
        onEvent: (e) => { if (e.type === 'batch-sent') console.log('batch-sent ' + e.seq); } });
-     // Counts requests that died below HTTP (the sandbox's resets), to show the faults really bit.
-     let lost = 0;
-     subscribe('undici:request:error', () => { lost += 1; console.log('lost ' + lost); });
      const r = await bulk.importFile(process.env.CSV);
      console.log('REPORT ' + JSON.stringify({ state: r.state, resumed: r.resumed, created: r.created, failed: r.failed,
        batches: r.batches.map((b) => b.created) }));
