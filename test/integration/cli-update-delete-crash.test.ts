@@ -70,7 +70,14 @@ function reportOf(run: { code: number | null; out: string }): Report {
   return { state, resumed: said.resumed === true, requests: said.requests ?? 1 };
 }
 
-type Change = { args: string[]; applied: (ds: Delivery[]) => boolean };
+/**
+ * `added`: how many deliveries the change adds on the service, when it adds any. The sandbox's state (outside the
+ * faults) then shows it applied within milliseconds, where a read of the posts waits out the same latency as the
+ * command's own answer and so often learns it too late to kill the command before its answer lands.
+ */
+type Change = { args: string[]; applied: (ds: Delivery[]) => boolean; added?: number };
+const deliveriesNow = async (sb: (typeof trials)['sb']) =>
+  Object.values((await sb.control.state()).deliveries).reduce((a, b) => a + b, 0);
 
 it(
   `updates and deletes ${N} posts exactly once under kill -9 and lost answers, none reported failed`,
@@ -112,6 +119,7 @@ it(
         case 2:
           return {
             args: ['update', p.post_id, '--add-target', `linkedin:${IDS.accounts.linkedin}`],
+            added: 1,
             applied: (ds) =>
               mine(ds).length === 2 &&
               mine(ds).filter((d) => d.social_account_id === IDS.accounts.linkedin).length === 1,
@@ -139,12 +147,19 @@ it(
           });
         const faults = (seed: number, latencyMs: number) =>
           loseAnswers(sb, { paths: ['/api/cli/posts'], rate: 0.5, latencyMs, seed });
+        const before = await deliveriesNow(sb);
         await faults(300 + i, 200);
+        const added = change.added;
         const ended = await killRun(
           cli(),
           i % 2 === 0
             ? // Killed the moment the service shows the change applied: its answer is on its way, or lost.
-              { whenApplied: async () => change.applied(await all()) }
+              {
+                whenApplied:
+                  added === undefined
+                    ? async () => change.applied(await all())
+                    : async () => (await deliveriesNow(sb)) === before + added,
+              }
             : { afterMs: 100 + Math.floor(rnd() * 900) },
         );
         let first: Report | null = null;
