@@ -17,12 +17,12 @@ export default defineConfig({
   // Scaled by the load when the run starts, or the load `npm test` says it shares (test/helpers/timeouts.ts).
   timeout: scaled(TIMEOUTS.e2e),
   expect: { timeout: scaled(TIMEOUTS.e2eExpect) },
-  // Four workers, each with its own `postdesk web --sandbox` (the worker-scoped `host` of support/fixtures.ts), so
-  // no flow sees another's data. A flow spends most of its time waiting on the page, the host and the sandbox: two
-  // workers kept about a quarter of one core busy, so four flows at once still leave room on two cores. `npm test`
-  // never runs vitest beside them (scripts/test-all.mjs). A spec file stays on one worker, in order.
+  // Three workers, each with its own `postdesk web --sandbox` (the worker-scoped `host` of support/fixtures.ts), so
+  // no flow sees another's data. A flow spends most of its time waiting on the page, the host and the sandbox: a
+  // whole run keeps about a quarter of one core busy, so three flows at once still leave room on two cores. `npm
+  // test` never runs vitest beside them (scripts/test-all.mjs). A spec file stays on one worker, in order.
   // `--workers 1` restores the single host; `--shard i/n` splits the files across machines.
-  workers: 4,
+  workers: 3,
   reporter: [['list']],
   use: {
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
