@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { typecheckArgs } from './typecheck-args.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const require = createRequire(import.meta.url);
@@ -21,19 +22,8 @@ const npmRun = (script) =>
     ? [node, [process.env.npm_execpath, 'run', '--silent', script]]
     : ['npm', ['run', '--silent', script]];
 
-/** The same invocation, build-info file included, as `npm run typecheck` (package.json), for one config. */
-const typecheck = (config) => [
-  node,
-  [
-    require.resolve('typescript/bin/tsc'),
-    '-p',
-    `tsconfig.${config}.json`,
-    '--noEmit',
-    '--incremental',
-    '--tsBuildInfoFile',
-    join('out', 'tsc', `${config}.tsbuildinfo`),
-  ],
-];
+/** One config's typecheck, as `npm run typecheck` runs it. */
+const typecheck = (config) => [node, typecheckArgs(config)];
 const running = new Set();
 const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 

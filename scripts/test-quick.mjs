@@ -6,12 +6,11 @@
 // `npm test`.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typecheckArgs } from './typecheck-args.mjs';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
-const require = createRequire(import.meta.url);
 const ref = process.argv[2];
 
 function git(args) {
@@ -41,22 +40,11 @@ const changed = [
   ]),
 ].filter((f) => /\.(ts|tsx|mts|cts|mjs|cjs|js)$/.test(f));
 
-const tsc = require.resolve('typescript/bin/tsc');
 mkdirSync(join(root, 'out', 'tsc'), { recursive: true });
 // The two configs at once, the way `npm run typecheck` keeps them (the same build-info files): each tsc is one
 // thread, so on two cores a cold check takes the time of the longer one, not of both.
 const typecheck = await Promise.all(
-  ['node', 'web'].map((config) =>
-    step(`typecheck (tsconfig.${config}.json)`, [
-      tsc,
-      '-p',
-      `tsconfig.${config}.json`,
-      '--noEmit',
-      '--incremental',
-      '--tsBuildInfoFile',
-      join('out', 'tsc', `${config}.tsbuildinfo`),
-    ]),
-  ),
+  ['node', 'web'].map((config) => step(`typecheck (tsconfig.${config}.json)`, typecheckArgs(config))),
 );
 
 let tests = 'no changed source file, so no unit test';
