@@ -102,6 +102,46 @@ test('the post being written survives leaving Compose and reloading the page', a
   await screenshot(page, 'compose-restored');
 });
 
+test('what is typed before the kept post arrives is not replaced by it; the kept one stays a local draft', async ({
+  app: page,
+}) => {
+  await freshCompose(page);
+  const kept = caption();
+  await page.getByRole('textbox', { name: 'Caption' }).fill(kept);
+  await expect(page.getByRole('status').filter({ hasText: 'Kept on this computer' })).toBeVisible();
+
+  // The host answers "the post this connection was writing" late, as a busy one does.
+  let answered!: () => void;
+  const late = new Promise<void>((r) => (answered = r));
+  await page.routeWebSocket(/\/bridge/, (ws) => {
+    const server = ws.connectToServer();
+    const asked = new Set<number>();
+    ws.onMessage((m) => {
+      const call = JSON.parse(String(m)) as { t?: string; id?: number; channel?: string };
+      if (call.t === 'invoke' && call.channel === 'compose:current' && call.id !== undefined)
+        asked.add(call.id);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      const answer = JSON.parse(String(m)) as { t?: string; id?: number };
+      if (answer.t === 'result' && answer.id !== undefined && asked.has(answer.id)) {
+        setTimeout(() => {
+          ws.send(m);
+          answered();
+        }, 1_500);
+      } else ws.send(m);
+    });
+  });
+  await page.reload();
+  await goTo(page, 'Compose');
+  const typed = caption();
+  await page.getByRole('textbox', { name: 'Caption' }).fill(typed);
+  await late;
+  await expect(page.getByRole('textbox', { name: 'Caption' })).toHaveValue(typed);
+  await expect(page.getByRole('status').filter({ hasText: 'Kept on this computer' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Local drafts' })).toContainText(kept);
+});
+
 test('"n" starts a fresh post and keeps the previous one as a local draft', async ({ app: page }) => {
   await freshCompose(page);
   const first = caption();

@@ -171,6 +171,14 @@ export const useComposeStore = create<ComposeState>()((set, get) => {
       const gen = generation;
       const r = await inOrder(() => settle(() => bridge().compose.current()));
       if (gen !== generation || get().loaded) return;
+      if (r.ok && r.value.draft && !isEmpty(contentOf())) {
+        // Typed (or attached) before the post this connection was writing arrived: neither is lost. That post
+        // is kept among the local drafts, as "New post" keeps it, and what was typed becomes the post.
+        set({ loaded: true });
+        await inOrder(() => settle(() => bridge().compose.startNew()));
+        void saveNow();
+        return void get().loadDrafts();
+      }
       if (r.ok) replace(r.value.draft);
       else set({ loaded: true, save: 'failed', saveError: r.error });
     },
